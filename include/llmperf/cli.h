@@ -1,0 +1,21 @@
+// Command-line front end: binds EvalScope-compatible flags (CLI11) to a Config and validates it.
+// The only code that sees argv.
+#pragma once
+
+#include <string>
+
+#include "llmperf/config.h"
+
+namespace llmperf {
+
+struct CliOutcome {
+  bool proceed = false;  // true: run with the parsed config
+  int exit_code = 0;     // when !proceed: 0 after --help/--version, 2 for a usage/config error
+  std::string output;    // when !proceed: text to print (help to stdout; errors to stderr)
+};
+
+// Parses argv into `config` (which starts from defaults) and validates it. Reads
+// $OPENAI_API_KEY when --api-key is not given, and resolves `--prompt @file`.
+CliOutcome parse_cli(int argc, const char* const* argv, Config& config);
+
+}  // namespace llmperf

@@ -1,0 +1,75 @@
+// The raw facts of one request, written by the engine and read by metrics and reports.
+// Records are the single source of truth: every statistic is derived from them after the run.
+// All times are steady_clock nanoseconds (the same clock for every field); -1 means "never happened".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llmperf {
+
+// Why a request failed. kNone means it succeeded. The stable text names (failure_kind_name) are what
+// users see in summaries and requests.jsonl; HTTP failures are reported as "http_<status>".
+enum class ErrorKind : uint8_t {
+  kNone,
+  kConnectRefused,   // TCP connection refused (server down, wrong port)
+  kConnectTimeout,   // no connection within --connect-timeout
+  kResolve,          // host name could not be resolved
+  kTimeoutRead,      // no bytes for longer than --read-timeout
+  kTimeoutTotal,     // the whole request took longer than --total-timeout
+  kHttp,             // HTTP status >= 400 (see http_status)
+  kStreamError,      // the server sent an error object or event inside the response
+  kStreamTruncated,  // the connection ended before the response was complete
+  kBadResponse,      // the body was not the SSE/JSON that was expected
+  kNoOutput,         // the response completed without any generated output
+  kTransport,        // any other transport failure (TLS, send error, ...)
+  kCancelled,        // interrupted by the user (Ctrl-C) before completing
+};
+
+// Where a token count came from.
+enum class TokenSource : uint8_t {
+  kNone,        // not known
+  kUsage,       // the server's `usage` object
+  kChunkCount,  // estimated: number of output-carrying stream chunks
+  kCharCount,   // estimated: ceil(code points / 4) of the output text (non-stream without usage)
+};
+
+// Stable lowercase name of a failure kind: "connect_refused", "timeout_read", "http_429", ...
+std::string failure_kind_name(ErrorKind kind, int http_status);
+std::string_view token_source_name(TokenSource source);
+
+struct RequestRecord {
+  uint64_t id = 0;           // 0-based position in the run's dispatch order (warm-up included)
+  uint32_t worker = 0;       // worker thread that ran the request
+  uint32_t prompt_index = 0; // index of the prompt in the dataset's accepted prompts
+  bool stream = true;        // true when the request asked for an SSE stream
+  bool warmup = false;       // true when excluded from statistics as warm-up
+
+  int64_t planned_ns = -1;        // planned send time (open loop); equals sent_ns in closed loop
+  int64_t sent_ns = -1;           // t_send: the request was handed to curl
+  int64_t first_byte_ns = -1;     // first response byte (header or body) was read: TTFB
+  int64_t first_content_ns = -1;  // first output-carrying chunk was read: TTFT
+  int64_t last_event_ns = -1;     // last SSE event was read
+  int64_t end_ns = -1;            // last byte of the response was read (or the failure was noticed)
+
+  // Read time of every output-carrying chunk, in order (streaming only). ITL is their gaps.
+  std::vector<int64_t> chunk_ns;
+
+  int64_t input_tokens = 0;   // prompt tokens (see input_source)
+  int64_t output_tokens = 0;  // generated tokens (see output_source)
+  TokenSource input_source = TokenSource::kNone;
+  TokenSource output_source = TokenSource::kNone;
+  int64_t output_chars = 0;  // Unicode code points of generated content (all kinds of delta)
+  int32_t malformed_events = 0;  // events whose data was not decodable JSON (tolerated)
+
+  int32_t http_status = 0;  // final HTTP status, 0 if no response was received
+  ErrorKind error = ErrorKind::kNone;
+  std::string error_message;  // human-readable reason, including a short body excerpt
+  std::string finish_reason;  // the server's finish_reason, if any
+
+  bool ok() const { return error == ErrorKind::kNone; }
+};
+
+}  // namespace llmperf

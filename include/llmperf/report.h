@@ -1,0 +1,61 @@
+// Reports: presentation only, and the only place units are converted (ns -> ms/s). Renders the
+// human text summary (stdout), and writes each run's files (DESIGN §4): summary.json
+// ("llmperf.summary/1"), EvalScope-compatible benchmark_summary.json and
+// benchmark_percentile.json, requests.jsonl; and the sweep table (JSON, CSV, Markdown).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "llmperf/config.h"
+#include "llmperf/dataset.h"
+#include "llmperf/metrics.h"
+#include "llmperf/record.h"
+
+namespace llmperf {
+
+// Identity and context of one run of a sweep.
+struct RunInfo {
+  int parallel = 1;           // concurrency of this run
+  int64_t number = 0;         // requests asked for in this run
+  double rate = -1;           // requests/s for open loop; -1 for closed loop
+  std::string output_dir;     // the run's directory (files are written here)
+  std::string started_at;     // wall-clock start, ISO-8601 UTC, e.g. "2026-11-21T12:48:33Z"
+  int64_t anchor_steady_ns = 0;  // steady_clock reading taken together with...
+  int64_t anchor_unix_ns = 0;    // ...this wall-clock reading: maps record times to Unix time
+  double duration_s = 0;      // wall time of the run, dispatch to last completion
+  bool interrupted = false;   // the run was cut short by Ctrl-C/SIGTERM; results are partial
+  DatasetStats dataset;       // what reading the dataset found
+};
+
+// Human summary for stdout: aligned tables with units in the headers.
+std::string render_text_summary(const Config& config, const RunInfo& info,
+                                const RunSummary& summary);
+
+// Writes summary.json, benchmark_summary.json, benchmark_percentile.json and requests.jsonl into
+// info.output_dir (created if needed), each atomically (temporary file + rename).
+// Throws std::runtime_error naming the path when a file cannot be written.
+void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
+                       const std::vector<RequestRecord>& records);
+
+struct SweepRow {
+  RunInfo info;
+  RunSummary summary;
+};
+
+// The table over all runs of a sweep (concurrency, requests, ok/failed, QPS, latency, TTFT, TPOT,
+// ITL, tok/s) for stdout.
+std::string render_sweep_text(const std::vector<SweepRow>& rows);
+
+// Writes sweep_summary.json, sweep_summary.csv and sweep_summary.md into `dir`, atomically.
+void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& rows);
+
+// The resolved config as JSON text with secrets masked (API key, Authorization and other
+// credential-looking header values).
+std::string config_to_json(const Config& config);
+
+// Writes `content` to `path` atomically: a temporary file in the same directory, then rename.
+void write_file_atomic(const std::string& path, const std::string& content);
+
+}  // namespace llmperf
