@@ -15,47 +15,50 @@ namespace llmperf {
 
 struct MetricsOptions {
   std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};
+  bool open_loop = false;  // compute the latency_from_planned_ns / ttft_from_planned_ns fields
 };
 
 // How a summary's token counts were obtained.
 struct TokenProvenance {
-  int64_t from_usage = 0;       // successful requests whose count came from `usage`
-  int64_t estimated = 0;        // ... estimated (chunk count or characters)
-  int64_t unknown = 0;          // ... with no count at all
-  // "usage", "estimated", "mixed" or "none" (no successful requests).
+  int64_t from_usage = 0;  // successful requests whose count came from `usage`
+  int64_t estimated = 0;   // ... estimated (chunk count or characters)
+  int64_t unknown = 0;     // ... with no count at all
+  // "usage" or "estimated" when every successful request's count is of that kind, "none" when
+  // no successful request has a known count, otherwise "mixed".
   std::string label() const;
 };
 
 struct RunSummary {
-  int64_t total = 0;      // measured requests (warm-up excluded)
+  int64_t total = 0;  // measured requests (warm-up excluded)
   int64_t succeeded = 0;
   int64_t failed = 0;
-  int64_t warmup = 0;     // warm-up requests excluded from everything below
-  std::map<std::string, int64_t> failures_by_kind;  // failure_kind_name -> count
+  int64_t warmup = 0;  // warm-up requests excluded from everything below
+  std::map<std::string, int64_t> failures_by_kind;      // failure_kind_name -> count
   std::map<std::string, std::string> failure_examples;  // kind -> first error message
 
-  int64_t window_ns = 0;             // earliest t_send to latest end among measured requests
-  double qps = 0;                    // successful requests / window (req/s)
-  double output_throughput = 0;      // sum output tokens (successful) / window (tok/s)
-  double total_throughput = 0;       // (input + output tokens) / window (tok/s)
-  int64_t total_input_tokens = 0;    // successful requests only
+  int64_t window_ns = 0;           // earliest t_send to latest end among measured requests
+  double qps = 0;                  // successful requests / window (req/s)
+  double output_throughput = 0;    // sum output tokens (successful) / window (tok/s)
+  double total_throughput = 0;     // (input + output tokens) / window (tok/s)
+  int64_t total_input_tokens = 0;  // successful requests only
   int64_t total_output_tokens = 0;
   TokenProvenance input_provenance;
   TokenProvenance output_provenance;
-  bool streamed = false;             // any measured request was a stream
+  bool streamed = false;  // any measured request was a stream
 
   // Per-request distributions over successful requests (ns, tokens, tok/s).
-  Distribution latency_ns;   // E2E: end - t_send
-  Distribution ttft_ns;      // first_content - t_send (stream only)
-  Distribution ttfb_ns;      // first_byte - t_send
-  Distribution tpot_ns;      // (E2E - TTFT) / (output_tokens - 1), output_tokens > 1 (stream only)
-  Distribution itl_ns;       // pooled gaps between consecutive output chunks (stream only)
+  Distribution latency_ns;  // E2E: end - t_send
+  Distribution ttft_ns;     // first_content - t_send (stream only)
+  Distribution ttfb_ns;     // first_byte - t_send
+  Distribution tpot_ns;     // (E2E - TTFT) / (output_tokens - 1), output_tokens > 1 (stream only)
+  Distribution itl_ns;      // pooled gaps between consecutive output chunks (stream only)
   Distribution input_tokens;
   Distribution output_tokens;
   Distribution chunks_per_request;      // output-carrying chunks per request (stream only)
   Distribution output_tps_per_request;  // output_tokens / E2E (tok/s)
   Distribution total_tps_per_request;   // (input + output tokens) / E2E (tok/s)
-  // Open loop only (planned_ns != sent_ns for some request): latencies from the planned send.
+  // Only when MetricsOptions::open_loop: latencies from the planned send (wrk2's correction for
+  // coordinated omission). Empty otherwise.
   Distribution latency_from_planned_ns;
   Distribution ttft_from_planned_ns;
   std::vector<double> percentiles;  // the percentile points every Distribution above uses

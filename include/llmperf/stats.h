@@ -7,7 +7,8 @@
 
 namespace llmperf {
 
-// Summary of one set of samples, in the samples' own unit. Empty when count == 0 (reported as null).
+// Summary of one set of samples, in the samples' own unit. Empty when count == 0 (reported as
+// null); an empty one still holds one 0 per requested percentile, so indexing it is safe.
 struct Distribution {
   size_t count = 0;
   double mean = 0;
@@ -18,7 +19,8 @@ struct Distribution {
   bool empty() const { return count == 0; }
 };
 
-// numpy-style percentile of already *sorted* samples; p in [0, 100]. Requires !sorted.empty().
+// numpy-style percentile of already *sorted* samples; p in [0, 100] (clamped). Requires
+// !sorted.empty().
 double percentile_sorted(const std::vector<double>& sorted, double p);
 
 // Sorts a copy-by-value of samples and summarises it at the given percentiles.
