@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "llmperf/config.h"
 
@@ -11,7 +12,9 @@ namespace llmperf {
 struct CliOutcome {
   bool proceed = false;  // true: run with the parsed config
   int exit_code = 0;     // when !proceed: 0 after --help/--version, 2 for a usage/config error
-  std::string output;    // when !proceed: text to print (help to stdout; errors to stderr)
+  std::string output;    // when !proceed: text to print, newline-terminated (help and version
+                         // to stdout; errors to stderr)
+  std::vector<std::string> warnings;  // "llmperf: warning: ..." lines for stderr (ignored flags)
 };
 
 // Parses argv into `config` (which starts from defaults) and validates it. Reads

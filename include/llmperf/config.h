@@ -19,12 +19,13 @@ enum class ApiKind : uint8_t {
 
 struct Config {
   // --- target ---
-  std::string api = "openai";  // --api; only "openai" is supported (chat or completions by URL path)
+  std::string api =
+      "openai";  // --api; only "openai" is supported (chat or completions by URL path)
   std::string url = "http://127.0.0.1:8000/v1/chat/completions";  // --url
-  std::string model;           // --model (required)
-  std::string api_key;         // --api-key or $OPENAI_API_KEY; secret, never written anywhere
+  std::string model;                                              // --model (required)
+  std::string api_key;  // --api-key or $OPENAI_API_KEY; secret, never written anywhere
   std::vector<std::pair<std::string, std::string>> headers;  // --headers k=v ...
-  bool insecure = false;       // --insecure: skip TLS certificate verification
+  bool insecure = false;  // --insecure: skip TLS certificate verification
 
   // --- dataset ---
   std::string dataset = "openqa";  // --dataset: openqa | line_by_line | longalpaca
@@ -34,26 +35,26 @@ struct Config {
   int64_t max_prompt_length = std::numeric_limits<int64_t>::max();  // --max-prompt-length
 
   // --- load ---
-  std::vector<int> parallel = {1};        // --parallel: concurrency per run (a list sweeps)
-  std::vector<int64_t> number = {1000};   // -n/--number: requests per run (paired with parallel)
-  int threads = 1;                        // --threads: worker threads, each with a curl multi
-  double sleep_interval_s = 5.0;          // --sleep-interval: pause between runs of a sweep
-  uint64_t seed = 0;                      // --seed
+  std::vector<int> parallel = {1};       // --parallel: concurrency per run (a list sweeps)
+  std::vector<int64_t> number = {1000};  // -n/--number: requests per run (paired with parallel)
+  int threads = 1;                       // --threads: worker threads, each with a curl multi
+  double sleep_interval_s = 5.0;         // --sleep-interval: pause between runs of a sweep
+  uint64_t seed = 0;                     // --seed
 
   // --- request body ---
-  bool stream = true;                     // --stream / --no-stream
+  bool stream = true;                        // --stream / --no-stream
   std::optional<int64_t> max_tokens = 2048;  // --max-tokens
-  std::optional<int64_t> min_tokens;      // --min-tokens
+  std::optional<int64_t> min_tokens;         // --min-tokens
   std::optional<double> temperature = 0.0;   // --temperature
-  std::optional<double> top_p;            // --top-p
-  std::vector<std::string> stop;          // --stop
-  std::vector<int64_t> stop_token_ids;    // --stop-token-ids
-  std::string extra_args;                 // --extra-args: JSON object merged into the body last
+  std::optional<double> top_p;               // --top-p
+  std::vector<std::string> stop;             // --stop
+  std::vector<int64_t> stop_token_ids;       // --stop-token-ids
+  std::string extra_args;                    // --extra-args: JSON object merged into the body last
 
   // --- timeouts (seconds; 0 disables) ---
-  double connect_timeout_s = 600;   // --connect-timeout
-  double read_timeout_s = 600;      // --read-timeout: longest silence between reads
-  double total_timeout_s = 21600;   // --total-timeout: whole request
+  double connect_timeout_s = 600;  // --connect-timeout
+  double read_timeout_s = 600;     // --read-timeout: longest silence between reads
+  double total_timeout_s = 21600;  // --total-timeout: whole request
 
   // --- output ---
   std::string outputs_dir = "outputs";  // --outputs-dir
@@ -61,7 +62,7 @@ struct Config {
   int64_t log_every_n_query = 10;       // --log-every-n-query
   bool debug = false;                   // --debug
   std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};  // --percentiles
-  bool probe = true;                    // --no-probe skips the start-up probe request
+  bool probe = true;  // --no-probe skips the start-up probe request
 
   // Derived by validate(): chat or completions, from the URL path.
   ApiKind api_kind = ApiKind::kChat;
