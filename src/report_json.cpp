@@ -1,1 +1,373 @@
-// placeholder: being written
+// summary.json ("llmperf.summary/1"), the masked config, and requests.jsonl (one lossless record
+// per line, readable back with record_from_json). Times leave here in explicit units: metrics in
+// ms or s, record timestamps as integer nanoseconds relative to the run's anchor.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+#include "report_internal.h"
+
+namespace llmperf {
+namespace report_detail {
+namespace {
+
+constexpr const char* kSchema = "llmperf.summary/1";
+constexpr const char* kVersion = "0.1.0";
+constexpr const char* kMasked = "***";
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+template <typename T>
+Json optional_json(const std::optional<T>& value) {
+  if (!value) return nullptr;
+  if constexpr (std::is_floating_point_v<T>) return number_or_null(*value);
+  return *value;
+}
+
+Json extra_args_json(const std::string& extra_args) {
+  if (extra_args.empty()) return nullptr;
+  Json parsed = Json::parse(extra_args, nullptr, false);
+  if (parsed.is_discarded()) return extra_args;
+  return parsed;
+}
+
+Json dataset_json(const DatasetStats& stats) {
+  return Json{{"records_read", stats.records_read},
+              {"accepted", stats.accepted},
+              {"skipped_length", stats.skipped_length},
+              {"skipped_empty", stats.skipped_empty},
+              {"malformed", stats.malformed},
+              {"malformed_lines", stats.malformed_lines},
+              {"first_malformed_reason", stats.first_malformed_reason}};
+}
+
+Json metric_definitions_json() {
+  return Json{
+      {"ttft", "first output-carrying chunk minus the actual send time (stream only)"},
+      {"ttfb", "first response byte minus the actual send time"},
+      {"latency", "last response byte minus the actual send time (end-to-end)"},
+      {"tpot", "(latency - ttft) / (output_tokens - 1) per request with output_tokens > 1"},
+      {"itl", "gaps between consecutive output-carrying chunks, pooled across requests"},
+      {"window", "earliest send to latest end among measured (non-warm-up) requests"},
+      {"qps", "successful requests / window"},
+      {"output_throughput", "sum of output tokens of successful requests / window"},
+      {"total_throughput", "sum of input and output tokens of successful requests / window"},
+      {"percentiles", "linear interpolation between closest ranks (numpy default)"},
+  };
+}
+
+Json relative_ns(int64_t t, int64_t anchor) {
+  if (t < 0) return nullptr;
+  return t - anchor;
+}
+
+int64_t time_from_json(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return -1;
+  return it->get<int64_t>();
+}
+
+ErrorKind error_kind_from_name(const std::string& name) {
+  if (name.empty() || name == "none") return ErrorKind::kNone;
+  if (name.rfind("http_", 0) == 0) return ErrorKind::kHttp;
+  for (int k = 0; k <= static_cast<int>(ErrorKind::kCancelled); ++k) {
+    auto kind = static_cast<ErrorKind>(k);
+    if (failure_kind_name(kind, 0) == name) return kind;
+  }
+  return ErrorKind::kTransport;
+}
+
+TokenSource token_source_from_name(const std::string& name) {
+  for (int s = 0; s <= static_cast<int>(TokenSource::kCharCount); ++s) {
+    auto source = static_cast<TokenSource>(s);
+    if (token_source_name(source) == name) return source;
+  }
+  return TokenSource::kNone;
+}
+
+}  // namespace
+
+Json number_or_null(double value) {
+  if (!std::isfinite(value)) return nullptr;
+  return value;
+}
+
+Json number_or_null(std::optional<double> value) {
+  if (!value) return nullptr;
+  return number_or_null(*value);
+}
+
+double round_to(double value, int decimals) {
+  double factor = std::pow(10.0, decimals);
+  return std::round(value * factor) / factor;
+}
+
+std::string percentile_label(double p) { return fmt::format("{}", p); }
+
+std::optional<size_t> percentile_index(const std::vector<double>& percentiles, double p) {
+  for (size_t i = 0; i < percentiles.size(); ++i) {
+    if (percentiles[i] == p) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> percentile_in(const Distribution& d, size_t i, double unit) {
+  if (d.empty() || i >= d.percentiles.size()) return std::nullopt;
+  return d.percentiles[i] / unit;
+}
+
+std::optional<double> mean_in(const Distribution& d, double unit) {
+  if (d.empty()) return std::nullopt;
+  return d.mean / unit;
+}
+
+Json distribution_json(const Distribution& d, const std::vector<double>& percentiles, double unit) {
+  if (d.empty()) return nullptr;
+  Json points = Json::object();
+  for (size_t i = 0; i < percentiles.size(); ++i) {
+    points["p" + percentile_label(percentiles[i])] = number_or_null(percentile_in(d, i, unit));
+  }
+  return Json{{"count", d.count},
+              {"mean", number_or_null(d.mean / unit)},
+              {"std", number_or_null(d.std / unit)},
+              {"min", number_or_null(d.min / unit)},
+              {"max", number_or_null(d.max / unit)},
+              {"percentiles", points}};
+}
+
+bool is_secret_header(const std::string& name) {
+  static const char* const kExact[] = {"authorization", "proxy-authorization", "x-api-key",
+                                       "api-key", "cookie"};
+  std::string lower = lowercase(name);
+  for (const char* exact : kExact) {
+    if (lower == exact) return true;
+  }
+  return lower.find("token") != std::string::npos || lower.find("secret") != std::string::npos ||
+         lower.find("key") != std::string::npos;
+}
+
+Json config_json(const Config& config) {
+  Json headers = Json::object();
+  for (const auto& [name, value] : config.headers) {
+    headers[name] = is_secret_header(name) ? Json(kMasked) : Json(value);
+  }
+  Json max_prompt_length = nullptr;
+  if (config.max_prompt_length != std::numeric_limits<int64_t>::max()) {
+    max_prompt_length = config.max_prompt_length;
+  }
+  return Json{
+      {"api", config.api},
+      {"api_kind", config.api_kind == ApiKind::kChat ? "chat" : "completions"},
+      {"url", config.url},
+      {"model", config.model},
+      {"api_key", config.api_key.empty() ? Json(nullptr) : Json(kMasked)},
+      {"headers", headers},
+      {"insecure", config.insecure},
+      {"dataset", config.dataset},
+      {"dataset_path", config.dataset_path},
+      {"prompt", config.prompt},
+      {"min_prompt_length", config.min_prompt_length},
+      {"max_prompt_length", max_prompt_length},
+      {"parallel", config.parallel},
+      {"number", config.number},
+      {"threads", config.threads},
+      {"sleep_interval", number_or_null(config.sleep_interval_s)},
+      {"seed", config.seed},
+      {"stream", config.stream},
+      {"max_tokens", optional_json(config.max_tokens)},
+      {"min_tokens", optional_json(config.min_tokens)},
+      {"temperature", optional_json(config.temperature)},
+      {"top_p", optional_json(config.top_p)},
+      {"stop", config.stop},
+      {"stop_token_ids", config.stop_token_ids},
+      {"extra_args", extra_args_json(config.extra_args)},
+      {"connect_timeout", number_or_null(config.connect_timeout_s)},
+      {"read_timeout", number_or_null(config.read_timeout_s)},
+      {"total_timeout", number_or_null(config.total_timeout_s)},
+      {"outputs_dir", config.outputs_dir},
+      {"name", config.name},
+      {"log_every_n_query", config.log_every_n_query},
+      {"debug", config.debug},
+      {"percentiles", config.percentiles},
+      {"probe", config.probe},
+  };
+}
+
+Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary) {
+  const auto& p = summary.percentiles;
+  Json metrics{
+      {"latency_s", distribution_json(summary.latency_ns, p, kNsPerS)},
+      {"ttft_ms", distribution_json(summary.ttft_ns, p, kNsPerMs)},
+      {"ttfb_ms", distribution_json(summary.ttfb_ns, p, kNsPerMs)},
+      {"tpot_ms", distribution_json(summary.tpot_ns, p, kNsPerMs)},
+      {"itl_ms", distribution_json(summary.itl_ns, p, kNsPerMs)},
+      {"input_tokens", distribution_json(summary.input_tokens, p, 1)},
+      {"output_tokens", distribution_json(summary.output_tokens, p, 1)},
+      {"chunks_per_request", distribution_json(summary.chunks_per_request, p, 1)},
+      {"output_tok_s_per_request", distribution_json(summary.output_tps_per_request, p, 1)},
+      {"total_tok_s_per_request", distribution_json(summary.total_tps_per_request, p, 1)},
+      {"latency_from_planned_s", distribution_json(summary.latency_from_planned_ns, p, kNsPerS)},
+      {"ttft_from_planned_ms", distribution_json(summary.ttft_from_planned_ns, p, kNsPerMs)},
+  };
+  Json tokens{
+      {"input_total", summary.total_input_tokens},
+      {"output_total", summary.total_output_tokens},
+      {"input_source", summary.input_provenance.label()},
+      {"output_source", summary.output_provenance.label()},
+      {"output_from_usage", summary.output_provenance.from_usage},
+      {"output_estimated", summary.output_provenance.estimated},
+      {"input_from_usage", summary.input_provenance.from_usage},
+      {"input_estimated", summary.input_provenance.estimated},
+  };
+  Json run{
+      {"parallel", info.parallel},
+      {"number", info.number},
+      {"rate", info.rate < 0 ? Json(nullptr) : number_or_null(info.rate)},
+      {"started_at", info.started_at},
+      {"duration_s", number_or_null(info.duration_s)},
+      {"interrupted", info.interrupted},
+      {"output_dir", info.output_dir},
+  };
+  return Json{
+      {"schema", kSchema},
+      {"llmperf_version", kVersion},
+      {"run", run},
+      {"config", config_json(config)},
+      {"dataset", dataset_json(info.dataset)},
+      {"requests",
+       {{"total", summary.total},
+        {"succeeded", summary.succeeded},
+        {"failed", summary.failed},
+        {"warmup", summary.warmup}}},
+      {"failures_by_kind", Json(summary.failures_by_kind)},
+      {"failure_examples", Json(summary.failure_examples)},
+      {"window_s", number_or_null(static_cast<double>(summary.window_ns) / kNsPerS)},
+      {"qps", number_or_null(summary.qps)},
+      {"output_throughput_tok_s", number_or_null(summary.output_throughput)},
+      {"total_throughput_tok_s", number_or_null(summary.total_throughput)},
+      {"tokens", tokens},
+      {"metrics", metrics},
+      {"metric_definitions", metric_definitions_json()},
+  };
+}
+
+std::string requests_jsonl(const RunInfo& info, const std::vector<RequestRecord>& records) {
+  std::string out;
+  for (const auto& record : records) {
+    out += record_to_json(record, info);
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace report_detail
+
+using report_detail::Json;
+
+std::string config_to_json(const Config& config) {
+  return report_detail::config_json(config).dump(2);
+}
+
+std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
+  using report_detail::kNsPerMs;
+  using report_detail::kNsPerS;
+  using report_detail::relative_ns;
+  const int64_t anchor = info.anchor_steady_ns;
+  const bool sent = record.sent_ns >= 0;
+
+  Json chunks = Json::array();
+  const int64_t chunk_base = sent ? record.sent_ns : anchor;
+  for (int64_t t : record.chunk_ns) chunks.push_back(t - chunk_base);
+
+  auto interval = [&](int64_t later, double unit) -> Json {
+    if (!record.ok() || !sent || later < 0) return nullptr;
+    return static_cast<double>(later - record.sent_ns) / unit;
+  };
+  Json ttft_ms = record.stream ? interval(record.first_content_ns, kNsPerMs) : Json(nullptr);
+
+  Json line{
+      {"id", record.id},
+      {"worker", record.worker},
+      {"prompt_index", record.prompt_index},
+      {"stream", record.stream},
+      {"warmup", record.warmup},
+      {"ok", record.ok()},
+      {"error_kind",
+       record.ok() ? Json(nullptr) : Json(failure_kind_name(record.error, record.http_status))},
+      {"error_message", record.error_message},
+      {"http_status", record.http_status},
+      {"finish_reason", record.finish_reason},
+      {"input_tokens", record.input_tokens},
+      {"output_tokens", record.output_tokens},
+      {"input_token_source", token_source_name(record.input_source)},
+      {"output_token_source", token_source_name(record.output_source)},
+      {"output_chars", record.output_chars},
+      {"malformed_events", record.malformed_events},
+      {"planned_ns", relative_ns(record.planned_ns, anchor)},
+      {"sent_ns", relative_ns(record.sent_ns, anchor)},
+      {"first_byte_ns", relative_ns(record.first_byte_ns, anchor)},
+      {"first_content_ns", relative_ns(record.first_content_ns, anchor)},
+      {"last_event_ns", relative_ns(record.last_event_ns, anchor)},
+      {"end_ns", relative_ns(record.end_ns, anchor)},
+      {"sent_unix_ns", sent ? Json(info.anchor_unix_ns + record.sent_ns - anchor) : Json(nullptr)},
+      {"ttft_ms", ttft_ms},
+      {"ttfb_ms", interval(record.first_byte_ns, kNsPerMs)},
+      {"latency_s", interval(record.end_ns, kNsPerS)},
+      {"chunk_ns", chunks},
+  };
+  return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+RequestRecord record_from_json(const std::string& line) {
+  using report_detail::time_from_json;
+  nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+  if (!j.is_object() || !j.contains("id")) {
+    throw std::runtime_error("not a requests.jsonl record: " + line.substr(0, 80));
+  }
+  try {
+    RequestRecord r;
+    r.id = j.at("id").get<uint64_t>();
+    r.worker = j.value("worker", 0U);
+    r.prompt_index = j.value("prompt_index", 0U);
+    r.stream = j.value("stream", true);
+    r.warmup = j.value("warmup", false);
+    r.planned_ns = time_from_json(j, "planned_ns");
+    r.sent_ns = time_from_json(j, "sent_ns");
+    r.first_byte_ns = time_from_json(j, "first_byte_ns");
+    r.first_content_ns = time_from_json(j, "first_content_ns");
+    r.last_event_ns = time_from_json(j, "last_event_ns");
+    r.end_ns = time_from_json(j, "end_ns");
+    const int64_t chunk_base = r.sent_ns >= 0 ? r.sent_ns : 0;
+    for (const auto& t : j.value("chunk_ns", nlohmann::json::array())) {
+      r.chunk_ns.push_back(chunk_base + t.get<int64_t>());
+    }
+    r.input_tokens = j.value("input_tokens", int64_t{0});
+    r.output_tokens = j.value("output_tokens", int64_t{0});
+    r.input_source = report_detail::token_source_from_name(j.value("input_token_source", ""));
+    r.output_source = report_detail::token_source_from_name(j.value("output_token_source", ""));
+    r.output_chars = j.value("output_chars", int64_t{0});
+    r.malformed_events = j.value("malformed_events", 0);
+    r.http_status = j.value("http_status", 0);
+    const auto& kind = j.value("error_kind", nlohmann::json());
+    r.error = kind.is_string() ? report_detail::error_kind_from_name(kind.get<std::string>())
+                               : ErrorKind::kNone;
+    r.error_message = j.value("error_message", "");
+    r.finish_reason = j.value("finish_reason", "");
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(
+        fmt::format("bad requests.jsonl record ({}): {}", e.what(), line.substr(0, 80)));
+  }
+}
+
+}  // namespace llmperf

@@ -17,16 +17,16 @@ namespace llmperf {
 
 // Identity and context of one run of a sweep.
 struct RunInfo {
-  int parallel = 1;           // concurrency of this run
-  int64_t number = 0;         // requests asked for in this run
-  double rate = -1;           // requests/s for open loop; -1 for closed loop
-  std::string output_dir;     // the run's directory (files are written here)
-  std::string started_at;     // wall-clock start, ISO-8601 UTC, e.g. "2026-11-21T12:48:33Z"
+  int parallel = 1;              // concurrency of this run
+  int64_t number = 0;            // requests asked for in this run
+  double rate = -1;              // requests/s for open loop; -1 for closed loop
+  std::string output_dir;        // the run's directory (files are written here)
+  std::string started_at;        // wall-clock start, ISO-8601 UTC, e.g. "2026-11-21T12:48:33Z"
   int64_t anchor_steady_ns = 0;  // steady_clock reading taken together with...
   int64_t anchor_unix_ns = 0;    // ...this wall-clock reading: maps record times to Unix time
-  double duration_s = 0;      // wall time of the run, dispatch to last completion
-  bool interrupted = false;   // the run was cut short by Ctrl-C/SIGTERM; results are partial
-  DatasetStats dataset;       // what reading the dataset found
+  double duration_s = 0;         // wall time of the run, dispatch to last completion
+  bool interrupted = false;      // the run was cut short by Ctrl-C/SIGTERM; results are partial
+  DatasetStats dataset;          // what reading the dataset found
 };
 
 // Human summary for stdout: aligned tables with units in the headers.
@@ -54,6 +54,16 @@ void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& ro
 // The resolved config as JSON text with secrets masked (API key, Authorization and other
 // credential-looking header values).
 std::string config_to_json(const Config& config);
+
+// One line of requests.jsonl (no trailing newline): every field of `record`, with times as integer
+// nanoseconds relative to info.anchor_steady_ns (null for -1), chunk times relative to sent_ns,
+// "sent_unix_ns", and the convenience values "ttft_ms", "ttfb_ms" and "latency_s".
+std::string record_to_json(const RequestRecord& record, const RunInfo& info);
+
+// The inverse of record_to_json. Times come back relative to the run's anchor (as if
+// anchor_steady_ns were 0), which preserves every interval. Throws std::runtime_error on a line
+// that is not a requests.jsonl record.
+RequestRecord record_from_json(const std::string& line);
 
 // Writes `content` to `path` atomically: a temporary file in the same directory, then rename.
 void write_file_atomic(const std::string& path, const std::string& content);

@@ -1,0 +1,65 @@
+// Helpers shared by the report_*.cpp files: unit conversion, null-safe numbers, percentile labels,
+// the JSON documents each file holds, and a plain-text table renderer. Private to llmperf_report.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "llmperf/report.h"
+
+namespace llmperf::report_detail {
+
+using Json = nlohmann::ordered_json;
+
+inline constexpr double kNsPerMs = 1e6;
+inline constexpr double kNsPerS = 1e9;
+
+// A finite number, or JSON null (JSON has no NaN or infinity).
+Json number_or_null(double value);
+Json number_or_null(std::optional<double> value);
+
+// Rounds to `decimals` places (EvalScope's files use 4).
+double round_to(double value, int decimals);
+
+// "50", "99.9": the shortest text of a percentile point.
+std::string percentile_label(double p);
+
+// Index into summary.percentiles of `p`, or nullopt when it was not requested.
+std::optional<size_t> percentile_index(const std::vector<double>& percentiles, double p);
+
+// The distribution's value at percentile index i (or its mean) divided by `unit` (1e6 for ns ->
+// ms); nullopt when the distribution is empty.
+std::optional<double> percentile_in(const Distribution& d, size_t i, double unit);
+std::optional<double> mean_in(const Distribution& d, double unit);
+
+// {"count","mean","std","min","max","percentiles":{"p50":...}} divided by `unit`, or null.
+Json distribution_json(const Distribution& d, const std::vector<double>& percentiles, double unit);
+
+Json config_json(const Config& config);
+Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary);
+Json benchmark_summary_json(const RunInfo& info, const RunSummary& summary);
+Json benchmark_percentile_json(const RunSummary& summary);
+
+// One line per record, each terminated by '\n'.
+std::string requests_jsonl(const RunInfo& info, const std::vector<RequestRecord>& records);
+
+// True when a header's value is a credential and must be masked.
+bool is_secret_header(const std::string& name);
+
+// `text` with the config's credential values (API key, secret header values) replaced by "***".
+std::string redact_secrets(const Config& config, std::string text);
+
+// Aligned plain-text table. Columns are right-aligned except the first and those listed in
+// `left_aligned`.
+std::string render_table(const std::vector<std::string>& headers,
+                         const std::vector<std::vector<std::string>>& rows,
+                         const std::vector<size_t>& left_aligned = {});
+
+// A number for text output with about 4 significant digits; "-" when absent or not finite.
+std::string format_number(std::optional<double> value);
+
+}  // namespace llmperf::report_detail
