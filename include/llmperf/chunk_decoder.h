@@ -2,7 +2,8 @@
 // into the few facts llmperf measures. Tolerant by design (DESIGN §5): missing `object`/`role`,
 // empty `choices`, usage on the same chunk as finish_reason or on its own, several tokens per
 // chunk, empty content strings, and error objects (`{"error": {...}}` or `{"object": "error"}`).
-// Uses nlohmann's SAX interface so no DOM is allocated on the hot path.
+// SAX-style decoding (a fast strict scanner, with nlohmann's sax_parse as the fallback and the
+// authority on validity), so no DOM is allocated on the hot path: ~300 ns per chunk.
 #pragma once
 
 #include <cstdint>
@@ -12,15 +13,15 @@
 namespace llmperf {
 
 struct DecodedChunk {
-  bool valid_json = false;       // false: the payload was not a JSON object
-  bool has_output = false;       // a non-empty content / reasoning_content / text / tool-call delta
-  int64_t output_chars = 0;      // Unicode code points of the output text carried by this chunk
-  bool has_usage = false;        // a `usage` object with token counts was present
-  int64_t prompt_tokens = -1;    // usage.prompt_tokens, -1 when absent
+  bool valid_json = false;     // false: the payload was not a JSON object
+  bool has_output = false;     // a non-empty content / reasoning_content / text / tool-call delta
+  int64_t output_chars = 0;    // Unicode code points of the output text carried by this chunk
+  bool has_usage = false;      // a `usage` object with token counts was present
+  int64_t prompt_tokens = -1;  // usage.prompt_tokens, -1 when absent
   int64_t completion_tokens = -1;  // usage.completion_tokens, -1 when absent
-  bool has_error = false;        // an error object was present
-  std::string error_message;     // error.message (or the error string/object text)
-  std::string finish_reason;     // choices[0].finish_reason when non-null
+  bool has_error = false;          // an error object was present
+  std::string error_message;       // error.message (or the error string/object text)
+  std::string finish_reason;       // choices[0].finish_reason when non-null
 
   void clear();
 };
@@ -30,6 +31,7 @@ void decode_chunk(std::string_view payload, DecodedChunk& out);
 
 // Best-effort human message from an HTTP error body: error.message / message / detail when the
 // body is JSON, otherwise a trimmed excerpt of at most `max_chars` bytes (cut at a UTF-8 boundary).
+// Also suits the value of a non-standard SSE `error: {...}` line (SseEvent::other_value).
 std::string error_message_from_body(std::string_view body, size_t max_chars = 300);
 
 }  // namespace llmperf
