@@ -1,1 +1,142 @@
-// placeholder
+// Binds MockOptions to CLI11 flags, documents them for --help and validates their values.
+#include "mock_options.h"
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace llmperf::mock {
+namespace {
+
+constexpr const char* kDescription =
+    "llmperf-mock: a simulated OpenAI-compatible server for llmperf's demo, tests and benchmarks.\n"
+    "Endpoints: POST /v1/chat/completions, POST /v1/completions, GET /v1/models, GET /health.\n"
+    "After listening it prints one line: 'llmperf-mock listening on http://HOST:PORT'.";
+
+constexpr const char* kFooter =
+    "Token accounting (the usage object is exact):\n"
+    "  completion_tokens = number of tokens generated (--output-tokens, or the request's\n"
+    "    max_tokens / max_completion_tokens with --honour-max-tokens). Tokens cycle over a fixed\n"
+    "    vocabulary of ASCII words and multi-byte UTF-8 (e.g. ' hello', ' 你好', ' café').\n"
+    "  prompt_tokens = number of Unicode code points in all message 'content' strings (chat;\n"
+    "    text parts of array contents included) or in 'prompt' (completions; a token-id array\n"
+    "    counts one per id).\n"
+    "Timing: the first content chunk is due --ttft-ms after the request is received, or after it\n"
+    "  is admitted when --max-active held it; later chunks are due --itl-ms apart (absolute\n"
+    "  deadlines). Non-stream replies are sent after ttft + itl * (chunks - 1).\n"
+    "finish_reason is 'stop' when the request's max_tokens exceeded the tokens generated,\n"
+    "  'length' otherwise.\n"
+    "Faults: one uniform draw per completion request picks at most one fault, checked in the\n"
+    "  order http, 429, drop, stall, malformed, error-event; the rates must sum to <= 1.\n"
+    "  Mid-stream faults strike halfway through the content chunks. Non-stream requests only\n"
+    "  see http, 429, drop (closed without reply) and stall (never answered).\n"
+    "Event log lines: 'recv <seq> <ns>' when a request was fully received and\n"
+    "  'evt <seq> <index> <ns>' just before the write of content chunk <index> (0 = first) was\n"
+    "  started; ns is steady_clock (CLOCK_MONOTONIC) nanoseconds. Written at SIGINT/SIGTERM.";
+
+// Accepts numbers >= 0 and says so briefly when given anything else.
+const CLI::Validator kNonNegative(
+    [](std::string& value) -> std::string {
+      double number = -1;
+      const bool ok = CLI::detail::lexical_cast(value, number) && number >= 0;
+      return ok ? std::string() : "must be a number >= 0, got " + value;
+    },
+    "NONNEGATIVE");
+
+UsageMode usage_mode_from(const std::string& name) {
+  if (name == "with-finish") return UsageMode::kWithFinish;
+  if (name == "none") return UsageMode::kNone;
+  return UsageMode::kSeparate;
+}
+
+void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode) {
+  app.option_defaults()->always_capture_default();
+  app.add_option("--host", o.host, "Address to listen on");
+  app.add_option("--port", o.port, "TCP port to listen on (0 picks a free port)");
+  app.add_option("--model", o.model, "Model name reported in responses and /v1/models");
+
+  app.add_option("--ttft-ms", o.ttft_ms, "Delay before the first content chunk, in ms")
+      ->check(kNonNegative);
+  app.add_option("--itl-ms", o.itl_ms, "Gap between consecutive content chunks, in ms")
+      ->check(kNonNegative);
+  app.add_option("--jitter-ms", o.jitter_ms,
+                 "Uniform random offset in [-J, +J] ms added to every delay (clamped at 0)")
+      ->check(kNonNegative);
+  app.add_option("--seed", o.seed, "Seed of the RNG behind jitter and fault injection");
+  app.add_option("--output-tokens", o.output_tokens, "Tokens generated per response")
+      ->check(CLI::Range(1, 100'000'000));
+  app.add_flag("--honour-max-tokens,--honor-max-tokens", o.honour_max_tokens,
+               "Generate the request's max_tokens (or max_completion_tokens) when present");
+  app.add_option("--tokens-per-chunk", o.tokens_per_chunk,
+                 "Tokens concatenated into one content chunk (the last may carry fewer)")
+      ->check(CLI::Range(1, 1'000'000));
+  app.add_flag("--role-chunk,!--no-role-chunk", o.role_chunk,
+               "Send a role-only chat chunk together with the response headers, before the TTFT "
+               "delay (default on; --no-role-chunk turns it off)");
+
+  app.add_option("--usage-mode", usage_mode,
+                 "Where usage goes: separate (final chunk with empty choices, when the request "
+                 "sets stream_options.include_usage), with-finish (on the finish_reason chunk), "
+                 "none (never, not even in non-stream replies)")
+      ->check(CLI::IsMember({"separate", "with-finish", "none"}));
+  app.add_flag("--connection-close", o.connection_close,
+               "Send 'Connection: close' and close the connection after every response");
+  app.add_option("--max-active", o.max_active,
+                 "Responses in progress before new requests are held without any headers until "
+                 "a slot frees (0 = unlimited)")
+      ->check(kNonNegative);
+
+  const auto rate = CLI::Range(0.0, 1.0);
+  app.add_option("--fault-http-rate", o.fault_http_rate,
+                 "Probability of replying with --fault-http-status and a JSON error body")
+      ->check(rate);
+  app.add_option("--fault-http-status", o.fault_http_status, "Status of injected HTTP errors")
+      ->check(CLI::Range(400, 599));
+  app.add_option("--fault-429-rate", o.fault_429_rate,
+                 "Probability of replying 429 with 'Retry-After: 1' and a JSON error body")
+      ->check(rate);
+  app.add_option("--fault-drop-rate", o.fault_drop_rate,
+                 "Probability of closing the socket abruptly after half the tokens")
+      ->check(rate);
+  app.add_option("--fault-stall-rate", o.fault_stall_rate,
+                 "Probability of going silent after half the tokens, keeping the connection open")
+      ->check(rate);
+  app.add_option("--fault-malformed-rate", o.fault_malformed_rate,
+                 "Probability of inserting 'this is not sse' and 'data: {not json' mid-stream")
+      ->check(rate);
+  app.add_option("--fault-error-event-rate", o.fault_error_event_rate,
+                 "Probability of an 'error: {...}' line mid-stream, followed by [DONE]")
+      ->check(rate);
+
+  app.add_option("--event-log", o.event_log,
+                 "Write the server's receive/write timestamps to this file at shutdown");
+  app.add_flag("--verbose", o.verbose, "Log every request to stderr");
+}
+
+}  // namespace
+
+ParseOutcome parse_mock_options(int argc, char** argv) {
+  MockOptions options;
+  CLI::App app{kDescription, "llmperf-mock"};
+  app.footer(kFooter);
+  std::string usage_mode = "separate";
+  add_options(app, options, usage_mode);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  options.usage_mode = usage_mode_from(usage_mode);
+  const double fault_sum = options.fault_http_rate + options.fault_429_rate +
+                           options.fault_drop_rate + options.fault_stall_rate +
+                           options.fault_malformed_rate + options.fault_error_event_rate;
+  if (fault_sum > 1.0 + 1e-9) {
+    fmt::print(stderr, "llmperf-mock: the --fault-*-rate values sum to {}, which exceeds 1\n",
+               fault_sum);
+    return 2;
+  }
+  return options;
+}
+
+}  // namespace llmperf::mock

@@ -1,1 +1,36 @@
-int main() { return 0; }
+// llmperf's entry point: parse flags, run, and map start-up failures to exit codes (DESIGN §4).
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "llmperf/cli.h"
+#include "llmperf/dataset.h"
+#include "runner.h"
+
+int main(int argc, char** argv) {
+  using namespace llmperf;
+  auto logger = spdlog::stderr_color_mt("llmperf");
+  logger->set_pattern("%Y-%m-%d %H:%M:%S [%^%l%$] %v");
+  spdlog::set_default_logger(logger);
+
+  Config config;
+  const CliOutcome cli = parse_cli(argc, argv, config);
+  if (!cli.proceed) {
+    std::fputs(cli.output.c_str(), cli.exit_code == 0 ? stdout : stderr);
+    return cli.exit_code;
+  }
+  for (const std::string& warning : cli.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
+  if (config.debug) spdlog::set_level(spdlog::level::debug);
+
+  try {
+    return run_benchmark(config);
+  } catch (const DatasetError& error) {
+    spdlog::error("{}", error.what());
+    return kExitUsage;
+  } catch (const std::exception& error) {
+    spdlog::error("{}", error.what());
+    return kExitCannotProceed;
+  }
+}

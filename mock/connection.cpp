@@ -1,0 +1,394 @@
+// Request routing and reply playback for one llmperf-mock connection. Deadlines are absolute:
+// chunk i+1 is due at the deadline of chunk i plus one (jittered) gap, independent of when the
+// timer actually fired, so lateness never accumulates; chunks already due are written together.
+#include "connection.h"
+
+#include "server_context.h"
+
+#include <fmt/format.h>
+#include "asio.h"
+
+#include <span>
+
+namespace llmperf::mock {
+namespace {
+
+namespace asio = boost::asio;
+using Clock = std::chrono::steady_clock;
+
+// Upper bound on the events formatted into one write, so zero-delay replies stay bounded in memory.
+constexpr std::size_t kMaxWriteBytes = 256 * 1024;
+// Buffers larger than this are released after a reply, keeping idle connections small.
+constexpr std::size_t kKeepCapacity = 16 * 1024;
+
+std::int64_t to_ns(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+std::int64_t unix_seconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void release_if_large(std::string& s) {
+  if (s.capacity() > kKeepCapacity) std::string().swap(s);
+}
+
+std::string_view fault_name(Fault fault) {
+  switch (fault) {
+    case Fault::kNone:
+      return "none";
+    case Fault::kHttpError:
+      return "http";
+    case Fault::kTooMany:
+      return "429";
+    case Fault::kDrop:
+      return "drop";
+    case Fault::kStall:
+      return "stall";
+    case Fault::kMalformed:
+      return "malformed";
+    case Fault::kErrorEvent:
+      return "error-event";
+  }
+  return "?";
+}
+
+}  // namespace
+
+Connection::Connection(ServerContext& context, asio::ip::tcp::socket socket)
+    : context_(context), socket_(std::move(socket)), timer_(context.io()) {}
+
+void Connection::start() {
+  context_.add_connection(this);
+  boost::system::error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  socket_.non_blocking(true, ignored);
+  wait_readable();
+}
+
+void Connection::close() {
+  if (state_ == State::kClosed) return;
+  state_ = State::kClosed;
+  timer_.cancel();
+  boost::system::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+  if (holds_slot_) {
+    holds_slot_ = false;
+    context_.release_slot();
+  }
+  context_.remove_connection(this);
+}
+
+void Connection::wait_readable() {
+  socket_.async_wait(asio::ip::tcp::socket::wait_read,
+                     [self = shared_from_this()](const boost::system::error_code& ec) {
+                       if (!ec) self->on_readable();
+                     });
+}
+
+void Connection::on_readable() {
+  if (state_ == State::kClosed) return;
+  const std::span<char> scratch = context_.read_scratch();
+  boost::system::error_code ec;
+  const std::size_t n = socket_.read_some(asio::buffer(scratch.data(), scratch.size()), ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+    wait_readable();
+    return;
+  }
+  if (ec || in_.size() + n > kMaxHeadBytes + kMaxBodyBytes) {
+    close();
+    return;
+  }
+  in_.append(scratch.data(), n);
+  wait_readable();
+  process_input();
+}
+
+void Connection::process_input() {
+  if (state_ != State::kIdle || writing_) return;
+  const ParseResult parsed = parse_http_request(in_);
+  switch (parsed.status) {
+    case ParseStatus::kNeedHead:
+      return;
+    case ParseStatus::kNeedBody:
+      if (parsed.request.expect_continue && !continue_sent_) {
+        continue_sent_ = true;
+        head_ = "HTTP/1.1 100 Continue\r\n\r\n";
+        write(AfterWrite::kReadBody);
+      }
+      return;
+    case ParseStatus::kError:
+      keep_alive_ = false;
+      in_.clear();
+      reply(parsed.error_status,
+            error_body(parsed.error_message, "invalid_request_error", parsed.error_status));
+      return;
+    case ParseStatus::kComplete:
+      break;
+  }
+  continue_sent_ = false;
+  keep_alive_ = parsed.request.keep_alive && !context_.options().connection_close;
+  route(parsed.request);
+  in_.erase(0, parsed.request.size);
+}
+
+void Connection::route(const HttpRequest& request) {
+  const std::string_view path = request.path;
+  const bool post = request.method == "POST";
+  const bool get = request.method == "GET";
+  if (path == "/v1/chat/completions" && post) {
+    start_completion(Endpoint::kChat, request);
+  } else if (path == "/v1/completions" && post) {
+    start_completion(Endpoint::kCompletions, request);
+  } else if (path == "/v1/models" && get) {
+    reply(200, fmt::format(R"({{"object":"list","data":[{{"id":"{}","object":"model",)"
+                           R"("created":{},"owned_by":"llmperf-mock"}}]}})",
+                           context_.model_escaped(), unix_seconds()));
+  } else if (path == "/health" && get) {
+    reply(200, {});
+  } else if (path == "/v1/chat/completions" || path == "/v1/completions" || path == "/v1/models" ||
+             path == "/health") {
+    reply(405, error_body(fmt::format("method {} not allowed on {}", request.method, path),
+                          "invalid_request_error", 405));
+  } else {
+    reply(404,
+          error_body(fmt::format("no route for {} {}", request.method, path), "not_found", 404));
+  }
+}
+
+void Connection::start_completion(Endpoint endpoint, const HttpRequest& request) {
+  const Clock::time_point received = Clock::now();
+  CompletionParse parsed = parse_completion_request(endpoint, request.body);
+  if (const auto* problem = std::get_if<std::string>(&parsed)) {
+    reply(400, error_body(*problem, "invalid_request_error", 400));
+    return;
+  }
+  const CompletionRequest& req = std::get<CompletionRequest>(parsed);
+  const MockOptions& options = context_.options();
+
+  plan_ = ResponsePlan{};
+  plan_.seq = context_.next_seq();
+  plan_.endpoint = endpoint;
+  plan_.stream = req.stream;
+  plan_.created_s = unix_seconds();
+  plan_.completion_tokens = options.output_tokens;
+  if (options.honour_max_tokens && req.max_tokens) plan_.completion_tokens = *req.max_tokens;
+  plan_.finish_stop = req.max_tokens && *req.max_tokens > plan_.completion_tokens;
+  plan_.prompt_tokens = req.prompt_tokens;
+  plan_.tokens_per_chunk = options.tokens_per_chunk;
+  plan_.chunk_count =
+      (plan_.completion_tokens + plan_.tokens_per_chunk - 1) / plan_.tokens_per_chunk;
+  plan_.role_chunk = options.role_chunk && endpoint == Endpoint::kChat;
+  plan_.usage_chunk = options.usage_mode == UsageMode::kSeparate && req.include_usage;
+  plan_.usage_on_finish = options.usage_mode == UsageMode::kWithFinish;
+  plan_.usage_in_body = options.usage_mode != UsageMode::kNone;
+  plan_.fault = context_.draw_fault();
+  context_.event_log().record_received(plan_.seq, to_ns(received));
+  if (options.verbose) {
+    fmt::print(stderr, "llmperf-mock: #{} {} {} stream={} tokens={} fault={}\n", plan_.seq,
+               request.method, request.path, plan_.stream, plan_.completion_tokens,
+               fault_name(plan_.fault));
+  }
+
+  if (plan_.fault == Fault::kHttpError) {
+    const int status = options.fault_http_status;
+    reply(status, error_body("injected error", "server_error", status));
+    return;
+  }
+  if (plan_.fault == Fault::kTooMany) {
+    reply(429, error_body("injected rate limit", "rate_limit_exceeded", 429), "Retry-After: 1\r\n");
+    return;
+  }
+  state_ = State::kWaitingSlot;
+  if (context_.acquire_slot(shared_from_this())) admit();
+}
+
+void Connection::admit() {
+  if (state_ != State::kWaitingSlot) {
+    context_.release_slot();
+    return;
+  }
+  holds_slot_ = true;
+  state_ = State::kResponding;
+  fault_fired_ = false;
+  next_chunk_ = 0;
+  next_due_ = Clock::now() + context_.ttft_delay();
+  if (!plan_.stream) {
+    for (std::int64_t i = 1; i < plan_.chunk_count; ++i) next_due_ += context_.itl_delay();
+    pump_whole();
+    return;
+  }
+  chunked_ = true;
+  prefix_.clear();
+  append_event_prefix(prefix_, plan_, context_.model_escaped());
+  ResponseHead head;
+  head.content_type = "text/event-stream";
+  head.framing = BodyFraming::kChunked;
+  head.keep_alive = keep_alive_;
+  head.event_stream = true;
+  append_response_head(head_, head);
+  if (plan_.role_chunk) append_role_event(out_, prefix_);
+  pump_stream();
+}
+
+void Connection::advance() {
+  if (plan_.stream) {
+    pump_stream();
+  } else {
+    pump_whole();
+  }
+}
+
+void Connection::pump_stream() {
+  if (writing_ || state_ != State::kResponding) return;
+  const Clock::time_point now = Clock::now();
+  const std::int64_t first_chunk = next_chunk_;
+  const std::int64_t fault_chunk = plan_.chunk_count / 2;
+  bool finished = false;
+  while (next_chunk_ < plan_.chunk_count && next_due_ <= now && out_.size() < kMaxWriteBytes) {
+    if (next_chunk_ == fault_chunk && !fault_fired_ && plan_.fault != Fault::kNone) {
+      if (plan_.fault == Fault::kDrop || plan_.fault == Fault::kStall) {
+        if (!head_.empty() || !out_.empty()) break;
+        fault_fired_ = true;
+        if (plan_.fault == Fault::kDrop) {
+          close();
+        } else {
+          state_ = State::kStalled;
+        }
+        return;
+      }
+      fault_fired_ = true;
+      if (plan_.fault == Fault::kErrorEvent) {
+        append_error_line(out_);
+        append_done_event(out_);
+        finished = true;
+        break;
+      }
+      append_malformed_events(out_);
+    }
+    append_content_event(out_, prefix_, plan_, context_.vocabulary(), next_chunk_);
+    ++next_chunk_;
+    if (next_chunk_ < plan_.chunk_count) next_due_ += context_.itl_delay();
+  }
+  if (!finished && next_chunk_ == plan_.chunk_count) {
+    if (plan_.usage_chunk) append_usage_event(out_, prefix_, plan_);
+    append_done_event(out_);
+    finished = true;
+  }
+  if (head_.empty() && out_.empty()) {
+    arm_timer();
+    return;
+  }
+  context_.event_log().record_chunks(plan_.seq, first_chunk, next_chunk_ - first_chunk,
+                                     to_ns(Clock::now()));
+  write(finished ? AfterWrite::kFinish : AfterWrite::kPump);
+}
+
+void Connection::pump_whole() {
+  if (writing_ || state_ != State::kResponding) return;
+  if (Clock::now() < next_due_) {
+    arm_timer();
+    return;
+  }
+  if (plan_.fault == Fault::kDrop) {
+    close();
+    return;
+  }
+  if (plan_.fault == Fault::kStall) {
+    state_ = State::kStalled;
+    return;
+  }
+  append_full_body(out_, plan_, context_.vocabulary(), context_.model_escaped());
+  ResponseHead head;
+  head.content_type = "application/json";
+  head.content_length = out_.size();
+  head.keep_alive = keep_alive_;
+  append_response_head(head_, head);
+  context_.event_log().record_chunks(plan_.seq, 0, 1, to_ns(Clock::now()));
+  write(AfterWrite::kFinish);
+}
+
+void Connection::arm_timer() {
+  timer_.expires_at(next_due_);
+  timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    if (!ec) self->advance();
+  });
+}
+
+void Connection::reply(int status, std::string_view body, std::string_view extra_headers) {
+  state_ = State::kResponding;
+  ResponseHead head;
+  head.status = status;
+  head.content_type = body.empty() ? std::string_view() : "application/json";
+  head.content_length = body.size();
+  head.keep_alive = keep_alive_;
+  head.extra_headers = extra_headers;
+  append_response_head(head_, head);
+  out_.assign(body);
+  write(AfterWrite::kFinish);
+}
+
+void Connection::write(AfterWrite after) {
+  std::size_t n = 0;
+  if (!head_.empty()) write_buffers_[n++] = asio::buffer(head_);
+  const bool last = after == AfterWrite::kFinish;
+  if (!chunked_) {
+    if (!out_.empty()) write_buffers_[n++] = asio::buffer(out_);
+  } else if (!out_.empty()) {
+    const auto size_line = fmt::format_to_n(frame_.data(), frame_.size(), "{:x}\r\n", out_.size());
+    write_buffers_[n++] = asio::buffer(frame_.data(), size_line.size);
+    write_buffers_[n++] = asio::buffer(out_);
+    write_buffers_[n++] = last ? asio::buffer("\r\n0\r\n\r\n", 7) : asio::buffer("\r\n", 2);
+  } else if (last) {
+    write_buffers_[n++] = asio::buffer("0\r\n\r\n", 5);
+  }
+  writing_ = true;
+  asio::async_write(
+      socket_, std::span<const asio::const_buffer>(write_buffers_.data(), n),
+      [self = shared_from_this(), after](const boost::system::error_code& ec, std::size_t) {
+        self->on_written(ec, after);
+      });
+}
+
+void Connection::on_written(const boost::system::error_code& ec, AfterWrite after) {
+  writing_ = false;
+  head_.clear();
+  out_.clear();
+  if (state_ == State::kClosed) return;
+  if (ec) {
+    close();
+    return;
+  }
+  switch (after) {
+    case AfterWrite::kReadBody:
+      process_input();
+      return;
+    case AfterWrite::kPump:
+      pump_stream();
+      return;
+    case AfterWrite::kFinish:
+      finish_reply();
+      return;
+  }
+}
+
+void Connection::finish_reply() {
+  if (holds_slot_) {
+    holds_slot_ = false;
+    context_.release_slot();
+  }
+  chunked_ = false;
+  state_ = State::kIdle;
+  release_if_large(out_);
+  if (in_.empty()) release_if_large(in_);
+  if (!keep_alive_) {
+    close();
+    return;
+  }
+  process_input();
+}
+
+}  // namespace llmperf::mock

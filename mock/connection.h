@@ -1,0 +1,86 @@
+// One client connection of llmperf-mock: reads HTTP/1.1 requests one after another, routes them,
+// and plays a completion reply on the connection's timer (headers and role chunk at once, content
+// chunks at absolute deadlines, every chunk due at a tick batched into a single write).
+#pragma once
+
+#include "http_message.h"
+#include "openai_format.h"
+
+#include "asio.h"
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace llmperf::mock {
+
+class ServerContext;
+
+// A connection and the reply it is currently sending; kept alive by its pending handlers.
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(ServerContext& context, boost::asio::ip::tcp::socket socket);
+
+  // Registers with the context and starts reading.
+  void start();
+  // A response slot was granted to the request held by --max-active.
+  void admit();
+  // Closes the socket at once, dropping whatever was not sent.
+  void close();
+  // The connection holds a request that waits for a response slot.
+  bool waiting_for_slot() const { return state_ == State::kWaitingSlot; }
+
+ private:
+  // Where the connection is in its request/response cycle.
+  enum class State {
+    kIdle,         // reading the next request
+    kWaitingSlot,  // a completion request waits for --max-active
+    kResponding,   // a reply is being produced
+    kStalled,      // an injected stall: silent until the client goes away
+    kClosed,       // socket closed
+  };
+  // What to do when the current write completes.
+  enum class AfterWrite {
+    kReadBody,  // a "100 Continue" went out; keep reading the body
+    kPump,      // a batch of chunks went out; produce the next
+    kFinish,    // the reply is complete
+  };
+
+  void wait_readable();
+  void on_readable();
+  void process_input();
+  void route(const HttpRequest& request);
+  void start_completion(Endpoint endpoint, const HttpRequest& request);
+  void reply(int status, std::string_view body, std::string_view extra_headers = {});
+  void advance();
+  void pump_stream();
+  void pump_whole();
+  void arm_timer();
+  void write(AfterWrite after);
+  void on_written(const boost::system::error_code& ec, AfterWrite after);
+  void finish_reply();
+
+  ServerContext& context_;
+  boost::asio::ip::tcp::socket socket_;
+  boost::asio::steady_timer timer_;
+  std::string in_;                // received bytes not consumed by a request yet
+  std::string head_;              // response head (or 100 Continue) waiting for the next write
+  std::string out_;               // body bytes (SSE events or a whole object) of the next write
+  std::string prefix_;            // shared start of every event of the current streamed reply
+  std::array<char, 24> frame_{};  // chunk-size line of the next chunked write
+  std::array<boost::asio::const_buffer, 4> write_buffers_;  // buffers of the write in flight
+  ResponsePlan plan_;                                       // the reply being produced
+  State state_ = State::kIdle;
+  bool writing_ = false;         // an async_write is in flight
+  bool chunked_ = false;         // the current reply uses chunked transfer encoding
+  bool keep_alive_ = true;       // the connection may serve another request after this one
+  bool holds_slot_ = false;      // the current reply occupies a --max-active slot
+  bool continue_sent_ = false;   // "100 Continue" already answered the current request
+  bool fault_fired_ = false;     // the mid-stream fault of the current reply happened
+  std::int64_t next_chunk_ = 0;  // index of the next content chunk to send
+  std::chrono::steady_clock::time_point next_due_;  // deadline of chunk next_chunk_ (or body)
+};
+
+}  // namespace llmperf::mock

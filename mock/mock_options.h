@@ -1,0 +1,50 @@
+// Command-line options of llmperf-mock, the simulated OpenAI-compatible server, and their parser.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace llmperf::mock {
+
+// Where (if at all) token usage is reported in a streamed response.
+enum class UsageMode {
+  kSeparate,    // a final chunk with empty choices, only when stream_options.include_usage is set
+  kWithFinish,  // on the chunk that carries finish_reason, always
+  kNone,        // never, not even in non-stream responses
+};
+
+// Everything the server can be told on its command line; defaults match `--help`.
+struct MockOptions {
+  std::string host = "127.0.0.1";    // address to listen on
+  std::uint16_t port = 8000;         // TCP port; 0 picks a free one
+  std::string model = "mock-model";  // model name echoed in responses and /v1/models
+  double ttft_ms = 0;                // request received (or admitted) -> first content chunk
+  double itl_ms = 0;                 // gap between consecutive content chunks
+  double jitter_ms = 0;              // uniform offset in [-J, +J] added to every delay
+  std::uint64_t seed = 1;            // seed of the RNG behind jitter and faults
+  int output_tokens = 32;            // tokens generated per response
+  bool honour_max_tokens = false;    // use the request's max_tokens when present
+  int tokens_per_chunk = 1;          // tokens concatenated into one content chunk
+  bool role_chunk = true;            // send a role-only chunk together with the headers
+  UsageMode usage_mode = UsageMode::kSeparate;  // where usage is reported
+  bool connection_close = false;                // close the connection after every response
+  int max_active = 0;                 // concurrent responses before new ones wait; 0 = unlimited
+  double fault_http_rate = 0;         // probability of an HTTP error reply
+  int fault_http_status = 500;        // status of that reply
+  double fault_429_rate = 0;          // probability of a 429 reply with Retry-After
+  double fault_drop_rate = 0;         // probability of closing the socket mid-stream
+  double fault_stall_rate = 0;        // probability of going silent mid-stream
+  double fault_malformed_rate = 0;    // probability of a garbage line and a broken event
+  double fault_error_event_rate = 0;  // probability of an `error:` line mid-stream
+  std::string event_log;              // file receiving the server's event timestamps; empty = off
+  bool verbose = false;               // log each request to stderr
+};
+
+// Result of parsing argv: options to run with, or an exit code (0 after --help, 2 on bad usage).
+using ParseOutcome = std::variant<MockOptions, int>;
+
+// Parses argv; prints help or the reason for a failure itself.
+ParseOutcome parse_mock_options(int argc, char** argv);
+
+}  // namespace llmperf::mock

@@ -1,0 +1,112 @@
+// SSE chunk and JSON body formatting for llmperf-mock. Tokens are pre-escaped, so events are built
+// with appends and fmt::format_to into the connection's reused buffer.
+#include "openai_format.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+
+namespace llmperf::mock {
+namespace {
+
+void append_chunk_text(std::string& out, const ResponsePlan& plan, const Vocabulary& vocabulary,
+                       std::int64_t chunk) {
+  const std::int64_t first = chunk * plan.tokens_per_chunk;
+  const std::int64_t last = std::min(first + plan.tokens_per_chunk, plan.completion_tokens);
+  for (std::int64_t i = first; i < last; ++i) {
+    out += vocabulary.escaped(static_cast<std::size_t>(i));
+  }
+}
+
+void append_usage(std::string& out, const ResponsePlan& plan) {
+  fmt::format_to(std::back_inserter(out),
+                 R"("usage":{{"prompt_tokens":{},"completion_tokens":{},"total_tokens":{}}})",
+                 plan.prompt_tokens, plan.completion_tokens,
+                 plan.prompt_tokens + plan.completion_tokens);
+}
+
+std::string_view finish_reason(const ResponsePlan& plan) {
+  return plan.finish_stop ? R"("stop")" : R"("length")";
+}
+
+}  // namespace
+
+void append_event_prefix(std::string& out, const ResponsePlan& plan,
+                         std::string_view model_escaped) {
+  const bool chat = plan.endpoint == Endpoint::kChat;
+  fmt::format_to(std::back_inserter(out),
+                 R"(data: {{"id":"{}{}","object":"{}","created":{},"model":"{}","choices":[)",
+                 chat ? "chatcmpl-" : "cmpl-", plan.seq,
+                 chat ? "chat.completion.chunk" : "text_completion", plan.created_s, model_escaped);
+}
+
+void append_role_event(std::string& out, std::string_view prefix) {
+  out += prefix;
+  out += R"({"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]})";
+  out += "\n\n";
+}
+
+void append_content_event(std::string& out, std::string_view prefix, const ResponsePlan& plan,
+                          const Vocabulary& vocabulary, std::int64_t chunk) {
+  out += prefix;
+  const bool chat = plan.endpoint == Endpoint::kChat;
+  out += chat ? R"({"index":0,"delta":{"content":")" : R"({"index":0,"text":")";
+  append_chunk_text(out, plan, vocabulary, chunk);
+  out += chat ? R"("},"finish_reason":)" : R"(","finish_reason":)";
+  if (chunk + 1 < plan.chunk_count) {
+    out += "null}]}\n\n";
+    return;
+  }
+  out += finish_reason(plan);
+  out += "}]";
+  if (plan.usage_on_finish) {
+    out += ',';
+    append_usage(out, plan);
+  }
+  out += "}\n\n";
+}
+
+void append_usage_event(std::string& out, std::string_view prefix, const ResponsePlan& plan) {
+  out += prefix;
+  out += "],";
+  append_usage(out, plan);
+  out += "}\n\n";
+}
+
+void append_done_event(std::string& out) { out += "data: [DONE]\n\n"; }
+
+void append_malformed_events(std::string& out) { out += "this is not sse\ndata: {not json\n\n"; }
+
+void append_error_line(std::string& out) {
+  out += R"(error: {"message":"injected stream error","code":500})";
+  out += "\n\n";
+}
+
+void append_full_body(std::string& out, const ResponsePlan& plan, const Vocabulary& vocabulary,
+                      std::string_view model_escaped) {
+  const bool chat = plan.endpoint == Endpoint::kChat;
+  fmt::format_to(std::back_inserter(out),
+                 R"({{"id":"{}{}","object":"{}","created":{},"model":"{}","choices":[{{"index":0,)",
+                 chat ? "chatcmpl-" : "cmpl-", plan.seq,
+                 chat ? "chat.completion" : "text_completion", plan.created_s, model_escaped);
+  out += chat ? R"("message":{"role":"assistant","content":")" : R"("text":")";
+  for (std::int64_t chunk = 0; chunk < plan.chunk_count; ++chunk) {
+    append_chunk_text(out, plan, vocabulary, chunk);
+  }
+  out += chat ? R"("},"finish_reason":)" : R"(","finish_reason":)";
+  out += finish_reason(plan);
+  out += "}]";
+  if (plan.usage_in_body) {
+    out += ',';
+    append_usage(out, plan);
+  }
+  out += '}';
+}
+
+std::string error_body(std::string_view message, std::string_view type, int code) {
+  return fmt::format(R"({{"error":{{"message":"{}","type":"{}","code":{}}}}})",
+                     json_escape(message), json_escape(type), code);
+}
+
+}  // namespace llmperf::mock

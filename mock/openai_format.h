@@ -1,0 +1,74 @@
+// Byte-level formatting of the mock's OpenAI-compatible replies: SSE chunks shaped like vLLM's,
+// whole non-stream objects and JSON error bodies. Everything appends to a caller-owned buffer so a
+// connection reuses one allocation for a whole response.
+#pragma once
+
+#include "openai_request.h"
+#include "vocabulary.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace llmperf::mock {
+
+// A failure injected into one completion request.
+enum class Fault {
+  kNone,        // answer normally
+  kHttpError,   // reply with --fault-http-status
+  kTooMany,     // reply 429 with Retry-After
+  kDrop,        // close the socket after half the content chunks
+  kStall,       // stop sending after half the content chunks, keep the connection
+  kMalformed,   // insert a garbage line and a broken event halfway
+  kErrorEvent,  // send an `error:` line halfway, then [DONE]
+};
+
+// Everything fixed when a completion request is accepted; drives every byte of its reply.
+struct ResponsePlan {
+  std::uint64_t seq = 0;                // request number (from 1), used in ids and the event log
+  Endpoint endpoint = Endpoint::kChat;  // which API shape to answer in
+  bool stream = false;                  // SSE reply rather than one JSON object
+  std::int64_t created_s = 0;           // unix time reported as "created"
+  std::int64_t completion_tokens = 0;   // tokens generated
+  std::int64_t prompt_tokens = 0;       // code points of the prompt
+  std::int64_t tokens_per_chunk = 1;    // tokens per content chunk
+  std::int64_t chunk_count = 0;  // content chunks: ceil(completion_tokens / tokens_per_chunk)
+  bool role_chunk = false;       // stream: role-only chunk with the headers
+  bool usage_chunk = false;      // stream: separate usage chunk before [DONE]
+  bool usage_on_finish = false;  // stream: usage on the finish_reason chunk
+  bool usage_in_body = false;    // non-stream: include usage
+  bool finish_stop = false;      // finish_reason "stop" instead of "length"
+  Fault fault = Fault::kNone;    // injected failure
+};
+
+// Appends `data: {"id":...,"model":...,"choices":[` shared by all events of a streamed reply.
+void append_event_prefix(std::string& out, const ResponsePlan& plan,
+                         std::string_view model_escaped);
+
+// Appends the role-only chat chunk.
+void append_role_event(std::string& out, std::string_view prefix);
+
+// Appends content chunk `chunk` (0-based); the last one carries finish_reason.
+void append_content_event(std::string& out, std::string_view prefix, const ResponsePlan& plan,
+                          const Vocabulary& vocabulary, std::int64_t chunk);
+
+// Appends the usage-only chunk with empty choices.
+void append_usage_event(std::string& out, std::string_view prefix, const ResponsePlan& plan);
+
+// Appends `data: [DONE]` and its blank line.
+void append_done_event(std::string& out);
+
+// Appends a line that is not SSE and an event whose data is not JSON.
+void append_malformed_events(std::string& out);
+
+// Appends a non-standard `error: {...}` line and its blank line.
+void append_error_line(std::string& out);
+
+// Appends the whole non-stream chat.completion / text_completion object.
+void append_full_body(std::string& out, const ResponsePlan& plan, const Vocabulary& vocabulary,
+                      std::string_view model_escaped);
+
+// Returns {"error":{"message":...,"type":...,"code":...}}.
+std::string error_body(std::string_view message, std::string_view type, int code);
+
+}  // namespace llmperf::mock

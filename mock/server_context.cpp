@@ -1,0 +1,88 @@
+// Fault and jitter draws, response slots and connection bookkeeping shared by llmperf-mock's
+// connections.
+#include "server_context.h"
+
+#include "connection.h"
+
+#include "asio.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace llmperf::mock {
+namespace {
+
+std::chrono::nanoseconds from_ms(double ms) {
+  return std::chrono::nanoseconds(static_cast<std::int64_t>(ms * 1e6));
+}
+
+}  // namespace
+
+ServerContext::ServerContext(boost::asio::io_context& io, const MockOptions& options)
+    : io_(io),
+      options_(options),
+      model_escaped_(json_escape(options.model)),
+      event_log_(!options.event_log.empty()),
+      rng_(options.seed),
+      ttft_(from_ms(options.ttft_ms)),
+      itl_(from_ms(options.itl_ms)),
+      jitter_(from_ms(options.jitter_ms)) {}
+
+Fault ServerContext::draw_fault() {
+  const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
+  const std::array<std::pair<double, Fault>, 6> order{{
+      {options_.fault_http_rate, Fault::kHttpError},
+      {options_.fault_429_rate, Fault::kTooMany},
+      {options_.fault_drop_rate, Fault::kDrop},
+      {options_.fault_stall_rate, Fault::kStall},
+      {options_.fault_malformed_rate, Fault::kMalformed},
+      {options_.fault_error_event_rate, Fault::kErrorEvent},
+  }};
+  double threshold = 0;
+  for (const auto& [rate, fault] : order) {
+    threshold += rate;
+    if (rate > 0 && u < threshold) return fault;
+  }
+  return Fault::kNone;
+}
+
+std::chrono::nanoseconds ServerContext::jittered(std::chrono::nanoseconds base) {
+  if (jitter_.count() == 0) return base;
+  const auto j = static_cast<double>(jitter_.count());
+  const auto offset = std::uniform_real_distribution<double>(-j, j)(rng_);
+  return std::max(std::chrono::nanoseconds(0),
+                  base + std::chrono::nanoseconds(static_cast<std::int64_t>(offset)));
+}
+
+bool ServerContext::acquire_slot(const std::shared_ptr<Connection>& connection) {
+  if (options_.max_active == 0 || active_ < options_.max_active) {
+    ++active_;
+    return true;
+  }
+  waiting_.push_back(connection);
+  return false;
+}
+
+void ServerContext::release_slot() {
+  --active_;
+  while (!waiting_.empty() && !stopping_) {
+    std::shared_ptr<Connection> next = waiting_.front().lock();
+    waiting_.pop_front();
+    if (next && next->waiting_for_slot()) {
+      ++active_;
+      boost::asio::post(io_, [next] { next->admit(); });
+      return;
+    }
+  }
+}
+
+void ServerContext::close_all() {
+  stopping_ = true;
+  waiting_.clear();
+  std::vector<std::shared_ptr<Connection>> open;
+  open.reserve(connections_.size());
+  for (Connection* c : connections_) open.push_back(c->shared_from_this());
+  for (const auto& c : open) c->close();
+}
+
+}  // namespace llmperf::mock

@@ -1,0 +1,82 @@
+// State shared by all connections of llmperf-mock: options, vocabulary, the seeded RNG behind
+// jitter and faults, the --max-active slots and their wait queue, the set of open connections and
+// the event log. Everything runs on one io_context thread, so nothing here is locked.
+#pragma once
+
+#include "event_log.h"
+#include "mock_options.h"
+#include "openai_format.h"
+#include "vocabulary.h"
+
+#include "asio.h"
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <random>
+#include <span>
+#include <string>
+#include <unordered_set>
+
+namespace llmperf::mock {
+
+class Connection;
+
+// Shared services for connections; owned by MockServer.
+class ServerContext {
+ public:
+  ServerContext(boost::asio::io_context& io, const MockOptions& options);
+
+  boost::asio::io_context& io() { return io_; }
+  const MockOptions& options() const { return options_; }
+  const Vocabulary& vocabulary() const { return vocabulary_; }
+  std::string_view model_escaped() const { return model_escaped_; }
+  EventLog& event_log() { return event_log_; }
+  bool stopping() const { return stopping_; }
+
+  // Number of the next completion request, from 1.
+  std::uint64_t next_seq() { return ++last_seq_; }
+
+  // One uniform draw deciding the fault of a completion request.
+  Fault draw_fault();
+
+  // --ttft-ms / --itl-ms with jitter applied, clamped at zero.
+  std::chrono::nanoseconds ttft_delay() { return jittered(ttft_); }
+  std::chrono::nanoseconds itl_delay() { return jittered(itl_); }
+
+  // Takes a response slot if one is free; otherwise queues `connection` for admit().
+  bool acquire_slot(const std::shared_ptr<Connection>& connection);
+  // Frees a slot and admits the oldest waiting connection, if any.
+  void release_slot();
+
+  void add_connection(Connection* connection) { connections_.insert(connection); }
+  void remove_connection(Connection* connection) { connections_.erase(connection); }
+  // Closes every connection (shutdown).
+  void close_all();
+
+  // Buffer that a connection reads into before keeping only the bytes it received.
+  std::span<char> read_scratch() { return read_scratch_; }
+
+ private:
+  std::chrono::nanoseconds jittered(std::chrono::nanoseconds base);
+
+  boost::asio::io_context& io_;
+  const MockOptions& options_;
+  Vocabulary vocabulary_;
+  std::string model_escaped_;
+  EventLog event_log_;
+  std::mt19937_64 rng_;
+  std::chrono::nanoseconds ttft_;
+  std::chrono::nanoseconds itl_;
+  std::chrono::nanoseconds jitter_;
+  std::uint64_t last_seq_ = 0;
+  int active_ = 0;
+  std::deque<std::weak_ptr<Connection>> waiting_;
+  std::unordered_set<Connection*> connections_;
+  bool stopping_ = false;
+  std::array<char, 64 * 1024> read_scratch_{};
+};
+
+}  // namespace llmperf::mock

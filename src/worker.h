@@ -1,0 +1,92 @@
+// One worker thread of the engine: a curl multi handle driven by curl_multi_socket_action with
+// epoll and curl's timer (the pattern of curl's ephiperfifo.c example), and a fixed set of slots,
+// each an easy handle reused for every request it carries. The worker owns all of its state; the
+// only shared things are the request counter (one atomic increment per request) and the progress
+// counters (one increment per finished request). Nothing per event is shared.
+#pragma once
+
+#include <curl/curl.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "curl_transport.h"
+#include "llmperf/engine.h"
+#include "response_handler.h"
+
+namespace llmperf {
+
+// State shared read-only (plus the atomic counter) by all workers of one run.
+struct WorkerShared {
+  const Config* config = nullptr;
+  const std::vector<Prompt>* prompts = nullptr;
+  const RequestBuilder* builder = nullptr;
+  TransportOptions transport;
+  int64_t number = 0;               // requests to dispatch in total, across workers
+  int64_t read_timeout_ns = 0;      // longest silence allowed between reads; 0: no limit
+  std::atomic<int64_t> next_id{0};  // next request id to dispatch
+  LoadProgress* progress = nullptr;
+  StopControl stop;
+};
+
+class Worker {
+ public:
+  Worker(WorkerShared& shared, uint32_t index, int slot_count);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // The thread body: runs until every request this worker took has finished.
+  void run();
+
+  std::vector<RequestRecord>& records() { return records_; }
+  bool interrupted() const { return stopping_; }
+
+ private:
+  struct Slot {
+    Worker* worker = nullptr;
+    CURL* easy = nullptr;
+    RequestRecord record;
+    ResponseHandler handler;
+    std::string body;          // the request body; curl reads it in place (CURLOPT_POSTFIELDS)
+    int64_t last_read_ns = 0;  // when bytes were last read (or the request was sent)
+    bool busy = false;
+    char error_buffer[CURL_ERROR_SIZE] = {};
+  };
+
+  static size_t on_write(char* data, size_t size, size_t count, void* user);
+  static size_t on_header(char* data, size_t size, size_t count, void* user);
+  static int on_socket(CURL* easy, curl_socket_t fd, int what, void* user, void* socket_data);
+  static int on_timer(CURLM* multi, long timeout_ms, void* user);
+
+  bool may_dispatch() const { return !exhausted_ && !stopping_; }
+  void dispatch(int limit);  // starts at most `limit` requests
+  void start(Slot& slot, int64_t id);
+  void drain_completions();
+  void complete(Slot& slot, CURLcode code);
+  void abort(Slot& slot, ErrorKind kind, const std::string& message);
+  void release(Slot& slot);
+  void check_read_timeouts(int64_t now);
+  void check_stop(int64_t now);
+  int wait_ms(int64_t now) const;
+
+  WorkerShared& shared_;
+  uint32_t index_;
+  int epoll_fd_ = -1;
+  CURLM* multi_ = nullptr;
+  std::unique_ptr<Slot[]> slots_;
+  int slot_count_ = 0;
+  std::vector<Slot*> free_slots_;
+  int active_ = 0;                  // slots with a request in flight
+  int64_t timer_deadline_ns_ = -1;  // curl's requested timeout; -1: none
+  int64_t next_housekeeping_ns_ = 0;
+  bool exhausted_ = false;          // the shared request counter ran out
+  bool stopping_ = false;           // an interrupt was seen: dispatch no more
+  int64_t stop_deadline_ns_ = 0;    // in-flight requests are cancelled after this
+  std::vector<RequestRecord> records_;
+};
+
+}  // namespace llmperf
