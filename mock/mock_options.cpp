@@ -58,6 +58,9 @@ void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode) {
 
   app.add_option("--ttft-ms", o.ttft_ms, "Delay before the first content chunk, in ms")
       ->check(kNonNegative);
+  app.add_option("--ttft-per-active-ms", o.ttft_per_active_ms,
+                 "Extra TTFT per other response in progress, in ms: latency that rises with load")
+      ->check(kNonNegative);
   app.add_option("--itl-ms", o.itl_ms, "Gap between consecutive content chunks, in ms")
       ->check(kNonNegative);
   app.add_option("--jitter-ms", o.jitter_ms,

@@ -21,6 +21,7 @@ struct MockOptions {
   std::string model = "mock-model";  // model name echoed in responses and /v1/models
   double ttft_ms = 0;                // request received (or admitted) -> first content chunk
   double itl_ms = 0;                 // gap between consecutive content chunks
+  double ttft_per_active_ms = 0;     // extra TTFT per other response in progress (load model)
   double jitter_ms = 0;              // uniform offset in [-J, +J] added to every delay
   std::uint64_t seed = 1;            // seed of the RNG behind jitter and faults
   int output_tokens = 32;            // tokens generated per response

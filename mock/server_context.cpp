@@ -25,6 +25,7 @@ ServerContext::ServerContext(boost::asio::io_context& io, const MockOptions& opt
       event_log_(!options.event_log.empty()),
       rng_(options.seed),
       ttft_(from_ms(options.ttft_ms)),
+      ttft_per_active_(from_ms(options.ttft_per_active_ms)),
       itl_(from_ms(options.itl_ms)),
       jitter_(from_ms(options.jitter_ms)) {}
 

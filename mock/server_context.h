@@ -10,6 +10,7 @@
 
 #include "asio.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -43,7 +44,9 @@ class ServerContext {
   Fault draw_fault();
 
   // --ttft-ms / --itl-ms with jitter applied, clamped at zero.
-  std::chrono::nanoseconds ttft_delay() { return jittered(ttft_); }
+  std::chrono::nanoseconds ttft_delay() {
+    return jittered(ttft_ + ttft_per_active_ * std::max(0, active_ - 1));
+  }
   std::chrono::nanoseconds itl_delay() { return jittered(itl_); }
 
   // Takes a response slot if one is free; otherwise queues `connection` for admit().
@@ -69,6 +72,7 @@ class ServerContext {
   EventLog event_log_;
   std::mt19937_64 rng_;
   std::chrono::nanoseconds ttft_;
+  std::chrono::nanoseconds ttft_per_active_;
   std::chrono::nanoseconds itl_;
   std::chrono::nanoseconds jitter_;
   std::uint64_t last_seq_ = 0;

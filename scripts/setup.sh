@@ -8,6 +8,7 @@ packages=(
   libcurl4-openssl-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libboost-dev
   python3 curl util-linux
+  chromium fonts-wqy-microhei  # report.html rendering test (headless) and CJK glyphs
 )
 
 missing=()

@@ -3,6 +3,10 @@
 // validates the result. --help carries the metric definitions (DESIGN §3) and the exit codes.
 #include "llmperf/cli.h"
 
+#include "llmperf/baseline.h"
+#include "llmperf/goodput.h"
+#include "llmperf/slo.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -42,11 +46,17 @@ open-loop runs also report latencies from the planned send time):
   Failures       transport error, timeout, HTTP status >= 400, an `error` event, or a stream that
                  ends without output. Failed requests are counted by kind and excluded from
                  latency statistics.
+  Schedule lag   open loop (--rate): actual send - planned send. Latency and TTFT are also reported
+                 from the planned send (coordinated-omission-correct, as wrk2 does).
+  Client health  stamp delay (socket ready -> event stamped, per loop turn), schedule lag and CPU
+                 use; beyond 1 ms p99 delay/lag or 90% CPU the summary flags client_bound.
 
 Exit codes:
   0  success
   1  the run could not proceed (e.g. server unreachable at start)
-  2  usage or configuration error)";
+  2  usage or configuration error
+  3  an --slo was violated or --baseline found a regression (all outputs are still written)
+  130 interrupted (Ctrl-C / SIGTERM); partial results are written)";
 
 // Flag values that are resolved after parsing rather than bound straight to Config.
 struct RawFlags {
@@ -77,6 +87,8 @@ void add_target_options(CLI::App& app, Config& c, RawFlags& raw) {
   app.add_option("--api-key", raw.api_key, "Bearer token (default: $OPENAI_API_KEY)")->group(group);
   app.add_option("--headers", raw.headers, "Extra HTTP headers as key=value ...")->group(group);
   app.add_flag("--insecure", c.insecure, "Skip TLS certificate verification (default: off)")
+      ->group(group);
+  app.add_option("--cacert", c.cacert, "CA bundle (PEM file) to verify the server's certificate")
       ->group(group);
 }
 
@@ -117,6 +129,54 @@ void add_load_options(CLI::App& app, Config& c) {
   app.add_option("--sleep-interval", c.sleep_interval_s, "Seconds to pause between sweep runs")
       ->group(group);
   app.add_option("--seed", c.seed, "Random seed (prompt order, arrival process)")->group(group);
+}
+
+// With --rate and no --parallel, this many requests may be in flight at once.
+constexpr int kOpenLoopDefaultCap = 1000;
+
+void add_open_loop_options(CLI::App& app, Config& c) {
+  const char* group = "Open loop, warm-up and duration";
+  app.add_option("--rate", c.rate,
+                 "Requests per second sent at planned times (a list sweeps); --parallel then caps "
+                 "requests in flight (default cap 1000)")
+      ->group(group);
+  app.add_option("--arrival", c.arrival, "Arrival process with --rate: constant | poisson | gamma")
+      ->group(group);
+  app.add_option("--burstiness", c.burstiness,
+                 "Gamma shape for --arrival gamma: 1 = Poisson, < 1 burstier, > 1 more regular")
+      ->group(group);
+  app.add_option("--duration", c.duration_s,
+                 "Stop dispatching after this many seconds (whichever of -n and duration comes "
+                 "first; 0 = no limit)")
+      ->group(group);
+  app.add_option("--warmup-num", c.warmup_num,
+                 "Warm-up requests sent first and excluded from every statistic: a count, or a "
+                 "fraction of -n when < 1")
+      ->group(group);
+}
+
+void add_verdict_options(CLI::App& app, Config& c) {
+  const char* group = "Goodput, SLOs and CI verdicts";
+  app.add_option("--goodput", c.goodput,
+                 "A request is good when it meets every bound: ttft:MS tpot:MS e2el:MS")
+      ->group(group);
+  app.add_option("--slo", c.slo,
+                 "Service-level objective, e.g. 'ttft.p99<=800ms', 'error_rate<=1%', "
+                 "'output_throughput>=1000'; repeatable; a violation exits with code 3")
+      ->group(group);
+  app.add_option("--junit", c.junit_path, "Write the SLO verdicts as JUnit XML to this file")
+      ->group(group);
+  app.add_option("--baseline", c.baseline_path,
+                 "A stored summary.json to compare with; a regression beyond --tolerance exits 3")
+      ->group(group);
+  app.add_option("--tolerance", c.tolerance, "Allowed regression against --baseline, e.g. 10%")
+      ->group(group);
+  app.add_option("--search", c.search,
+                 "Find the highest parallel or rate meeting every --slo by bisection")
+      ->group(group);
+  app.add_option("--search-range", c.search_range, "LO HI bounds for --search")
+      ->expected(2)
+      ->group(group);
 }
 
 void add_body_options(CLI::App& app, Config& c) {
@@ -177,6 +237,11 @@ void add_output_options(CLI::App& app, Config& c) {
       ->group(group);
   app.add_flag("--debug", c.debug, "Log request and response details (default: off)")->group(group);
   app.add_option("--percentiles", c.percentiles, "Percentiles to report, each in [0, 100]")
+      ->group(group);
+  app.add_option("--summary-format", c.summary_format,
+                 "stdout summary: default, or evalscope-legacy (EvalScope 0.5.x's \"Benchmarking "
+                 "summary:\" block)")
+      ->check(CLI::IsMember({"default", "evalscope-legacy"}))
       ->group(group);
   app.add_flag_callback(
          "--no-probe", [&c] { c.probe = false; },
@@ -246,6 +311,8 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   add_target_options(app, config, raw);
   add_dataset_options(app, config);
   add_load_options(app, config);
+  add_open_loop_options(app, config);
+  add_verdict_options(app, config);
   add_body_options(app, config);
   add_timeout_options(app, config);
   add_output_options(app, config);
@@ -270,6 +337,9 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   } else if (const char* env = std::getenv("OPENAI_API_KEY"); env != nullptr) {
     config.api_key = env;
   }
+  if (!config.rate.empty() && app.count("--parallel") == 0) {
+    config.parallel = {kOpenLoopDefaultCap};
+  }
   if (app.count("--query-template") > 0) {
     errors.push_back(
         "--query-template is not supported: put whole request bodies (one JSON object per line) "
@@ -281,6 +351,25 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
           "llmperf: warning: {} is accepted for EvalScope compatibility and ignored ({})",
           flag.name, flag.reason));
     }
+  }
+  if (config.insecure) {
+    outcome.warnings.push_back(
+        "llmperf: warning: --insecure: TLS certificate verification is off; the server's identity "
+        "is not checked");
+  }
+  // Verdict flags have their own grammars; check them now so mistakes are usage errors.
+  for (const std::string& expression : config.slo) {
+    try {
+      parse_slo(expression);
+    } catch (const std::invalid_argument& error) {
+      errors.push_back(error.what());
+    }
+  }
+  try {
+    parse_goodput(config.goodput);
+    parse_tolerance(config.tolerance);
+  } catch (const std::invalid_argument& error) {
+    errors.push_back(error.what());
   }
   std::vector<std::string> invalid = config.validate();
   errors.insert(errors.end(), invalid.begin(), invalid.end());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <fstream>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -84,6 +85,10 @@ void validate_target(Config& c, std::vector<std::string>& errors) {
         "--api must be \"openai\" (got \"{}\"); chat vs completions is chosen by the --url path",
         c.api));
   }
+  if (!c.cacert.empty() && !std::ifstream(c.cacert).good()) {
+    errors.push_back(fmt::format(
+        "--cacert: cannot read the CA bundle \"{}\"; give a readable PEM file", c.cacert));
+  }
 }
 
 void validate_dataset(const Config& c, std::vector<std::string>& errors) {
@@ -114,11 +119,56 @@ void validate_load(const Config& c, std::vector<std::string>& errors) {
   for (int64_t n : c.number) {
     if (n < 1) errors.push_back(fmt::format("-n/--number values must be >= 1, got {}", n));
   }
-  if (c.number.size() > 1 && c.number.size() != c.parallel.size()) {
-    errors.push_back(fmt::format(
-        "--parallel has {} {} but -n/--number has {}: give one -n for all runs or one per "
-        "--parallel value",
-        c.parallel.size(), plural(c.parallel.size(), "value", "values"), c.number.size()));
+  if (c.rate.empty()) {
+    if (c.number.size() > 1 && c.number.size() != c.parallel.size()) {
+      errors.push_back(fmt::format(
+          "--parallel has {} {} but -n/--number has {}: give one -n for all runs or one per "
+          "--parallel value",
+          c.parallel.size(), plural(c.parallel.size(), "value", "values"), c.number.size()));
+    }
+  } else {
+    // With --rate the rates drive the sweep; --parallel (the in-flight cap) and -n pair with them.
+    const size_t runs = c.rate.size();
+    if (c.parallel.size() > 1 && c.parallel.size() != runs) {
+      errors.push_back(fmt::format(
+          "--rate has {} {} but --parallel has {}: give one --parallel cap for all runs or one per "
+          "--rate value",
+          runs, plural(runs, "value", "values"), c.parallel.size()));
+    }
+    if (c.number.size() > 1 && c.number.size() != runs) {
+      errors.push_back(fmt::format(
+          "--rate has {} {} but -n/--number has {}: give one -n for all runs or one per --rate "
+          "value",
+          runs, plural(runs, "value", "values"), c.number.size()));
+    }
+    for (double r : c.rate) {
+      if (!(r > 0)) errors.push_back(fmt::format("--rate values must be > 0 requests/s, got {}", r));
+    }
+  }
+  if (c.arrival != "constant" && c.arrival != "poisson" && c.arrival != "gamma") {
+    errors.push_back(
+        fmt::format("--arrival must be constant, poisson or gamma, got '{}'", c.arrival));
+  }
+  if (!(c.burstiness > 0)) {
+    errors.push_back(fmt::format("--burstiness must be > 0, got {}", c.burstiness));
+  }
+  if (!(c.duration_s >= 0)) {
+    errors.push_back(fmt::format("--duration must be >= 0 seconds, got {}", c.duration_s));
+  }
+  if (!(c.warmup_num >= 0)) {
+    errors.push_back(fmt::format("--warmup-num must be >= 0, got {}", c.warmup_num));
+  }
+  if (!c.search.empty()) {
+    if (c.search != "parallel" && c.search != "rate") {
+      errors.push_back(fmt::format("--search must be parallel or rate, got '{}'", c.search));
+    }
+    if (c.search_range.size() != 2 || !(c.search_range[0] > 0) ||
+        !(c.search_range[0] < c.search_range[1])) {
+      errors.push_back("--search needs --search-range LO HI with 0 < LO < HI");
+    }
+    if (c.slo.empty()) {
+      errors.push_back("--search needs at least one --slo to decide which runs pass");
+    }
   }
   if (c.threads < 1) errors.push_back(fmt::format("--threads must be >= 1, got {}", c.threads));
   if (!(c.sleep_interval_s >= 0)) {
@@ -189,15 +239,33 @@ std::vector<std::string> Config::validate() {
 
 std::vector<std::pair<int, int64_t>> Config::runs() const {
   std::vector<std::pair<int, int64_t>> result;
-  if (number.empty()) return result;
-  for (size_t i = 0; i < parallel.size(); ++i) {
-    if (number.size() == 1) {
-      result.emplace_back(parallel[i], number.front());
-    } else if (i < number.size()) {
-      result.emplace_back(parallel[i], number[i]);
-    }
+  for (const RunSpec& run : run_specs()) result.emplace_back(run.parallel, run.number);
+  return result;
+}
+
+std::vector<Config::RunSpec> Config::run_specs() const {
+  std::vector<RunSpec> result;
+  if (number.empty() || parallel.empty()) return result;
+  const size_t count = rate.empty() ? parallel.size() : rate.size();
+  // A list of one value applies to every run; otherwise item i belongs to run i.
+  const auto pick = [](const auto& list, size_t i) {
+    return list.size() == 1 ? list.front() : list[std::min(i, list.size() - 1)];
+  };
+  for (size_t i = 0; i < count; ++i) {
+    if (number.size() > 1 && i >= number.size()) break;
+    RunSpec run;
+    run.parallel = pick(parallel, i);
+    run.number = pick(number, i);
+    run.rate = rate.empty() ? -1.0 : rate[i];
+    result.push_back(run);
   }
   return result;
+}
+
+int64_t Config::warmup_count(int64_t run_number) const {
+  if (warmup_num <= 0) return 0;
+  if (warmup_num < 1) return std::llround(warmup_num * static_cast<double>(run_number));
+  return static_cast<int64_t>(warmup_num);
 }
 
 }  // namespace llmperf

@@ -22,6 +22,7 @@ void configure_easy(CURL* easy, const TransportOptions& options, char* error_buf
   curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(options.total_timeout_ms));
   curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, options.insecure ? 0L : 1L);
   curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, options.insecure ? 0L : 2L);
+  if (!options.cacert.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, options.cacert.c_str());
   curl_easy_setopt(easy, CURLOPT_VERBOSE, options.verbose ? 1L : 0L);
   curl_easy_setopt(easy, CURLOPT_USERAGENT, "llmperf/0.1.0");
 }

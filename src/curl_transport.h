@@ -20,6 +20,7 @@ struct TransportOptions {
   int64_t connect_timeout_ms = 0;  // 0: no limit
   int64_t total_timeout_ms = 0;    // 0: no limit
   bool insecure = false;
+  std::string cacert;              // CA bundle file (--cacert); empty: curl's default store
   bool verbose = false;            // curl's own trace on stderr (--debug)
 };
 

@@ -3,6 +3,7 @@
 #include "llmperf/engine.h"
 
 #include <curl/curl.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <exception>
@@ -17,6 +18,15 @@ namespace llmperf {
 namespace {
 
 int64_t seconds_to_ms(double seconds) { return static_cast<int64_t>(seconds * 1000.0 + 0.5); }
+
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 // curl_slist of the builder's header lines, freed on scope exit.
 struct HeaderList {
@@ -59,7 +69,13 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
   shared.transport.connect_timeout_ms = seconds_to_ms(config.connect_timeout_s);
   shared.transport.total_timeout_ms = seconds_to_ms(config.total_timeout_s);
   shared.transport.insecure = config.insecure;
-  shared.number = plan.number;
+  shared.transport.cacert = config.cacert;
+  shared.plan = &plan;
+  shared.total = plan.warmup + plan.number;
+  shared.threads = threads;
+  if (!plan.schedule_ns.empty() && static_cast<int64_t>(plan.schedule_ns.size()) < shared.total) {
+    throw std::runtime_error("run_load: the schedule has fewer entries than requests");
+  }
   shared.read_timeout_ns = seconds_to_ms(config.read_timeout_s) * 1'000'000;
   shared.progress = progress;
   shared.stop = stop;
@@ -71,7 +87,9 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
   }
 
   LoadResult result;
+  const double cpu_before = process_cpu_seconds();
   result.start_ns = now_ns();
+  shared.start_ns = result.start_ns;
   std::vector<std::exception_ptr> errors(workers.size());
   {
     std::vector<std::jthread> running;
@@ -86,6 +104,7 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
     }
   }  // joins
   result.end_ns = now_ns();
+  result.cpu_s = process_cpu_seconds() - cpu_before;
   for (const auto& error : errors) {
     if (error) std::rethrow_exception(error);
   }
@@ -96,6 +115,8 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
   for (const auto& worker : workers) {
     result.interrupted = result.interrupted || worker->interrupted();
     for (RequestRecord& record : worker->records()) result.records.push_back(std::move(record));
+    const auto& delays = worker->stamp_delays();
+    result.stamp_delay_ns.insert(result.stamp_delay_ns.end(), delays.begin(), delays.end());
   }
   std::sort(result.records.begin(), result.records.end(),
             [](const RequestRecord& a, const RequestRecord& b) { return a.id < b.id; });

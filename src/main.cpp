@@ -4,9 +4,11 @@
 
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 
 #include "llmperf/cli.h"
 #include "llmperf/dataset.h"
+#include "llmperf/subcommands.h"
 #include "runner.h"
 
 int main(int argc, char** argv) {
@@ -14,6 +16,12 @@ int main(int argc, char** argv) {
   auto logger = spdlog::stderr_color_mt("llmperf");
   logger->set_pattern("%Y-%m-%d %H:%M:%S [%^%l%$] %v");
   spdlog::set_default_logger(logger);
+
+  if (auto sub = run_subcommand(argc, argv)) {  // llmperf compare ... / llmperf report ...
+    std::fputs(sub->out.c_str(), stdout);
+    std::fputs(sub->err.c_str(), stderr);
+    return sub->exit_code;
+  }
 
   Config config;
   const CliOutcome cli = parse_cli(argc, argv, config);
@@ -27,6 +35,9 @@ int main(int argc, char** argv) {
   try {
     return run_benchmark(config);
   } catch (const DatasetError& error) {
+    spdlog::error("{}", error.what());
+    return kExitUsage;
+  } catch (const std::invalid_argument& error) {  // e.g. an unreadable --baseline
     spdlog::error("{}", error.what());
     return kExitUsage;
   } catch (const std::exception& error) {

@@ -133,12 +133,20 @@ RunSummary summarize(const std::vector<RequestRecord>& records, const MetricsOpt
 
   int64_t window_start = std::numeric_limits<int64_t>::max();
   int64_t window_end = std::numeric_limits<int64_t>::min();
+  std::vector<double> schedule_lag;
+  int64_t first_send = std::numeric_limits<int64_t>::max();
+  int64_t last_send = std::numeric_limits<int64_t>::min();
   for (const RequestRecord& r : records) {
     if (r.warmup) {
       ++s.warmup;
       continue;
     }
     ++s.total;
+    if (options.open_loop && r.planned_ns >= 0 && r.sent_ns >= 0) {
+      schedule_lag.push_back(static_cast<double>(r.sent_ns - r.planned_ns));
+      first_send = std::min(first_send, r.sent_ns);
+      last_send = std::max(last_send, r.sent_ns);
+    }
     s.streamed = s.streamed || r.stream;
     if (r.sent_ns >= 0) window_start = std::min(window_start, r.sent_ns);
     if (r.end_ns >= 0) window_end = std::max(window_end, r.end_ns);
@@ -166,6 +174,15 @@ RunSummary summarize(const std::vector<RequestRecord>& records, const MetricsOpt
         static_cast<double>(s.total_input_tokens + s.total_output_tokens) / window_s;
   }
 
+  if (options.goodput.enabled()) {
+    const GoodputResult goodput = compute_goodput(records, options.goodput, s.window_ns);
+    s.goodput_enabled = true;
+    s.goodput_spec = options.goodput;
+    s.good_requests = goodput.good_requests;
+    s.goodput_rps = goodput.goodput_rps;
+    s.good_fraction = goodput.good_fraction;
+  }
+
   const std::vector<double>& p = options.percentiles;
   s.latency_ns = describe(std::move(samples.latency), p);
   s.ttft_ns = describe(std::move(samples.ttft), p);
@@ -179,6 +196,11 @@ RunSummary summarize(const std::vector<RequestRecord>& records, const MetricsOpt
   s.total_tps_per_request = describe(std::move(samples.total_tps), p);
   s.latency_from_planned_ns = describe(std::move(samples.latency_from_planned), p);
   s.ttft_from_planned_ns = describe(std::move(samples.ttft_from_planned), p);
+  if (schedule_lag.size() > 1 && last_send > first_send) {
+    s.achieved_rate = static_cast<double>(schedule_lag.size() - 1) /
+                      (static_cast<double>(last_send - first_send) / kNsPerSecond);
+  }
+  s.schedule_lag_ns = describe(std::move(schedule_lag), p);
   return s;
 }
 

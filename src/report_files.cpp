@@ -1,6 +1,7 @@
-// Writing a run's files: the directory, each file atomically (temporary file + rename, so a reader
-// never sees half a summary), and a last scrub of credentials from everything written (DESIGN §4:
-// an API key or Authorization header never reaches a file, even if a server echoes it back).
+// Writing a run's files (the JSON summaries, requests.jsonl and report.html): the directory, each
+// file atomically (temporary file + rename, so a reader never sees half a summary), and a last
+// scrub of credentials from everything written (DESIGN §4: an API key or Authorization header
+// never reaches a file, even if a server echoes it back).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "report_internal.h"
+#include "report_views.h"
 
 namespace llmperf {
 namespace {
@@ -113,6 +115,7 @@ void write_run_outputs(const Config& config, const RunInfo& info, const RunSumma
   emit("benchmark_summary.json", dump(report_detail::benchmark_summary_json(info, summary)));
   emit("benchmark_percentile.json", dump(report_detail::benchmark_percentile_json(summary)));
   emit("requests.jsonl", report_detail::requests_jsonl(info, records));
+  emit("report.html", report_detail::render_run_html(config, info, summary, records));
 }
 
 }  // namespace llmperf

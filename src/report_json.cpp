@@ -200,7 +200,56 @@ Json config_json(const Config& config) {
       {"debug", config.debug},
       {"percentiles", config.percentiles},
       {"probe", config.probe},
+      {"rate", config.rate},
+      {"arrival", config.arrival},
+      {"burstiness", config.burstiness},
+      {"duration", config.duration_s},
+      {"warmup_num", config.warmup_num},
+      {"goodput", config.goodput},
+      {"slo", config.slo},
+      {"junit", config.junit_path},
+      {"baseline", config.baseline_path},
+      {"tolerance", config.tolerance},
+      {"search", config.search},
+      {"search_range", config.search_range},
   };
+}
+
+// The "goodput" object: the bounds (ms, null when not given) and the results; null when disabled.
+Json goodput_json(const RunSummary& summary) {
+  if (!summary.goodput_enabled) return nullptr;
+  auto bound_ms = [](const std::optional<int64_t>& ns) -> Json {
+    if (!ns) return nullptr;
+    return static_cast<double>(*ns) / kNsPerMs;
+  };
+  const GoodputSpec& spec = summary.goodput_spec;
+  return Json{{"ttft_ms", bound_ms(spec.ttft_ns)},
+              {"tpot_ms", bound_ms(spec.tpot_ns)},
+              {"e2el_ms", bound_ms(spec.e2el_ns)},
+              {"good_requests", summary.good_requests},
+              {"goodput_req_s", number_or_null(summary.goodput_rps)},
+              {"good_fraction", number_or_null(summary.good_fraction)}};
+}
+
+// The "open_loop" object (null for closed-loop runs): requested vs achieved arrival rate.
+Json open_loop_json(const Config& config, const RunInfo& info, const RunSummary& summary) {
+  if (info.rate <= 0) return nullptr;
+  return Json{{"requested_rate", number_or_null(info.rate)},
+              {"achieved_rate", number_or_null(summary.achieved_rate)},
+              {"arrival", config.arrival},
+              {"burstiness", number_or_null(config.burstiness)}};
+}
+
+// The "client" object: whether llmperf itself limited the measurement (null when not assessed).
+Json client_json(const RunSummary& summary) {
+  const ClientHealth& c = summary.client;
+  if (!c.measured) return nullptr;
+  return Json{{"client_bound", c.client_bound},
+              {"warnings", c.warnings},
+              {"cpu_s", number_or_null(c.cpu_s)},
+              {"cpu_utilization", number_or_null(c.cpu_utilization)},
+              {"threads", c.threads},
+              {"stamp_delay_ms", distribution_json(c.stamp_delay_ns, summary.percentiles, kNsPerMs)}};
 }
 
 Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary) {
@@ -218,6 +267,7 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       {"total_tok_s_per_request", distribution_json(summary.total_tps_per_request, p, 1)},
       {"latency_from_planned_s", distribution_json(summary.latency_from_planned_ns, p, kNsPerS)},
       {"ttft_from_planned_ms", distribution_json(summary.ttft_from_planned_ns, p, kNsPerMs)},
+      {"schedule_lag_ms", distribution_json(summary.schedule_lag_ns, p, kNsPerMs)},
   };
   Json tokens{
       {"input_total", summary.total_input_tokens},
@@ -255,6 +305,10 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       {"qps", number_or_null(summary.qps)},
       {"output_throughput_tok_s", number_or_null(summary.output_throughput)},
       {"total_throughput_tok_s", number_or_null(summary.total_throughput)},
+      {"goodput", goodput_json(summary)},
+      {"open_loop", open_loop_json(config, info, summary)},
+      {"client_bound", summary.client.client_bound},
+      {"client", client_json(summary)},
       {"tokens", tokens},
       {"metrics", metrics},
       {"metric_definitions", metric_definitions_json()},

@@ -1,8 +1,9 @@
-// The sweep table: one row per run (concurrency, requests, ok/failed, QPS, latency, TTFT, TPOT,
-// ITL, throughput), printed on stdout and written as sweep_summary.json, .csv and .md. The tail
-// column is the 99th percentile when it was requested, else the largest requested percentile; its
-// label
-// ("p99", "p95", ...) is in every header and key.
+// The sweep tables: sweep_summary.json, .csv and .md hold one row per run (concurrency, requests,
+// ok/failed, QPS, latency, TTFT, TPOT, ITL, throughput); the transposed table (metrics as rows,
+// one column per concurrency level) is printed on stdout and written as sweep_table.md and .csv;
+// report.html draws the sweep charts above it. The tail column is the 99th percentile when it was
+// requested, else the largest requested percentile; its label ("p99", "p95", ...) is in every
+// header and key.
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "report_internal.h"
+#include "report_views.h"
 
 namespace llmperf {
 namespace {
@@ -128,12 +130,26 @@ std::string tail_note(const std::vector<SweepRow>& rows) {
   return fmt::format("P{} = {}th percentile", label, label);
 }
 
+std::vector<report_detail::MetricPoint> sweep_points(const std::vector<SweepRow>& rows) {
+  std::vector<report_detail::MetricPoint> points;
+  for (const auto& row : rows) points.push_back(report_detail::point_from_row(row));
+  return points;
+}
+
+// A sweep's name for page titles: "<name> (<timestamp>)" from <outputs>/<timestamp>/<name>.
+std::string sweep_title(const std::string& dir) {
+  const std::filesystem::path path(dir);
+  const std::string name = path.filename().string();
+  const std::string stamp = path.parent_path().filename().string();
+  return stamp.empty() ? name : fmt::format("{} ({})", name, stamp);
+}
+
 }  // namespace
 
 std::string render_sweep_text(const std::vector<SweepRow>& rows) {
-  auto [headers, cells] = display_table(rows);
-  return fmt::format("Sweep summary ({})\n", tail_note(rows)) +
-         report_detail::render_table(headers, cells);
+  const auto table = report_detail::transposed_sweep_table(sweep_points(rows));
+  return fmt::format("\nSweep summary ({})\n", tail_note(rows)) +
+         report_detail::render_table(table.headers, table.rows);
 }
 
 void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& rows) {
@@ -176,6 +192,15 @@ void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& ro
                     list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   write_file_atomic((base / "sweep_summary.csv").string(), csv);
   write_file_atomic((base / "sweep_summary.md").string(), md);
+
+  const auto points = sweep_points(rows);
+  const auto table = report_detail::transposed_sweep_table(points);
+  write_file_atomic(
+      (base / "sweep_table.md").string(),
+      fmt::format("Sweep table ({})\n\n", tail_note(rows)) + report_detail::markdown_table(table));
+  write_file_atomic((base / "sweep_table.csv").string(), report_detail::csv_table(table));
+  write_file_atomic((base / "report.html").string(),
+                    report_detail::render_sweep_html(sweep_title(dir), points));
 }
 
 }  // namespace llmperf

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "report_internal.h"
+#include "report_views.h"
 
 namespace llmperf {
 namespace report_detail {
@@ -196,6 +197,9 @@ std::string render_table(const std::vector<std::string>& headers,
 std::string render_text_summary(const Config& config, const RunInfo& info,
                                 const RunSummary& summary) {
   using namespace report_detail;
+  if (config.summary_format == "evalscope-legacy") {
+    return redact_secrets(config, render_evalscope_legacy(info, summary));
+  }
   const RunSummary& s = summary;
   std::string title = config.name.empty() || config.name == config.model
                           ? config.model

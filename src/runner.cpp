@@ -11,12 +11,17 @@
 #include <filesystem>
 #include <thread>
 
+#include "llmperf/client_health.h"
 #include "llmperf/clock.h"
 #include "llmperf/dataset.h"
 #include "llmperf/engine.h"
 #include "llmperf/metrics.h"
 #include "llmperf/report.h"
 #include "llmperf/request_builder.h"
+#include "llmperf/schedule.h"
+#include "llmperf/baseline.h"
+#include "llmperf/search.h"
+#include "llmperf/slo.h"
 #include "progress.h"
 #include "signals.h"
 
@@ -99,15 +104,209 @@ bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
   return false;
 }
 
+// Everything one invocation shares across its runs, and the runs' results.
+class Benchmark {
+ public:
+  Benchmark(const Config& config, std::vector<Prompt> prompts, DatasetStats dataset,
+            const RequestBuilder& builder)
+      : config_(config), prompts_(std::move(prompts)), dataset_(std::move(dataset)),
+        builder_(builder) {
+    for (const std::string& expression : config.slo) slos_.push_back(parse_slo(expression));
+    metrics_options_.percentiles = config.percentiles;
+    metrics_options_.goodput = parse_goodput(config.goodput);
+    if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
+    sweep_dir_ = (std::filesystem::path(config.outputs_dir) / local_timestamp() /
+                  safe_path_component(config.name.empty() ? config.model : config.name))
+                     .string();
+  }
+
+  // Runs every (parallel, number, rate) of the sweep in order.
+  void run_sweep() {
+    const std::vector<Config::RunSpec> runs = config_.run_specs();
+    for (size_t i = 0; i < runs.size() && !interrupted_; ++i) {
+      if (i > 0 && !pause_between_runs()) break;
+      run_one(runs[i], fmt::format("run {}/{}", i + 1, runs.size()));
+    }
+  }
+
+  // --search: bisection over parallel or rate, each probe a full run judged by the SLOs.
+  void run_search() {
+    const bool by_rate = config_.search == "rate";
+    const Config::RunSpec base = config_.run_specs().front();
+    SearchSpec spec;
+    spec.lo = config_.search_range[0];
+    spec.hi = config_.search_range[1];
+    spec.integer = !by_rate;
+    int probes = 0;
+    const SearchOutcome outcome =
+        bisect_search(spec, [&](double value) -> std::optional<bool> {
+          if (probes > 0 && !pause_between_runs()) return std::nullopt;
+          Config::RunSpec run = base;
+          if (by_rate) {
+            run.rate = value;
+          } else {
+            run.parallel = static_cast<int>(value);
+          }
+          const bool passed = run_one(run, fmt::format("search probe {}", ++probes));
+          if (interrupted_) return std::nullopt;
+          return passed;
+        });
+    search_text_ = render_search(outcome, by_rate);
+    // Failing probes are how the search finds its bound; only "nothing passes" is a violation.
+    failed_verdicts_ = outcome.best ? 0 : 1;
+    write_file_atomic((std::filesystem::path(sweep_dir_) / "search_summary.md").string(),
+                      search_text_);
+  }
+
+  // Prints and writes what covers all runs; returns the exit code.
+  const std::vector<Prompt>& prompts() const { return prompts_; }
+
+  int finish() {
+    if (!rows_.empty()) {
+      if (rows_.size() > 1) std::fputs(render_sweep_text(rows_).c_str(), stdout);
+      write_sweep_outputs(sweep_dir_, rows_);
+      if (!search_text_.empty()) std::fputs(search_text_.c_str(), stdout);
+      std::fputs(fmt::format("\nOutputs: {}\n", sweep_dir_).c_str(), stdout);
+      std::fflush(stdout);
+    }
+    if (!config_.junit_path.empty()) {
+      write_file_atomic(config_.junit_path, render_junit(verdicts_));
+      spdlog::info("JUnit verdicts written to {}", config_.junit_path);
+    }
+    if (interrupted_ || interrupt_count().load() > 0) {
+      spdlog::warn("interrupted: results above are partial");
+      return kExitInterrupted;
+    }
+    if (failed_verdicts_ > 0 || regressions_ > 0) {
+      spdlog::error("{} run(s) violated an --slo, {} regressed against --baseline",
+                    failed_verdicts_, regressions_);
+      return kExitVerdict;
+    }
+    return kExitOk;
+  }
+
+ private:
+  // One full run: load, summary, files, verdicts. Returns whether it met every SLO.
+  bool run_one(const Config::RunSpec& run, const std::string& title) {
+    const auto [parallel, number, rate] = run;
+    RunInfo info;
+    info.parallel = parallel;
+    info.number = number;
+    info.rate = rate;
+    const std::string run_name =
+        rate > 0 ? fmt::format("rate_{:g}_parallel_{}_number_{}", rate, parallel, number)
+                 : fmt::format("parallel_{}_number_{}", parallel, number);
+    info.output_dir = (std::filesystem::path(sweep_dir_) / run_name).string();
+    info.started_at = utc_iso8601();
+    info.anchor_steady_ns = now_ns();
+    info.anchor_unix_ns = unix_now_ns();
+    info.dataset = dataset_;
+
+    LoadPlan plan;
+    plan.parallel = parallel;
+    plan.number = number;
+    plan.warmup = config_.warmup_count(number);
+    plan.threads = config_.threads;
+    plan.duration_ns = static_cast<int64_t>(config_.duration_s * 1e9);
+    if (rate > 0) {
+      const ScheduleSpec schedule{rate, parse_arrival(config_.arrival), config_.burstiness,
+                                  config_.seed};
+      plan.schedule_ns = make_schedule(schedule, plan.warmup + number);
+    }
+    const std::string label = rate > 0 ? fmt::format("rate {:g}/s (cap {})", rate, parallel)
+                                       : fmt::format("parallel {}", parallel);
+    spdlog::info("{}: {}, {} requests{}", title, label, number,
+                 plan.warmup > 0 ? fmt::format(" after {} warm-up", plan.warmup) : "");
+    LoadProgress progress;
+    LoadResult result;
+    {
+      ProgressDisplay display(progress, plan.warmup + number, label, config_.log_every_n_query);
+      result = run_load(config_, plan, prompts_, builder_, &progress,
+                        StopControl{&interrupt_count()});
+    }
+    info.duration_s = static_cast<double>(result.end_ns - result.start_ns) / 1e9;
+    info.interrupted = result.interrupted;
+    interrupted_ = interrupted_ || result.interrupted;
+
+    metrics_options_.open_loop = rate > 0;
+    SweepRow row{info, summarize(result.records, metrics_options_)};
+    ClientHealthInput health{std::move(result.stamp_delay_ns), result.cpu_s, info.duration_s,
+                             std::min(config_.threads, parallel),
+                             rate > 0 ? &row.summary.schedule_lag_ns : nullptr};
+    row.summary.client = assess_client_health(health, config_.percentiles);
+
+    const RunVerdict verdict = evaluate_slos(run_name, slos_, row.summary);
+    std::string text = render_text_summary(config_, row.info, row.summary);
+    text += render_load_text(row.info, row.summary, config_.arrival);
+    text += render_verdicts_text(row.summary, verdict);
+    if (baseline_) {
+      const BaselineComparison comparison = compare_to_baseline(
+          *baseline_, row.summary, parse_tolerance(config_.tolerance));
+      text += render_baseline_table(comparison);
+      if (comparison.regressed()) ++regressions_;
+    }
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+    write_run_outputs(config_, row.info, row.summary, result.records);
+    spdlog::info("results written to {}", row.info.output_dir);
+    if (!verdict.passed()) ++failed_verdicts_;
+    const bool passed = verdict.passed();
+    verdicts_.push_back(verdict);
+    rows_.push_back(std::move(row));
+    return passed;
+  }
+
+  // Sleeps --sleep-interval between runs; false when interrupted meanwhile.
+  bool pause_between_runs() {
+    if (config_.sleep_interval_s > 0) {
+      spdlog::info("sleeping {:g} s before the next run (--sleep-interval)",
+                   config_.sleep_interval_s);
+      interruptible_sleep(config_.sleep_interval_s);
+    }
+    if (interrupt_count().load() > 0) interrupted_ = true;
+    return !interrupted_;
+  }
+
+  static std::string render_search(const SearchOutcome& outcome, bool by_rate) {
+    const char* axis = by_rate ? "rate (req/s)" : "parallel";
+    std::string out = fmt::format("\nSearch over {} (bisection; each probe is a full run)\n\n", axis);
+    out += fmt::format("| probe | {} | meets every --slo |\n|---|---|---|\n", axis);
+    for (size_t i = 0; i < outcome.probes.size(); ++i) {
+      out += fmt::format("| {} | {:g} | {} |\n", i + 1, outcome.probes[i].value,
+                         outcome.probes[i].passed ? "yes" : "no");
+    }
+    out += outcome.best ? fmt::format("\nHighest {} meeting every --slo: {:g}\n", axis, *outcome.best)
+                        : fmt::format("\nNo {} in the range meets every --slo.\n", axis);
+    if (outcome.interrupted) out += "(search interrupted: the answer is a lower bound)\n";
+    return out;
+  }
+
+  const Config& config_;
+  const std::vector<Prompt> prompts_;
+  const DatasetStats dataset_;
+  const RequestBuilder& builder_;
+  std::vector<Slo> slos_;
+  std::optional<BaselineSummary> baseline_;
+  MetricsOptions metrics_options_;
+  std::string sweep_dir_;
+  std::vector<SweepRow> rows_;
+  std::vector<RunVerdict> verdicts_;
+  std::string search_text_;
+  int failed_verdicts_ = 0;
+  int regressions_ = 0;
+  bool interrupted_ = false;
+};
+
 }  // namespace
 
 int run_benchmark(const Config& config) {
   install_interrupt_handlers();
   init_transport();
 
-  const auto runs = config.runs();
   int64_t most_requests = 0;
-  for (const auto& [parallel, number] : runs) most_requests = std::max(most_requests, number);
+  for (const Config::RunSpec& run : config.run_specs()) {
+    most_requests = std::max(most_requests, run.number + config.warmup_count(run.number));
+  }
 
   DatasetOptions dataset_options;
   dataset_options.kind = config.dataset;
@@ -117,7 +316,7 @@ int run_benchmark(const Config& config) {
   dataset_options.max_length = config.max_prompt_length;
   dataset_options.limit = most_requests;
   DatasetStats dataset_stats;
-  const std::vector<Prompt> prompts = load_prompts(dataset_options, dataset_stats);
+  std::vector<Prompt> prompts = load_prompts(dataset_options, dataset_stats);
   spdlog::info("dataset: {} prompts from {} ({} records read, {} outside the length filter, {} "
                "malformed)",
                prompts.size(), config.prompt.empty() ? config.dataset_path : "--prompt",
@@ -131,75 +330,24 @@ int run_benchmark(const Config& config) {
   if (config.debug) {
     spdlog::debug("first request body: {}", builder.build_body(prompts.front()));
   }
+  Benchmark benchmark(config, std::move(prompts), dataset_stats, builder);
 
   if (config.probe) {
     spdlog::info("probe: one request to {}", config.url);
     LoadProgress probe_progress;
-    const LoadResult probe =
-        run_load(config, LoadPlan{1, 1, 1}, prompts, builder, &probe_progress, StopControl{});
+    const LoadResult probe = run_load(config, LoadPlan{}, benchmark.prompts(), builder,
+                                      &probe_progress, StopControl{});
     if (probe.records.empty() || probe_blocks_run(config, probe.records.front())) {
       return kExitCannotProceed;
     }
   }
 
-  const std::string sweep_dir = (std::filesystem::path(config.outputs_dir) / local_timestamp() /
-                                 safe_path_component(config.name.empty() ? config.model : config.name))
-                                    .string();
-  std::vector<SweepRow> rows;
-  bool interrupted = false;
-  MetricsOptions metrics_options;
-  metrics_options.percentiles = config.percentiles;
-
-  for (size_t i = 0; i < runs.size() && !interrupted; ++i) {
-    const auto [parallel, number] = runs[i];
-    if (i > 0 && config.sleep_interval_s > 0) {
-      spdlog::info("sleeping {:g} s before the next run (--sleep-interval)", config.sleep_interval_s);
-      interruptible_sleep(config.sleep_interval_s);
-      if (interrupt_count().load() > 0) break;
-    }
-    RunInfo info;
-    info.parallel = parallel;
-    info.number = number;
-    info.output_dir =
-        (std::filesystem::path(sweep_dir) / fmt::format("parallel_{}_number_{}", parallel, number))
-            .string();
-    info.started_at = utc_iso8601();
-    info.anchor_steady_ns = now_ns();
-    info.anchor_unix_ns = unix_now_ns();
-    info.dataset = dataset_stats;
-
-    spdlog::info("run {}/{}: parallel {}, {} requests", i + 1, runs.size(), parallel, number);
-    LoadProgress progress;
-    LoadResult result;
-    {
-      ProgressDisplay display(progress, number, fmt::format("parallel {}", parallel),
-                              config.log_every_n_query);
-      result = run_load(config, LoadPlan{parallel, number, config.threads}, prompts, builder,
-                        &progress, StopControl{&interrupt_count()});
-    }
-    info.duration_s = static_cast<double>(result.end_ns - result.start_ns) / 1e9;
-    info.interrupted = result.interrupted;
-    interrupted = result.interrupted;
-
-    SweepRow row{info, summarize(result.records, metrics_options)};
-    std::fputs(render_text_summary(config, row.info, row.summary).c_str(), stdout);
-    std::fflush(stdout);
-    write_run_outputs(config, row.info, row.summary, result.records);
-    spdlog::info("results written to {}", row.info.output_dir);
-    rows.push_back(std::move(row));
+  if (config.search.empty()) {
+    benchmark.run_sweep();
+  } else {
+    benchmark.run_search();
   }
-
-  if (!rows.empty()) {
-    if (rows.size() > 1) std::fputs(render_sweep_text(rows).c_str(), stdout);
-    write_sweep_outputs(sweep_dir, rows);
-    std::fputs(fmt::format("\nOutputs: {}\n", sweep_dir).c_str(), stdout);
-    std::fflush(stdout);
-  }
-  if (interrupted || interrupt_count().load() > 0) {
-    spdlog::warn("interrupted: results above are partial");
-    return kExitInterrupted;
-  }
-  return kExitOk;
+  return benchmark.finish();
 }
 
 }  // namespace llmperf

@@ -10,6 +10,7 @@ namespace llmperf {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitCannotProceed = 1;
 inline constexpr int kExitUsage = 2;
+inline constexpr int kExitVerdict = 3;  // an --slo was violated or --baseline found a regression
 inline constexpr int kExitInterrupted = 130;
 
 // Runs the whole benchmark described by a validated config; returns the process exit code.

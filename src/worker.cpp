@@ -3,6 +3,8 @@
 #include "worker.h"
 
 #include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,6 +29,9 @@ int kRegistered = 0;
 // a thousand at once would hold back every send and read behind the whole batch; small batches
 // keep t_send close to the moment the request really leaves, and keep in-flight reads flowing.
 constexpr int kStartsPerTurn = 16;
+// Open loop: the schedule timer fires this long before a planned send and the worker spins the
+// rest of the way, because waking a sleeping thread takes tens of microseconds (more on VMs).
+constexpr int64_t kSpinLeadNs = 100'000;
 
 }  // namespace
 
@@ -34,6 +39,16 @@ Worker::Worker(WorkerShared& shared, uint32_t index, int slot_count)
     : shared_(shared), index_(index), slot_count_(slot_count) {
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0) throw std::runtime_error(fmt::format("epoll_create1: {}", strerror(errno)));
+  if (!shared_.plan->schedule_ns.empty()) {
+    // steady_clock is CLOCK_MONOTONIC, so planned times can be armed as absolute timer values.
+    timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (timer_fd_ < 0) throw std::runtime_error(fmt::format("timerfd_create: {}", strerror(errno)));
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.fd = timer_fd_;
+    epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, timer_fd_, &event);
+    next_open_id_ = index_;
+  }
   multi_ = curl_multi_init();
   if (multi_ == nullptr) throw std::runtime_error("curl_multi_init failed");
   curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &Worker::on_socket);
@@ -70,6 +85,7 @@ Worker::~Worker() {
     curl_easy_cleanup(slot.easy);
   }
   if (multi_ != nullptr) curl_multi_cleanup(multi_);
+  if (timer_fd_ >= 0) close(timer_fd_);
   if (epoll_fd_ >= 0) close(epoll_fd_);
 }
 
@@ -129,6 +145,9 @@ int Worker::on_timer(CURLM* /*multi*/, long timeout_ms, void* user) {
 }
 
 void Worker::run() {
+  // Wake-ups (the schedule timer, epoll timeouts) may otherwise be deferred by the default 50 us
+  // timer slack of a thread.
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   std::array<epoll_event, 256> events{};
   int running = 0;
   while (true) {
@@ -141,18 +160,33 @@ void Worker::run() {
     dispatch(kStartsPerTurn);
     if (active_ == 0 && !may_dispatch()) break;
 
-    // With requests still waiting for a free slot's turn, only look for ready sockets.
-    const bool more_to_start = !free_slots_.empty() && may_dispatch();
+    // With requests due and a free slot for them, only look for ready sockets.
+    const bool more_to_start = start_pending(now_ns());
+    arm_schedule_timer();
     const int ready = epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()),
                                  more_to_start ? 0 : wait_ms(now_ns()));
+    const int64_t ready_ns = ready > 0 ? now_ns() : 0;
     for (int i = 0; i < ready; ++i) {
+      if (events[static_cast<size_t>(i)].data.fd == timer_fd_) {
+        // A planned send time came: send before handling the other ready sockets.
+        uint64_t expirations = 0;
+        [[maybe_unused]] const ssize_t n = read(timer_fd_, &expirations, sizeof expirations);
+        spin_until(armed_for_ns_);
+        armed_for_ns_ = -1;
+        dispatch(kStartsPerTurn);
+      }
+    }
+    for (int i = 0; i < ready; ++i) {
+      const int fd = events[static_cast<size_t>(i)].data.fd;
+      if (fd == timer_fd_) continue;
       const uint32_t flags = events[static_cast<size_t>(i)].events;
       int mask = 0;
       if ((flags & EPOLLIN) != 0) mask |= CURL_CSELECT_IN;
       if ((flags & EPOLLOUT) != 0) mask |= CURL_CSELECT_OUT;
       if ((flags & (EPOLLERR | EPOLLHUP)) != 0) mask |= CURL_CSELECT_ERR;
-      curl_multi_socket_action(multi_, events[static_cast<size_t>(i)].data.fd, mask, &running);
+      curl_multi_socket_action(multi_, fd, mask, &running);
     }
+    if (ready > 0) stamp_delay_ns_.push_back(now_ns() - ready_ns);
     if (timer_deadline_ns_ >= 0 && now_ns() >= timer_deadline_ns_) {
       timer_deadline_ns_ = -1;
       curl_multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
@@ -170,21 +204,75 @@ int Worker::wait_ms(int64_t now) const {
 
 void Worker::dispatch(int limit) {
   for (int started = 0; started < limit && !free_slots_.empty() && may_dispatch(); ++started) {
-    const int64_t id = shared_.next_id.fetch_add(1, std::memory_order_relaxed);
-    if (id >= shared_.number) {
-      exhausted_ = true;
-      break;
-    }
+    int64_t id = 0;
+    int64_t planned_ns = 0;
+    if (!next_request(now_ns(), id, planned_ns)) break;
     Slot& slot = *free_slots_.back();
     free_slots_.pop_back();
-    start(slot, id);
+    start(slot, id, planned_ns);
   }
 }
 
-void Worker::start(Slot& slot, int64_t id) {
+bool Worker::start_pending(int64_t now) const {
+  if (free_slots_.empty() || !may_dispatch()) return false;
+  if (timer_fd_ < 0) return true;
+  return next_open_id_ < shared_.total &&
+         shared_.start_ns + shared_.plan->schedule_ns[static_cast<size_t>(next_open_id_)] <= now;
+}
+
+bool Worker::next_request(int64_t now, int64_t& id, int64_t& planned_ns) {
+  const LoadPlan& plan = *shared_.plan;
+  if (plan.duration_ns > 0 && now - shared_.start_ns >= plan.duration_ns) {
+    exhausted_ = true;
+    return false;
+  }
+  if (plan.schedule_ns.empty()) {  // closed loop: the next id any worker has not taken
+    id = shared_.next_id.fetch_add(1, std::memory_order_relaxed);
+    planned_ns = -1;
+  } else {  // open loop: this worker's ids, round-robin, each at its planned time
+    id = next_open_id_;
+    if (id < shared_.total) {
+      planned_ns = shared_.start_ns + plan.schedule_ns[static_cast<size_t>(id)];
+      if (planned_ns > now) return false;  // not due yet: the timer will wake us
+      next_open_id_ += shared_.threads;
+    }
+  }
+  if (id >= shared_.total) {
+    exhausted_ = true;
+    return false;
+  }
+  return true;
+}
+
+void Worker::arm_schedule_timer() {
+  if (timer_fd_ < 0 || free_slots_.empty() || !may_dispatch() || next_open_id_ >= shared_.total) {
+    return;
+  }
+  const int64_t planned_ns =
+      shared_.start_ns + shared_.plan->schedule_ns[static_cast<size_t>(next_open_id_)];
+  if (planned_ns == armed_for_ns_) return;
+  const int64_t wake_ns = planned_ns - kSpinLeadNs;
+  itimerspec when{};
+  when.it_value.tv_sec = wake_ns / 1'000'000'000;
+  when.it_value.tv_nsec = wake_ns % 1'000'000'000;
+  timerfd_settime(timer_fd_, TFD_TIMER_ABSTIME, &when, nullptr);
+  armed_for_ns_ = planned_ns;
+}
+
+void Worker::spin_until(int64_t deadline_ns) {
+  if (deadline_ns < 0) return;
+  while (now_ns() < deadline_ns) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+}
+
+void Worker::start(Slot& slot, int64_t id, int64_t planned_ns) {
   RequestRecord& record = slot.record;
   record = RequestRecord{};
   record.id = static_cast<uint64_t>(id);
+  record.warmup = id < shared_.plan->warmup;
   record.worker = index_;
   const auto& prompts = *shared_.prompts;
   record.prompt_index = static_cast<uint32_t>(static_cast<uint64_t>(id) % prompts.size());
@@ -200,7 +288,7 @@ void Worker::start(Slot& slot, int64_t id) {
   slot.error_buffer[0] = '\0';
 
   const int64_t now = now_ns();
-  record.planned_ns = now;
+  record.planned_ns = planned_ns >= 0 ? planned_ns : now;
   record.sent_ns = now;
   slot.last_read_ns = now;
   const CURLMcode added = curl_multi_add_handle(multi_, slot.easy);

@@ -25,9 +25,12 @@ struct WorkerShared {
   const std::vector<Prompt>* prompts = nullptr;
   const RequestBuilder* builder = nullptr;
   TransportOptions transport;
-  int64_t number = 0;               // requests to dispatch in total, across workers
+  const LoadPlan* plan = nullptr;
+  int64_t total = 0;                // requests to dispatch in total (warm-up + measured)
+  int threads = 1;                  // workers in the run
+  int64_t start_ns = 0;             // steady time the run starts: open-loop offsets count from it
   int64_t read_timeout_ns = 0;      // longest silence allowed between reads; 0: no limit
-  std::atomic<int64_t> next_id{0};  // next request id to dispatch
+  std::atomic<int64_t> next_id{0};  // closed loop: next request id to dispatch
   LoadProgress* progress = nullptr;
   StopControl stop;
 };
@@ -43,6 +46,7 @@ class Worker {
   void run();
 
   std::vector<RequestRecord>& records() { return records_; }
+  std::vector<int64_t>& stamp_delays() { return stamp_delay_ns_; }
   bool interrupted() const { return stopping_; }
 
  private:
@@ -64,7 +68,11 @@ class Worker {
 
   bool may_dispatch() const { return !exhausted_ && !stopping_; }
   void dispatch(int limit);  // starts at most `limit` requests
-  void start(Slot& slot, int64_t id);
+  bool start_pending(int64_t now) const;  // a request could be started right now
+  bool next_request(int64_t now, int64_t& id, int64_t& planned_ns);
+  void arm_schedule_timer();
+  static void spin_until(int64_t deadline_ns);  // busy-waits; at most kSpinLeadNs in practice
+  void start(Slot& slot, int64_t id, int64_t planned_ns);
   void drain_completions();
   void complete(Slot& slot, CURLcode code);
   void abort(Slot& slot, ErrorKind kind, const std::string& message);
@@ -76,6 +84,9 @@ class Worker {
   WorkerShared& shared_;
   uint32_t index_;
   int epoll_fd_ = -1;
+  int timer_fd_ = -1;               // open loop: fires at the next planned send time
+  int64_t next_open_id_ = 0;        // open loop: this worker's next request id (round-robin)
+  int64_t armed_for_ns_ = -1;       // planned time the timer is armed for; -1: disarmed
   CURLM* multi_ = nullptr;
   std::unique_ptr<Slot[]> slots_;
   int slot_count_ = 0;
@@ -87,6 +98,7 @@ class Worker {
   bool stopping_ = false;           // an interrupt was seen: dispatch no more
   int64_t stop_deadline_ns_ = 0;    // in-flight requests are cancelled after this
   std::vector<RequestRecord> records_;
+  std::vector<int64_t> stamp_delay_ns_;  // see LoadResult::stamp_delay_ns
 };
 
 }  // namespace llmperf

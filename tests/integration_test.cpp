@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "llmperf_run.h"
 #include "test_process.h"
 
 namespace llmperf::testing {
@@ -15,52 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-constexpr int kTimeoutS = 120;
-
-struct BenchRun {
-  ProcessResult process;
-  std::string outputs_dir;
-  std::vector<fs::path> run_dirs;  // parallel_<p>_number_<n> directories, sorted
-  fs::path sweep_dir;              // <outputs>/<timestamp>/<name>
-  json summary;                    // summary.json of the first run
-};
-
-// Runs llmperf with `args` plus --outputs-dir in a fresh temp dir, and loads what it wrote.
-BenchRun run_llmperf(std::vector<std::string> args, const std::string& cwd = "") {
-  BenchRun run;
-  run.outputs_dir = make_temp_dir();
-  std::vector<std::string> argv = {LLMPERF_BIN};
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.insert(argv.end(), {"--outputs-dir", run.outputs_dir});
-  run.process = run_process(argv, kTimeoutS, cwd);
-  for (const auto& entry : fs::recursive_directory_iterator(run.outputs_dir)) {
-    if (entry.is_directory() && entry.path().filename().string().rfind("parallel_", 0) == 0) {
-      run.run_dirs.push_back(entry.path());
-    }
-  }
-  std::sort(run.run_dirs.begin(), run.run_dirs.end());
-  if (!run.run_dirs.empty()) {
-    run.sweep_dir = run.run_dirs.front().parent_path();
-    run.summary = json::parse(read_file((run.run_dirs.front() / "summary.json").string()));
-  }
-  return run;
-}
-
-std::vector<std::string> base_args(const MockServer& mock) {
-  return {"--url", mock.chat_url(), "--model", "mock-model", "--prompt", "hello world",
-          "--sleep-interval", "0"};
-}
-
-std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-std::string diagnostics(const BenchRun& run) {
-  return "exit " + std::to_string(run.process.exit_code) + "\nstdout:\n" + run.process.out +
-         "\nstderr:\n" + run.process.err;
-}
 
 TEST(Integration, StreamCountsAndTokensAreExact) {
   MockServer mock({"--output-tokens", "20"});

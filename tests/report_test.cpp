@@ -223,8 +223,13 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
   EXPECT_EQ(keys, (std::vector<std::string>{"schema", "llmperf_version", "run", "config", "dataset",
                                             "requests", "failures_by_kind", "failure_examples",
                                             "window_s", "qps", "output_throughput_tok_s",
-                                            "total_throughput_tok_s", "tokens", "metrics",
+                                            "total_throughput_tok_s", "goodput", "open_loop",
+                                            "client_bound", "client", "tokens", "metrics",
                                             "metric_definitions"}));
+  EXPECT_TRUE(j["goodput"].is_null());    // no --goodput
+  EXPECT_TRUE(j["open_loop"].is_null());  // closed loop
+  EXPECT_FALSE(j["client_bound"].get<bool>());
+  EXPECT_TRUE(j["client"].is_null());  // client health not assessed for a hand-made summary
   EXPECT_EQ(j["schema"], "llmperf.summary/1");
   EXPECT_EQ(j["llmperf_version"], "0.1.0");
   EXPECT_EQ(j["run"], (ordered_json{{"parallel", 2},
@@ -265,7 +270,8 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
             (std::vector<std::string>{"latency_s", "ttft_ms", "ttfb_ms", "tpot_ms", "itl_ms",
                                       "input_tokens", "output_tokens", "chunks_per_request",
                                       "output_tok_s_per_request", "total_tok_s_per_request",
-                                      "latency_from_planned_s", "ttft_from_planned_ms"}));
+                                      "latency_from_planned_s", "ttft_from_planned_ms",
+                                      "schedule_lag_ms"}));
   EXPECT_EQ(m["latency_s"],
             (ordered_json{{"count", 4},
                           {"mean", 2.0},
@@ -545,7 +551,7 @@ TEST_F(ReportTest, SecretsNeverReachAnyFile) {
     EXPECT_EQ(content.find("key-0123456789"), std::string::npos) << entry.path();
     EXPECT_EQ(content.find(".tmp."), std::string::npos) << entry.path();
   }
-  EXPECT_EQ(files, 7);
+  EXPECT_EQ(files, 10);  // 4 JSON(L) + report.html + sweep_summary.* + sweep_table.*
   EXPECT_EQ(config_to_json(config).find("TESTSECRET"), std::string::npos);
   EXPECT_EQ(render_text_summary(config, test_info(dir_), s).find("TESTSECRET"), std::string::npos);
 }

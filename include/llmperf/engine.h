@@ -16,9 +16,15 @@ namespace llmperf {
 
 // What one run asks of the engine.
 struct LoadPlan {
-  int parallel = 1;     // requests kept in flight (closed loop)
-  int64_t number = 1;   // requests to send in total
-  int threads = 1;      // worker threads (capped at parallel)
+  int parallel = 1;      // closed loop: requests kept in flight; open loop: cap on requests in flight
+  int64_t number = 1;    // measured requests to send
+  int64_t warmup = 0;    // requests sent first (same load shape), marked warm-up
+  int threads = 1;       // worker threads (capped at parallel)
+  // Open loop: planned send offset (ns from the run start) of every request, warm-up first; a
+  // request that finds no free slot at its planned time waits, and the wait is recorded.
+  // Empty: closed loop.
+  std::vector<int64_t> schedule_ns;
+  int64_t duration_ns = 0;  // stop dispatching this long after the start (0: no limit)
 };
 
 // Live counters the engine updates once per finished request (never per event), read by the
@@ -41,6 +47,10 @@ struct LoadResult {
   int64_t start_ns = 0;                // steady time the first request could be dispatched
   int64_t end_ns = 0;                  // steady time the last request finished
   bool interrupted = false;            // stopped early by StopControl
+  // Client health: for every loop turn that found ready sockets, the time from epoll returning
+  // to the last of them being handled, i.e. the longest a read event waited to be stamped.
+  std::vector<int64_t> stamp_delay_ns;
+  double cpu_s = 0;                    // CPU time (user + system) the process used during the run
 };
 
 // Runs `plan` against config.url. Never throws for request failures (they are recorded);

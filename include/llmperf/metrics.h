@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "llmperf/client_health.h"
+#include "llmperf/goodput.h"
 #include "llmperf/record.h"
 #include "llmperf/stats.h"
 
@@ -16,6 +18,7 @@ namespace llmperf {
 struct MetricsOptions {
   std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};
   bool open_loop = false;  // compute the latency_from_planned_ns / ttft_from_planned_ns fields
+  GoodputSpec goodput;     // --goodput bounds; goodput is computed only when goodput.enabled()
 };
 
 // How a summary's token counts were obtained.
@@ -61,7 +64,19 @@ struct RunSummary {
   // coordinated omission). Empty otherwise.
   Distribution latency_from_planned_ns;
   Distribution ttft_from_planned_ns;
+  // Only when MetricsOptions::open_loop: actual - planned send of every measured request, and the
+  // achieved arrival rate: (requests - 1) / (last send - first send).
+  Distribution schedule_lag_ns;
+  double achieved_rate = 0;
   std::vector<double> percentiles;  // the percentile points every Distribution above uses
+  ClientHealth client;  // filled by the runner from engine measurements (not by summarize)
+
+  // Goodput (vLLM's meaning), only when MetricsOptions::goodput.enabled().
+  bool goodput_enabled = false;  // the fields below are meaningful
+  GoodputSpec goodput_spec;      // the bounds a good request met
+  int64_t good_requests = 0;     // measured requests meeting every bound
+  double goodput_rps = 0;        // good_requests / window (req/s)
+  double good_fraction = 0;      // good_requests / total (failed requests count as not good)
 };
 
 RunSummary summarize(const std::vector<RequestRecord>& records, const MetricsOptions& options);

@@ -29,6 +29,11 @@ struct RunInfo {
   DatasetStats dataset;          // what reading the dataset found
 };
 
+// Load shape and client health for stdout: requested vs achieved rate and schedule lag (open
+// loop), the client's CPU and stamp delay, and a warning when the client was the bottleneck.
+std::string render_load_text(const RunInfo& info, const RunSummary& summary,
+                             const std::string& arrival);
+
 // Human summary for stdout: aligned tables with units in the headers.
 std::string render_text_summary(const Config& config, const RunInfo& info,
                                 const RunSummary& summary);

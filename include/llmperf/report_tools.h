@@ -1,0 +1,33 @@
+// Reports from existing output directories, without running anything: `llmperf compare` (side by
+// side tables and overlaid charts of several deployments) and `llmperf report` (rebuild every
+// summary and chart of a run or sweep directory from its requests.jsonl).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace llmperf {
+
+struct CompareOptions {
+  std::vector<std::string> dirs;    // sweep directories (sweep_summary.json) or run directories
+  std::vector<std::string> labels;  // one per dir; default: the run name from summary.json
+  std::string outputs_dir;          // where compare.md and compare.html are written
+};
+
+// Loads every directory, writes compare.md and compare.html into options.outputs_dir (created if
+// needed) and returns the Markdown. Throws std::runtime_error naming the directory that cannot be
+// read or the label count that does not match.
+std::string compare_outputs(const CompareOptions& options);
+
+struct RebuildOptions {
+  std::string dir;                  // a run directory (requests.jsonl) or a sweep directory
+  std::vector<double> percentiles;  // empty: the percentiles recorded in each summary.json
+  std::string summary_format;       // empty: "default"; or "evalscope-legacy"
+};
+
+// Re-reads each run's summary.json ("run" and "config") and requests.jsonl, recomputes the
+// summary and rewrites every run file (and the sweep files for a sweep directory). Returns the
+// text summaries that a run would have printed. Throws std::runtime_error on unreadable input.
+std::string rebuild_reports(const RebuildOptions& options);
+
+}  // namespace llmperf

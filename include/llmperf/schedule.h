@@ -1,0 +1,32 @@
+// Open-loop arrival schedules: a seeded, precomputed list of planned send offsets, so a run's
+// arrivals are reproducible and sends happen at absolute times (never by chaining relative sleeps).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llmperf {
+
+enum class Arrival : uint8_t {
+  kConstant,  // evenly spaced, 1/rate apart
+  kPoisson,   // exponential inter-arrival times (gamma with shape 1)
+  kGamma,     // gamma inter-arrival times with shape = burstiness (vLLM's meaning)
+};
+
+struct ScheduleSpec {
+  double rate = 1;        // requests per second (> 0)
+  Arrival arrival = Arrival::kPoisson;
+  double burstiness = 1;  // gamma shape: 1 = Poisson, < 1 burstier, > 1 more regular
+  uint64_t seed = 0;
+};
+
+// "constant" | "poisson" | "gamma"; throws std::invalid_argument for anything else.
+Arrival parse_arrival(const std::string& name);
+const char* arrival_name(Arrival arrival);
+
+// Planned send offsets (ns from the run start) of `count` requests: the first at 0, then
+// cumulative inter-arrival gaps with mean 1/rate drawn from the chosen distribution.
+std::vector<int64_t> make_schedule(const ScheduleSpec& spec, int64_t count);
+
+}  // namespace llmperf

@@ -1,0 +1,149 @@
+// End-to-end tests of load shapes and verdicts (issue 3): open-loop rates, the in-flight cap and
+// planned-send latencies, warm-up, duration, SLO verdicts with JUnit, baseline regressions and
+// --search, all with the real llmperf binary against llmperf-mock.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "llmperf_run.h"
+#include "test_process.h"
+
+namespace llmperf::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The most requests in flight at once, from the records' [sent, end] intervals.
+int max_in_flight(const std::vector<json>& records) {
+  std::vector<std::pair<int64_t, int>> edges;
+  for (const json& r : records) {
+    edges.emplace_back(r["sent_ns"].get<int64_t>(), +1);
+    edges.emplace_back(r["end_ns"].get<int64_t>(), -1);
+  }
+  std::sort(edges.begin(), edges.end());  // at equal times an end (-1) sorts before a send
+  int current = 0;
+  int most = 0;
+  for (const auto& [time, delta] : edges) {
+    current += delta;
+    most = std::max(most, current);
+  }
+  return most;
+}
+
+TEST(IntegrationLoad, ConstantRateIsHeldWithinTwoPercent) {
+  MockServer mock({"--output-tokens", "4", "--itl-ms", "2"});
+  const BenchRun run = run_llmperf(concat(
+      base_args(mock), {"--rate", "1000", "--arrival", "constant", "-n", "3000", "--no-probe"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  const json& s = run.summary;
+  EXPECT_EQ(s["requests"]["succeeded"], 3000);
+  EXPECT_EQ(s["open_loop"]["requested_rate"], 1000.0);
+  EXPECT_NEAR(s["open_loop"]["achieved_rate"].get<double>(), 1000.0, 20.0);
+  EXPECT_FALSE(s["metrics"]["schedule_lag_ms"].is_null());
+  EXPECT_FALSE(s["metrics"]["latency_from_planned_s"].is_null());
+  EXPECT_NE(run.process.out.find("Open loop: requested 1000 req/s"), std::string::npos);
+}
+
+TEST(IntegrationLoad, CapHoldsAndPlannedLatencyIncludesTheWait) {
+  // 100 req/s offered, but at most 2 in flight with 100 ms each: requests queue for a slot.
+  MockServer mock({"--ttft-ms", "100", "--output-tokens", "2"});
+  const BenchRun run = run_llmperf(concat(
+      base_args(mock),
+      {"--rate", "100", "--arrival", "constant", "--parallel", "2", "-n", "20", "--no-probe"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  EXPECT_LE(max_in_flight(read_requests(run.run_dirs.front())), 2);
+  const json& m = run.summary["metrics"];
+  const double from_send = m["latency_s"]["mean"];
+  const double from_planned = m["latency_from_planned_s"]["mean"];
+  EXPECT_GT(from_planned, from_send + 0.1);  // most requests waited well over 100 ms
+  EXPECT_GT(m["schedule_lag_ms"]["max"].get<double>(), 100.0);
+  EXPECT_TRUE(run.summary["client_bound"].get<bool>());  // the lag warning names the cap
+}
+
+TEST(IntegrationLoad, WarmupIsSentFirstAndExcluded) {
+  MockServer mock({"--output-tokens", "3"});
+  const BenchRun run = run_llmperf(
+      concat(base_args(mock), {"--parallel", "2", "-n", "20", "--warmup-num", "5"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  EXPECT_EQ(run.summary["requests"]["total"], 20);
+  EXPECT_EQ(run.summary["requests"]["warmup"], 5);
+  EXPECT_EQ(run.summary["tokens"]["output_total"], 20 * 3);
+  const std::vector<json> records = read_requests(run.run_dirs.front());
+  ASSERT_EQ(records.size(), 25u);
+  for (const json& r : records) EXPECT_EQ(r["warmup"].get<bool>(), r["id"].get<int>() < 5);
+}
+
+TEST(IntegrationLoad, DurationStopsDispatch) {
+  // Each request takes about 50 ms; 100,000 would take far longer than the 1 s duration.
+  MockServer mock({"--ttft-ms", "10", "--itl-ms", "10", "--output-tokens", "5"});
+  const BenchRun run = run_llmperf(concat(
+      base_args(mock), {"--parallel", "2", "-n", "100000", "--duration", "1", "--no-probe"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  const int total = run.summary["requests"]["total"];
+  EXPECT_GT(total, 10);
+  EXPECT_LT(total, 100);
+  EXPECT_EQ(run.summary["requests"]["failed"], 0);
+  EXPECT_LT(run.summary["window_s"].get<double>(), 1.5);
+}
+
+TEST(IntegrationLoad, SloViolationExitsThreeWithJUnitAndAllFiles) {
+  MockServer mock({"--ttft-ms", "50", "--output-tokens", "3"});
+  const std::string junit = make_temp_dir() + "/verdicts.xml";
+  const BenchRun run = run_llmperf(
+      concat(base_args(mock), {"--parallel", "2", "-n", "6", "--slo", "ttft.p99<=10ms", "--slo",
+                               "error_rate<=1%", "--junit", junit}));
+  EXPECT_EQ(run.process.exit_code, 3) << diagnostics(run);
+  ASSERT_EQ(run.run_dirs.size(), 1u);
+  for (const char* file : {"summary.json", "benchmark_summary.json", "benchmark_percentile.json",
+                           "requests.jsonl"}) {
+    EXPECT_TRUE(fs::exists(run.run_dirs.front() / file)) << file;
+  }
+  const std::string xml = read_file(junit);
+  EXPECT_EQ(xml.rfind("<?xml", 0), 0u) << xml;
+  EXPECT_NE(xml.find("<testsuites"), std::string::npos);
+  EXPECT_NE(xml.find("ttft.p99&lt;=10ms"), std::string::npos) << xml;
+  size_t failures = 0;
+  for (size_t at = xml.find("<failure"); at != std::string::npos; at = xml.find("<failure", at + 1)) {
+    ++failures;
+  }
+  EXPECT_EQ(failures, 1u) << xml;  // the TTFT SLO fails, the error-rate SLO passes
+  EXPECT_NE(run.process.out.find("FAIL"), std::string::npos) << run.process.out;
+}
+
+TEST(IntegrationLoad, BaselineRegressionIsCaught) {
+  std::string baseline;
+  {
+    MockServer fast({"--ttft-ms", "10", "--itl-ms", "2", "--output-tokens", "5"});
+    const BenchRun run = run_llmperf(concat(base_args(fast), {"--parallel", "2", "-n", "10"}));
+    ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+    baseline = (run.run_dirs.front() / "summary.json").string();
+  }
+  MockServer slow({"--ttft-ms", "60", "--itl-ms", "2", "--output-tokens", "5"});
+  const BenchRun run = run_llmperf(concat(
+      base_args(slow), {"--parallel", "2", "-n", "10", "--baseline", baseline, "--tolerance", "20%"}));
+  EXPECT_EQ(run.process.exit_code, 3) << diagnostics(run);
+  EXPECT_NE(run.process.out.find("regression"), std::string::npos) << run.process.out;
+  EXPECT_TRUE(fs::exists(run.run_dirs.front() / "summary.json"));
+}
+
+TEST(IntegrationLoad, SearchConvergesWhereLatencyCrossesTheSlo) {
+  // TTFT = 20 ms + 10 ms per other active request: at concurrency c the TTFT is about
+  // 20 + 10 (c - 1) ms, so 'ttft.max<=75ms' holds up to c = 6 and fails from c = 7.
+  MockServer mock({"--ttft-ms", "20", "--ttft-per-active-ms", "10", "--output-tokens", "2"});
+  const BenchRun run = run_llmperf(concat(
+      base_args(mock), {"--search", "parallel", "--search-range", "1", "16", "--slo",
+                        "ttft.max<=75ms", "-n", "24", "--no-probe"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);  // an answer was found
+  EXPECT_NE(run.process.out.find("Highest parallel meeting every --slo: 6"), std::string::npos)
+      << run.process.out;
+  EXPECT_TRUE(fs::exists(run.sweep_dir / "search_summary.md"));
+}
+
+}  // namespace
+}  // namespace llmperf::testing
