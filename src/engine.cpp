@@ -115,9 +115,11 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
   for (const auto& worker : workers) {
     result.interrupted = result.interrupted || worker->interrupted();
     for (RequestRecord& record : worker->records()) result.records.push_back(std::move(record));
+    result.cpu_s -= static_cast<double>(worker->spin_ns()) / 1e9;
     const auto& delays = worker->stamp_delays();
     result.stamp_delay_ns.insert(result.stamp_delay_ns.end(), delays.begin(), delays.end());
   }
+  result.cpu_s = std::max(0.0, result.cpu_s);
   std::sort(result.records.begin(), result.records.end(),
             [](const RequestRecord& a, const RequestRecord& b) { return a.id < b.id; });
   return result;

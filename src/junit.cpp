@@ -5,47 +5,11 @@
 #include <fmt/format.h>
 
 #include "llmperf/slo.h"
+#include "llmperf/xml_escape.h"
 
 namespace llmperf {
 namespace {
 
-// XML 1.0 text and attribute escaping. Control characters that XML 1.0 forbids become '?';
-// tab, newline and carriage return are written as character references so attributes keep them.
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\t':
-        out += "&#9;";
-        break;
-      case '\n':
-        out += "&#10;";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      default:
-        out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) ? '?' : c;
-    }
-  }
-  return out;
-}
 
 size_t failures(const RunVerdict& verdict) {
   size_t count = 0;

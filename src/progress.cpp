@@ -60,7 +60,8 @@ void ProgressDisplay::draw(bool final) {
   const double elapsed = static_cast<double>(now_ns() - start_ns_) / 1e9;
   const double rate = elapsed > 0 ? static_cast<double>(finished) / elapsed : 0.0;
   if (terminal_) {
-    const double fraction = total_ > 0 ? static_cast<double>(finished) / static_cast<double>(total_) : 1;
+    const double fraction =
+        total_ > 0 ? static_cast<double>(finished) / static_cast<double>(total_) : 1;
     const int filled = static_cast<int>(fraction * kBarWidth);
     std::string bar(static_cast<size_t>(filled), '#');
     bar.append(static_cast<size_t>(kBarWidth - filled), '-');

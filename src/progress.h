@@ -32,7 +32,7 @@ class ProgressDisplay {
   int64_t log_every_;
   bool terminal_;
   int64_t start_ns_;
-  int64_t last_logged_ = 0;      // finished count at the last log line
+  int64_t last_logged_ = 0;  // finished count at the last log line
   int64_t last_log_ns_ = 0;
   std::mutex mutex_;
   std::condition_variable wake_;

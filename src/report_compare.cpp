@@ -225,7 +225,7 @@ std::string compare_outputs(const CompareOptions& options) {
   body += "<h2>Charts</h2>" + report_detail::chart_grid(report_detail::sweep_charts(deployments));
   body += "<h2>Tables</h2>";
   for (const auto& [title, table] : tables) {
-    body += "<h3>" + svg::xml_escape(title) + "</h3>" + report_detail::html_table(table);
+    body += "<h3>" + xml_escape(title) + "</h3>" + report_detail::html_table(table);
   }
   std::string title = "llmperf compare:";
   for (const auto& s : sources) title += " " + s.deployment.label;

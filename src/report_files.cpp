@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <ctime>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -65,6 +66,15 @@ std::string dump(const report_detail::Json& json) {
 
 std::string report_detail::redact_secrets(const Config& config, std::string text) {
   return redact(std::move(text), secrets_of(config));
+}
+
+std::string output_timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y%m%d_%H%M%S", &tm);
+  return buffer;
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {

@@ -10,8 +10,6 @@
 namespace llmperf::report_detail {
 namespace {
 
-using svg::xml_escape;
-
 // System fonts only; the CJK families make Chinese model names and prompts render everywhere.
 constexpr const char* kStyle = R"(
 :root{color-scheme:light}
@@ -46,27 +44,11 @@ std::string card(const std::string& value, const std::string& label) {
 }
 
 std::string statistics_table(const RunSummary& s) {
-  struct Metric {
-    const char* label;
-    const Distribution* dist;
-    double unit;
-  };
-  const Metric metrics[] = {
-      {"Latency (s)", &s.latency_ns, kNsPerS},
-      {"TTFT (ms)", &s.ttft_ns, kNsPerMs},
-      {"TTFB (ms)", &s.ttfb_ns, kNsPerMs},
-      {"TPOT (ms)", &s.tpot_ns, kNsPerMs},
-      {"ITL (ms)", &s.itl_ns, kNsPerMs},
-      {"Input tokens", &s.input_tokens, 1},
-      {"Output tokens", &s.output_tokens, 1},
-      {"Chunks/request", &s.chunks_per_request, 1},
-      {"Output tok/s per request", &s.output_tps_per_request, 1},
-  };
   TextTable table;
   table.headers = {"Metric", "Mean", "Std", "Min"};
   for (double p : s.percentiles) table.headers.push_back("P" + percentile_label(p));
   table.headers.push_back("Max");
-  for (const auto& m : metrics) {
+  for (const auto& m : per_request_metrics(s)) {
     const Distribution& d = *m.dist;
     auto value = [&](double v) {
       return format_number(d.empty() ? std::nullopt : std::optional<double>(v / m.unit));

@@ -62,4 +62,14 @@ std::string render_table(const std::vector<std::string>& headers,
 // A number for text output with about 4 significant digits; "-" when absent or not finite.
 std::string format_number(std::optional<double> value);
 
+// One per-request metric as the summaries list it: display label, distribution, unit divisor.
+struct MetricRow {
+  const char* label;
+  const Distribution* dist;
+  double unit;
+};
+
+// The per-request metrics in display order (with the planned-send rows of open-loop runs).
+std::vector<MetricRow> per_request_metrics(const RunSummary& s);
+
 }  // namespace llmperf::report_detail

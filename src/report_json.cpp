@@ -244,12 +244,13 @@ Json open_loop_json(const Config& config, const RunInfo& info, const RunSummary&
 Json client_json(const RunSummary& summary) {
   const ClientHealth& c = summary.client;
   if (!c.measured) return nullptr;
-  return Json{{"client_bound", c.client_bound},
-              {"warnings", c.warnings},
-              {"cpu_s", number_or_null(c.cpu_s)},
-              {"cpu_utilization", number_or_null(c.cpu_utilization)},
-              {"threads", c.threads},
-              {"stamp_delay_ms", distribution_json(c.stamp_delay_ns, summary.percentiles, kNsPerMs)}};
+  return Json{
+      {"client_bound", c.client_bound},
+      {"warnings", c.warnings},
+      {"cpu_s", number_or_null(c.cpu_s)},
+      {"cpu_utilization", number_or_null(c.cpu_utilization)},
+      {"threads", c.threads},
+      {"stamp_delay_ms", distribution_json(c.stamp_delay_ns, summary.percentiles, kNsPerMs)}};
 }
 
 Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary) {

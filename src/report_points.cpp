@@ -267,7 +267,7 @@ std::string csv_table(const TextTable& table) {
 
 std::string html_table(const TextTable& table) {
   std::string out = "<table><thead><tr>";
-  for (const auto& h : table.headers) out += "<th>" + svg::xml_escape(h) + "</th>";
+  for (const auto& h : table.headers) out += "<th>" + xml_escape(h) + "</th>";
   out += "</tr></thead><tbody>";
   for (const auto& row : table.rows) {
     out += "<tr>";
@@ -276,7 +276,7 @@ std::string html_table(const TextTable& table) {
       out += (c == 0 ? "<th scope=\"row\">"
               : text ? "<td class=\"l\">"
                      : "<td>") +
-             svg::xml_escape(row[c]) + (c == 0 ? "</th>" : "</td>");
+             xml_escape(row[c]) + (c == 0 ? "</th>" : "</td>");
     }
     out += "</tr>";
   }

@@ -55,28 +55,8 @@ std::vector<size_t> headline_percentiles(const std::vector<double>& percentiles)
   return picked;
 }
 
-struct MetricRow {
-  const char* label;
-  const Distribution* dist;
-  double unit;
-};
-
 std::string statistics_table(const RunSummary& s) {
-  std::vector<MetricRow> metrics = {
-      {"Latency (s)", &s.latency_ns, kNsPerS},
-      {"TTFT (ms)", &s.ttft_ns, kNsPerMs},
-      {"TTFB (ms)", &s.ttfb_ns, kNsPerMs},
-      {"TPOT (ms)", &s.tpot_ns, kNsPerMs},
-      {"ITL (ms)", &s.itl_ns, kNsPerMs},
-      {"Input tokens", &s.input_tokens, 1},
-      {"Output tokens", &s.output_tokens, 1},
-      {"Chunks/request", &s.chunks_per_request, 1},
-      {"Output tok/s per request", &s.output_tps_per_request, 1},
-  };
-  if (!s.latency_from_planned_ns.empty()) {
-    metrics.push_back({"Latency from planned send (s)", &s.latency_from_planned_ns, kNsPerS});
-    metrics.push_back({"TTFT from planned send (ms)", &s.ttft_from_planned_ns, kNsPerMs});
-  }
+  const std::vector<MetricRow> metrics = per_request_metrics(s);
   const auto picked = headline_percentiles(s.percentiles);
   std::vector<std::string> headers = {"Metric", "Mean", "Std", "Min"};
   for (size_t i : picked) headers.push_back("P" + percentile_label(s.percentiles[i]));
@@ -148,6 +128,25 @@ std::string dataset_notes(const DatasetStats& d) {
 }
 
 }  // namespace
+
+std::vector<MetricRow> per_request_metrics(const RunSummary& s) {
+  std::vector<MetricRow> metrics = {
+      {"Latency (s)", &s.latency_ns, kNsPerS},
+      {"TTFT (ms)", &s.ttft_ns, kNsPerMs},
+      {"TTFB (ms)", &s.ttfb_ns, kNsPerMs},
+      {"TPOT (ms)", &s.tpot_ns, kNsPerMs},
+      {"ITL (ms)", &s.itl_ns, kNsPerMs},
+      {"Input tokens", &s.input_tokens, 1},
+      {"Output tokens", &s.output_tokens, 1},
+      {"Chunks/request", &s.chunks_per_request, 1},
+      {"Output tok/s per request", &s.output_tps_per_request, 1},
+  };
+  if (!s.latency_from_planned_ns.empty()) {
+    metrics.push_back({"Latency from planned send (s)", &s.latency_from_planned_ns, kNsPerS});
+    metrics.push_back({"TTFT from planned send (ms)", &s.ttft_from_planned_ns, kNsPerMs});
+  }
+  return metrics;
+}
 
 std::string format_number(std::optional<double> value) {
   if (!value || !std::isfinite(*value)) return "-";

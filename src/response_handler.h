@@ -44,13 +44,13 @@ class ResponseHandler {
   RequestRecord* record_ = nullptr;
   SseParser sse_;
   DecodedChunk chunk_;
-  std::string body_;             // buffered body: non-SSE responses and HTTP error bodies
-  bool event_stream_ = false;    // decided at the end of the headers
+  std::string body_;           // buffered body: non-SSE responses and HTTP error bodies
+  bool event_stream_ = false;  // decided at the end of the headers
   bool headers_done_ = false;
   bool content_type_sse_ = false;
-  bool done_seen_ = false;       // "data: [DONE]" was received
-  int64_t events_ = 0;           // SSE events dispatched (any kind)
-  int64_t usage_prompt_ = -1;    // last usage.prompt_tokens seen
+  bool done_seen_ = false;         // "data: [DONE]" was received
+  int64_t events_ = 0;             // SSE events dispatched (any kind)
+  int64_t usage_prompt_ = -1;      // last usage.prompt_tokens seen
   int64_t usage_completion_ = -1;  // last usage.completion_tokens seen
 };
 

@@ -28,14 +28,6 @@
 namespace llmperf {
 namespace {
 
-std::string local_timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y%m%d_%H%M%S", &tm);
-  return buffer;
-}
 
 std::string utc_iso8601() {
   const std::time_t now = std::time(nullptr);
@@ -115,7 +107,7 @@ class Benchmark {
     metrics_options_.percentiles = config.percentiles;
     metrics_options_.goodput = parse_goodput(config.goodput);
     if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
-    sweep_dir_ = (std::filesystem::path(config.outputs_dir) / local_timestamp() /
+    sweep_dir_ = (std::filesystem::path(config.outputs_dir) / output_timestamp() /
                   safe_path_component(config.name.empty() ? config.model : config.name))
                      .string();
   }

@@ -2,7 +2,6 @@
 // in report_compare.cpp and report_rebuild.cpp. Nothing here sends a request.
 #include "llmperf/subcommands.h"
 
-#include <ctime>
 #include <filesystem>
 #include <stdexcept>
 #include <string_view>
@@ -11,6 +10,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "llmperf/report.h"
 #include "llmperf/report_tools.h"
 
 namespace llmperf {
@@ -20,14 +20,6 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 
-std::string local_timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y%m%d_%H%M%S", &tm);
-  return buffer;
-}
 
 // Parses argv[2..] with `app`; an outcome when parsing ends the command (help or an error).
 std::optional<SubcommandOutcome> parse(CLI::App& app, int argc, const char* const* argv) {
@@ -62,7 +54,7 @@ SubcommandOutcome compare(int argc, const char* const* argv) {
   if (auto done = parse(app, argc, argv)) return *done;
   if (options.outputs_dir.empty()) {
     options.outputs_dir =
-        (std::filesystem::path("outputs") / ("compare_" + local_timestamp())).string();
+        (std::filesystem::path("outputs") / ("compare_" + output_timestamp())).string();
   }
   try {
     std::string md = compare_outputs(options);

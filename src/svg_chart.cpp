@@ -329,36 +329,6 @@ std::string_view series_color(size_t index) {
   return kPalette[index % (sizeof kPalette / sizeof kPalette[0])];
 }
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
-          out += ' ';  // control characters are not allowed in XML 1.0
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 std::string tick_label(double value, double step) {
   if (!finite(value) || !(step > 0) || !finite(step) || std::fabs(value) >= 1e4 || step >= 1e4) {

@@ -126,8 +126,8 @@ int Worker::on_socket(CURL* /*easy*/, curl_socket_t fd, int what, void* user, vo
   }
   epoll_event event{};
   event.data.fd = fd;
-  event.events = ((what & CURL_POLL_IN) != 0 ? EPOLLIN : 0u) |
-                 ((what & CURL_POLL_OUT) != 0 ? EPOLLOUT : 0u);
+  event.events =
+      ((what & CURL_POLL_IN) != 0 ? EPOLLIN : 0u) | ((what & CURL_POLL_OUT) != 0 ? EPOLLOUT : 0u);
   if (socket_data == nullptr) {
     epoll_ctl(worker->epoll_fd_, EPOLL_CTL_ADD, fd, &event);
     curl_multi_assign(worker->multi_, fd, &kRegistered);
@@ -185,6 +185,9 @@ void Worker::run() {
       if ((flags & EPOLLOUT) != 0) mask |= CURL_CSELECT_OUT;
       if ((flags & (EPOLLERR | EPOLLHUP)) != 0) mask |= CURL_CSELECT_ERR;
       curl_multi_socket_action(multi_, fd, mask, &running);
+      // Open loop: a send that fell due while this turn's sockets were handled goes out now
+      // rather than after the whole batch.
+      if (timer_fd_ >= 0 && start_pending(now_ns())) dispatch(kStartsPerTurn);
     }
     if (ready > 0) stamp_delay_ns_.push_back(now_ns() - ready_ns);
     if (timer_deadline_ns_ >= 0 && now_ns() >= timer_deadline_ns_) {
@@ -261,11 +264,15 @@ void Worker::arm_schedule_timer() {
 
 void Worker::spin_until(int64_t deadline_ns) {
   if (deadline_ns < 0) return;
-  while (now_ns() < deadline_ns) {
+  const int64_t began = now_ns();
+  int64_t now = began;
+  while (now < deadline_ns) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
+    now = now_ns();
   }
+  spin_ns_ += now - began;
 }
 
 void Worker::start(Slot& slot, int64_t id, int64_t planned_ns) {
@@ -279,10 +286,12 @@ void Worker::start(Slot& slot, int64_t id, int64_t planned_ns) {
   record.stream = shared_.config->stream;
   slot.busy = true;
   ++active_;
-  if (shared_.progress != nullptr) shared_.progress->started.fetch_add(1, std::memory_order_relaxed);
+  if (shared_.progress != nullptr)
+    shared_.progress->started.fetch_add(1, std::memory_order_relaxed);
 
   slot.body = shared_.builder->build_body(prompts[record.prompt_index]);
-  curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(slot.body.size()));
+  curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDSIZE_LARGE,
+                   static_cast<curl_off_t>(slot.body.size()));
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDS, slot.body.data());
   slot.handler.start(&record);
   slot.error_buffer[0] = '\0';
@@ -356,8 +365,9 @@ void Worker::check_read_timeouts(int64_t now) {
 }
 
 void Worker::check_stop(int64_t now) {
-  const int interrupts =
-      shared_.stop.interrupts != nullptr ? shared_.stop.interrupts->load(std::memory_order_relaxed) : 0;
+  const int interrupts = shared_.stop.interrupts != nullptr
+                             ? shared_.stop.interrupts->load(std::memory_order_relaxed)
+                             : 0;
   if (interrupts == 0) return;
   if (!stopping_) {
     stopping_ = true;

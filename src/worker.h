@@ -47,6 +47,7 @@ class Worker {
 
   std::vector<RequestRecord>& records() { return records_; }
   std::vector<int64_t>& stamp_delays() { return stamp_delay_ns_; }
+  int64_t spin_ns() const { return spin_ns_; }
   bool interrupted() const { return stopping_; }
 
  private:
@@ -67,11 +68,11 @@ class Worker {
   static int on_timer(CURLM* multi, long timeout_ms, void* user);
 
   bool may_dispatch() const { return !exhausted_ && !stopping_; }
-  void dispatch(int limit);  // starts at most `limit` requests
+  void dispatch(int limit);               // starts at most `limit` requests
   bool start_pending(int64_t now) const;  // a request could be started right now
   bool next_request(int64_t now, int64_t& id, int64_t& planned_ns);
   void arm_schedule_timer();
-  static void spin_until(int64_t deadline_ns);  // busy-waits; at most kSpinLeadNs in practice
+  void spin_until(int64_t deadline_ns);  // busy-waits; at most kSpinLeadNs in practice
   void start(Slot& slot, int64_t id, int64_t planned_ns);
   void drain_completions();
   void complete(Slot& slot, CURLcode code);
@@ -84,9 +85,9 @@ class Worker {
   WorkerShared& shared_;
   uint32_t index_;
   int epoll_fd_ = -1;
-  int timer_fd_ = -1;               // open loop: fires at the next planned send time
-  int64_t next_open_id_ = 0;        // open loop: this worker's next request id (round-robin)
-  int64_t armed_for_ns_ = -1;       // planned time the timer is armed for; -1: disarmed
+  int timer_fd_ = -1;          // open loop: fires at the next planned send time
+  int64_t next_open_id_ = 0;   // open loop: this worker's next request id (round-robin)
+  int64_t armed_for_ns_ = -1;  // planned time the timer is armed for; -1: disarmed
   CURLM* multi_ = nullptr;
   std::unique_ptr<Slot[]> slots_;
   int slot_count_ = 0;
@@ -94,11 +95,12 @@ class Worker {
   int active_ = 0;                  // slots with a request in flight
   int64_t timer_deadline_ns_ = -1;  // curl's requested timeout; -1: none
   int64_t next_housekeeping_ns_ = 0;
-  bool exhausted_ = false;          // the shared request counter ran out
-  bool stopping_ = false;           // an interrupt was seen: dispatch no more
-  int64_t stop_deadline_ns_ = 0;    // in-flight requests are cancelled after this
+  bool exhausted_ = false;        // the shared request counter ran out
+  bool stopping_ = false;         // an interrupt was seen: dispatch no more
+  int64_t stop_deadline_ns_ = 0;  // in-flight requests are cancelled after this
   std::vector<RequestRecord> records_;
   std::vector<int64_t> stamp_delay_ns_;  // see LoadResult::stamp_delay_ns
+  int64_t spin_ns_ = 0;                  // time spent busy-waiting for planned send times
 };
 
 }  // namespace llmperf

@@ -53,9 +53,9 @@ TEST(IntegrationLoad, ConstantRateIsHeldWithinTwoPercent) {
 TEST(IntegrationLoad, CapHoldsAndPlannedLatencyIncludesTheWait) {
   // 100 req/s offered, but at most 2 in flight with 100 ms each: requests queue for a slot.
   MockServer mock({"--ttft-ms", "100", "--output-tokens", "2"});
-  const BenchRun run = run_llmperf(concat(
-      base_args(mock),
-      {"--rate", "100", "--arrival", "constant", "--parallel", "2", "-n", "20", "--no-probe"}));
+  const BenchRun run =
+      run_llmperf(concat(base_args(mock), {"--rate", "100", "--arrival", "constant", "--parallel",
+                                           "2", "-n", "20", "--no-probe"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   EXPECT_LE(max_in_flight(read_requests(run.run_dirs.front())), 2);
   const json& m = run.summary["metrics"];
@@ -68,8 +68,8 @@ TEST(IntegrationLoad, CapHoldsAndPlannedLatencyIncludesTheWait) {
 
 TEST(IntegrationLoad, WarmupIsSentFirstAndExcluded) {
   MockServer mock({"--output-tokens", "3"});
-  const BenchRun run = run_llmperf(
-      concat(base_args(mock), {"--parallel", "2", "-n", "20", "--warmup-num", "5"}));
+  const BenchRun run =
+      run_llmperf(concat(base_args(mock), {"--parallel", "2", "-n", "20", "--warmup-num", "5"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   EXPECT_EQ(run.summary["requests"]["total"], 20);
   EXPECT_EQ(run.summary["requests"]["warmup"], 5);
@@ -95,13 +95,13 @@ TEST(IntegrationLoad, DurationStopsDispatch) {
 TEST(IntegrationLoad, SloViolationExitsThreeWithJUnitAndAllFiles) {
   MockServer mock({"--ttft-ms", "50", "--output-tokens", "3"});
   const std::string junit = make_temp_dir() + "/verdicts.xml";
-  const BenchRun run = run_llmperf(
-      concat(base_args(mock), {"--parallel", "2", "-n", "6", "--slo", "ttft.p99<=10ms", "--slo",
-                               "error_rate<=1%", "--junit", junit}));
+  const BenchRun run =
+      run_llmperf(concat(base_args(mock), {"--parallel", "2", "-n", "6", "--slo", "ttft.p99<=10ms",
+                                           "--slo", "error_rate<=1%", "--junit", junit}));
   EXPECT_EQ(run.process.exit_code, 3) << diagnostics(run);
   ASSERT_EQ(run.run_dirs.size(), 1u);
-  for (const char* file : {"summary.json", "benchmark_summary.json", "benchmark_percentile.json",
-                           "requests.jsonl"}) {
+  for (const char* file :
+       {"summary.json", "benchmark_summary.json", "benchmark_percentile.json", "requests.jsonl"}) {
     EXPECT_TRUE(fs::exists(run.run_dirs.front() / file)) << file;
   }
   const std::string xml = read_file(junit);
@@ -109,7 +109,8 @@ TEST(IntegrationLoad, SloViolationExitsThreeWithJUnitAndAllFiles) {
   EXPECT_NE(xml.find("<testsuites"), std::string::npos);
   EXPECT_NE(xml.find("ttft.p99&lt;=10ms"), std::string::npos) << xml;
   size_t failures = 0;
-  for (size_t at = xml.find("<failure"); at != std::string::npos; at = xml.find("<failure", at + 1)) {
+  for (size_t at = xml.find("<failure"); at != std::string::npos;
+       at = xml.find("<failure", at + 1)) {
     ++failures;
   }
   EXPECT_EQ(failures, 1u) << xml;  // the TTFT SLO fails, the error-rate SLO passes
@@ -125,8 +126,9 @@ TEST(IntegrationLoad, BaselineRegressionIsCaught) {
     baseline = (run.run_dirs.front() / "summary.json").string();
   }
   MockServer slow({"--ttft-ms", "60", "--itl-ms", "2", "--output-tokens", "5"});
-  const BenchRun run = run_llmperf(concat(
-      base_args(slow), {"--parallel", "2", "-n", "10", "--baseline", baseline, "--tolerance", "20%"}));
+  const BenchRun run =
+      run_llmperf(concat(base_args(slow), {"--parallel", "2", "-n", "10", "--baseline", baseline,
+                                           "--tolerance", "20%"}));
   EXPECT_EQ(run.process.exit_code, 3) << diagnostics(run);
   EXPECT_NE(run.process.out.find("regression"), std::string::npos) << run.process.out;
   EXPECT_TRUE(fs::exists(run.run_dirs.front() / "summary.json"));
@@ -136,9 +138,9 @@ TEST(IntegrationLoad, SearchConvergesWhereLatencyCrossesTheSlo) {
   // TTFT = 20 ms + 10 ms per other active request: at concurrency c the TTFT is about
   // 20 + 10 (c - 1) ms, so 'ttft.max<=75ms' holds up to c = 6 and fails from c = 7.
   MockServer mock({"--ttft-ms", "20", "--ttft-per-active-ms", "10", "--output-tokens", "2"});
-  const BenchRun run = run_llmperf(concat(
-      base_args(mock), {"--search", "parallel", "--search-range", "1", "16", "--slo",
-                        "ttft.max<=75ms", "-n", "24", "--no-probe"}));
+  const BenchRun run =
+      run_llmperf(concat(base_args(mock), {"--search", "parallel", "--search-range", "1", "16",
+                                           "--slo", "ttft.max<=75ms", "-n", "24", "--no-probe"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);  // an answer was found
   EXPECT_NE(run.process.out.find("Highest parallel meeting every --slo: 6"), std::string::npos)
       << run.process.out;

@@ -142,12 +142,11 @@ TEST(Integration, EvalScopeSeedCommandIsAccepted) {
   // Run from a directory holding ./datasets, exactly as the seed command expects.
   const std::string cwd = make_temp_dir();
   fs::create_symlink(LLMPERF_DATASETS_DIR, fs::path(cwd) / "datasets");
-  const BenchRun run = run_llmperf({"--api", "openai", "--url", mock.chat_url(), "--model", "qwen",
-                                    "--dataset", "openqa", "--dataset-path",
-                                    "./datasets/open_qa.jsonl", "--max-prompt-length", "8000",
-                                    "--stop", "<|im_end|>", "--read-timeout=120", "--parallel",
-                                    "100", "-n", "1000"},
-                                   cwd);
+  const BenchRun run = run_llmperf(
+      {"--api", "openai", "--url", mock.chat_url(), "--model", "qwen", "--dataset", "openqa",
+       "--dataset-path", "./datasets/open_qa.jsonl", "--max-prompt-length", "8000", "--stop",
+       "<|im_end|>", "--read-timeout=120", "--parallel", "100", "-n", "1000"},
+      cwd);
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   EXPECT_EQ(run.summary["requests"]["succeeded"], 1000);
   EXPECT_EQ(run.summary["run"]["parallel"], 100);
@@ -176,10 +175,10 @@ TEST(Integration, ClientErrorOnProbeStopsWithTheServersMessage) {
 }
 
 TEST(Integration, MismatchedSweepListsAreAUsageError) {
-  const ProcessResult result = run_process(
-      {LLMPERF_BIN, "--url", "http://127.0.0.1:9/v1/chat/completions", "--model", "m", "--prompt",
-       "hi", "--parallel", "1", "2", "3", "-n", "10", "20"},
-      kTimeoutS);
+  const ProcessResult result =
+      run_process({LLMPERF_BIN, "--url", "http://127.0.0.1:9/v1/chat/completions", "--model", "m",
+                   "--prompt", "hi", "--parallel", "1", "2", "3", "-n", "10", "20"},
+                  kTimeoutS);
   EXPECT_EQ(result.exit_code, 2) << result.err;
   EXPECT_NE(result.err.find("--parallel"), std::string::npos) << result.err;
 }

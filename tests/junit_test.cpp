@@ -96,8 +96,8 @@ TEST(Junit, EscapesEverySpecialCharacter) {
   result.text = "bad <&> \"text\"\nline 2\x01";
   verdict.results.emplace_back(slo, result);
   const std::string xml = render_junit({verdict});
-  EXPECT_NE(xml.find("name=\"llmperf a&amp;b&lt;c&gt;&quot;d&apos;e\""), std::string::npos) << xml;
-  EXPECT_NE(xml.find("name=\"x&lt;y &amp; &quot;q&quot; &apos;r&apos; &gt;z\""), std::string::npos)
+  EXPECT_NE(xml.find("name=\"llmperf a&amp;b&lt;c&gt;&quot;d&#39;e\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("name=\"x&lt;y &amp; &quot;q&quot; &#39;r&#39; &gt;z\""), std::string::npos)
       << xml;
   EXPECT_NE(xml.find("bad &lt;&amp;&gt; &quot;text&quot;&#10;line 2?"), std::string::npos) << xml;
   EXPECT_EQ(xml.find('\x01'), std::string::npos);

@@ -30,8 +30,8 @@ BenchRun run_llmperf(std::vector<std::string> args, const std::string& cwd) {
 }
 
 std::vector<std::string> base_args(const MockServer& mock) {
-  return {"--url", mock.chat_url(), "--model", "mock-model", "--prompt", "hello world",
-          "--sleep-interval", "0"};
+  return {"--url",    mock.chat_url(), "--model",          "mock-model",
+          "--prompt", "hello world",   "--sleep-interval", "0"};
 }
 
 std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {

@@ -220,12 +220,11 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
 
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"schema", "llmperf_version", "run", "config", "dataset",
-                                            "requests", "failures_by_kind", "failure_examples",
-                                            "window_s", "qps", "output_throughput_tok_s",
-                                            "total_throughput_tok_s", "goodput", "open_loop",
-                                            "client_bound", "client", "tokens", "metrics",
-                                            "metric_definitions"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "schema", "llmperf_version", "run", "config", "dataset", "requests",
+                      "failures_by_kind", "failure_examples", "window_s", "qps",
+                      "output_throughput_tok_s", "total_throughput_tok_s", "goodput", "open_loop",
+                      "client_bound", "client", "tokens", "metrics", "metric_definitions"}));
   EXPECT_TRUE(j["goodput"].is_null());    // no --goodput
   EXPECT_TRUE(j["open_loop"].is_null());  // closed loop
   EXPECT_FALSE(j["client_bound"].get<bool>());
@@ -266,12 +265,11 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
   const auto& m = j["metrics"];
   std::vector<std::string> metric_keys;
   for (const auto& item : m.items()) metric_keys.push_back(item.key());
-  EXPECT_EQ(metric_keys,
-            (std::vector<std::string>{"latency_s", "ttft_ms", "ttfb_ms", "tpot_ms", "itl_ms",
-                                      "input_tokens", "output_tokens", "chunks_per_request",
-                                      "output_tok_s_per_request", "total_tok_s_per_request",
-                                      "latency_from_planned_s", "ttft_from_planned_ms",
-                                      "schedule_lag_ms"}));
+  EXPECT_EQ(metric_keys, (std::vector<std::string>{
+                             "latency_s", "ttft_ms", "ttfb_ms", "tpot_ms", "itl_ms", "input_tokens",
+                             "output_tokens", "chunks_per_request", "output_tok_s_per_request",
+                             "total_tok_s_per_request", "latency_from_planned_s",
+                             "ttft_from_planned_ms", "schedule_lag_ms"}));
   EXPECT_EQ(m["latency_s"],
             (ordered_json{{"count", 4},
                           {"mean", 2.0},

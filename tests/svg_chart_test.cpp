@@ -114,7 +114,7 @@ TEST(SvgChart, TickLabels) {
 TEST(SvgChart, EscapesText) {
   EXPECT_EQ(xml_escape("a<b>&\"c\"'d'"), "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;");
   EXPECT_EQ(xml_escape("通义千问"), "通义千问");
-  EXPECT_EQ(xml_escape(std::string("x\x01y")), "x y");
+  EXPECT_EQ(xml_escape(std::string("x\x01y")), "x?y");  // XML 1.0 forbids most control characters
 }
 
 TEST(SvgChart, EmptyChartSaysNoData) {

@@ -174,7 +174,8 @@ MockServer::MockServer(const std::vector<std::string>& args)
   const std::string line = process_.read_line(20);
   const size_t colon = line.rfind(':');
   if (line.find("listening on") == std::string::npos || colon == std::string::npos) {
-    throw std::runtime_error("llmperf-mock did not start: '" + line + "' " + process_.stderr_text());
+    throw std::runtime_error("llmperf-mock did not start: '" + line + "' " +
+                             process_.stderr_text());
   }
   port_ = std::atoi(line.c_str() + colon + 1);
 }

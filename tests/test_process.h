@@ -10,10 +10,10 @@
 namespace llmperf::testing {
 
 struct ProcessResult {
-  int exit_code = -1;       // exit status, or 128 + signal number
-  bool timed_out = false;   // killed after the timeout
-  std::string out;          // everything written to stdout
-  std::string err;          // everything written to stderr
+  int exit_code = -1;      // exit status, or 128 + signal number
+  bool timed_out = false;  // killed after the timeout
+  std::string out;         // everything written to stdout
+  std::string err;         // everything written to stderr
 };
 
 // Runs argv[0] with arguments in `cwd` ("" = current), waiting at most timeout_s seconds.

@@ -17,12 +17,12 @@ inline constexpr int64_t kScheduleLagLimitNs = 1'000'000;  // p99 open-loop send
 inline constexpr double kCpuLimit = 0.9;  // CPU time / (wall time x worker threads)
 
 struct ClientHealth {
-  bool measured = false;          // false: not assessed (e.g. summary rebuilt from records)
-  Distribution stamp_delay_ns;    // per loop turn: socket ready -> last ready event stamped
-  double cpu_s = 0;               // process CPU time (user + system) during the run
-  double cpu_utilization = 0;     // cpu_s / (wall time x worker threads)
-  int threads = 1;                // worker threads
-  bool client_bound = false;      // any threshold crossed
+  bool measured = false;              // false: not assessed (e.g. summary rebuilt from records)
+  Distribution stamp_delay_ns;        // per loop turn: socket ready -> last ready event stamped
+  double cpu_s = 0;                   // process CPU time (user + system) during the run
+  double cpu_utilization = 0;         // cpu_s / (wall time x worker threads)
+  int threads = 1;                    // worker threads
+  bool client_bound = false;          // any threshold crossed
   std::vector<std::string> warnings;  // one line per crossed threshold
 };
 

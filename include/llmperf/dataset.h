@@ -22,21 +22,21 @@ struct Prompt {
 };
 
 struct DatasetOptions {
-  std::string kind = "openqa";  // openqa | line_by_line | longalpaca
-  std::string path;             // file to read ("" with fixed_prompt)
-  std::string fixed_prompt;     // --prompt text: the only prompt when non-empty
-  int64_t min_length = 0;       // inclusive, code points
+  std::string kind = "openqa";     // openqa | line_by_line | longalpaca
+  std::string path;                // file to read ("" with fixed_prompt)
+  std::string fixed_prompt;        // --prompt text: the only prompt when non-empty
+  int64_t min_length = 0;          // inclusive, code points
   int64_t max_length = INT64_MAX;  // inclusive, code points
-  int64_t limit = INT64_MAX;    // stop reading after this many accepted prompts
+  int64_t limit = INT64_MAX;       // stop reading after this many accepted prompts
 };
 
 // What reading the dataset found; reported to the user.
 struct DatasetStats {
-  int64_t records_read = 0;        // lines (or list items) examined
-  int64_t accepted = 0;            // prompts kept
-  int64_t skipped_length = 0;      // outside the length filter
-  int64_t skipped_empty = 0;       // blank lines / empty prompts
-  int64_t malformed = 0;           // unparseable lines or items
+  int64_t records_read = 0;              // lines (or list items) examined
+  int64_t accepted = 0;                  // prompts kept
+  int64_t skipped_length = 0;            // outside the length filter
+  int64_t skipped_empty = 0;             // blank lines / empty prompts
+  int64_t malformed = 0;                 // unparseable lines or items
   std::vector<int64_t> malformed_lines;  // first few 1-based line (or item) numbers, at most 10
   std::string first_malformed_reason;    // why the first malformed record was rejected
 };

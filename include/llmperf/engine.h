@@ -16,10 +16,10 @@ namespace llmperf {
 
 // What one run asks of the engine.
 struct LoadPlan {
-  int parallel = 1;      // closed loop: requests kept in flight; open loop: cap on requests in flight
-  int64_t number = 1;    // measured requests to send
-  int64_t warmup = 0;    // requests sent first (same load shape), marked warm-up
-  int threads = 1;       // worker threads (capped at parallel)
+  int parallel = 1;    // closed loop: requests kept in flight; open loop: cap on requests in flight
+  int64_t number = 1;  // measured requests to send
+  int64_t warmup = 0;  // requests sent first (same load shape), marked warm-up
+  int threads = 1;     // worker threads (capped at parallel)
   // Open loop: planned send offset (ns from the run start) of every request, warm-up first; a
   // request that finds no free slot at its planned time waits, and the wait is recorded.
   // Empty: closed loop.
@@ -50,14 +50,14 @@ struct LoadResult {
   // Client health: for every loop turn that found ready sockets, the time from epoll returning
   // to the last of them being handled, i.e. the longest a read event waited to be stamped.
   std::vector<int64_t> stamp_delay_ns;
-  double cpu_s = 0;                    // CPU time (user + system) the process used during the run
+  double cpu_s = 0;  // CPU time (user + system) the process used during the run,
+                     // less the time spent spinning for open-loop send times
 };
 
 // Runs `plan` against config.url. Never throws for request failures (they are recorded);
 // throws std::runtime_error only when curl itself cannot be set up.
 LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vector<Prompt>& prompts,
-                    const RequestBuilder& builder, LoadProgress* progress,
-                    const StopControl& stop);
+                    const RequestBuilder& builder, LoadProgress* progress, const StopControl& stop);
 
 // Must be called once before any other thread starts (curl_global_init is not thread-safe).
 void init_transport();

@@ -1,6 +1,7 @@
 // The raw facts of one request, written by the engine and read by metrics and reports.
 // Records are the single source of truth: every statistic is derived from them after the run.
-// All times are steady_clock nanoseconds (the same clock for every field); -1 means "never happened".
+// All times are steady_clock nanoseconds (the same clock for every field); -1 means "never
+// happened".
 #pragma once
 
 #include <cstdint>
@@ -10,8 +11,8 @@
 
 namespace llmperf {
 
-// Why a request failed. kNone means it succeeded. The stable text names (failure_kind_name) are what
-// users see in summaries and requests.jsonl; HTTP failures are reported as "http_<status>".
+// Why a request failed. kNone means it succeeded. The stable text names (failure_kind_name) are
+// what users see in summaries and requests.jsonl; HTTP failures are reported as "http_<status>".
 enum class ErrorKind : uint8_t {
   kNone,
   kConnectRefused,   // TCP connection refused (server down, wrong port)
@@ -41,11 +42,11 @@ std::string failure_kind_name(ErrorKind kind, int http_status);
 std::string_view token_source_name(TokenSource source);
 
 struct RequestRecord {
-  uint64_t id = 0;           // 0-based position in the run's dispatch order (warm-up included)
-  uint32_t worker = 0;       // worker thread that ran the request
-  uint32_t prompt_index = 0; // index of the prompt in the dataset's accepted prompts
-  bool stream = true;        // true when the request asked for an SSE stream
-  bool warmup = false;       // true when excluded from statistics as warm-up
+  uint64_t id = 0;            // 0-based position in the run's dispatch order (warm-up included)
+  uint32_t worker = 0;        // worker thread that ran the request
+  uint32_t prompt_index = 0;  // index of the prompt in the dataset's accepted prompts
+  bool stream = true;         // true when the request asked for an SSE stream
+  bool warmup = false;        // true when excluded from statistics as warm-up
 
   int64_t planned_ns = -1;        // planned send time (open loop); equals sent_ns in closed loop
   int64_t sent_ns = -1;           // t_send: the request was handed to curl
@@ -61,7 +62,7 @@ struct RequestRecord {
   int64_t output_tokens = 0;  // generated tokens (see output_source)
   TokenSource input_source = TokenSource::kNone;
   TokenSource output_source = TokenSource::kNone;
-  int64_t output_chars = 0;  // Unicode code points of generated content (all kinds of delta)
+  int64_t output_chars = 0;      // Unicode code points of generated content (all kinds of delta)
   int32_t malformed_events = 0;  // events whose data was not decodable JSON (tolerated)
 
   int32_t http_status = 0;  // final HTTP status, 0 if no response was received

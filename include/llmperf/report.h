@@ -70,6 +70,9 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info);
 // that is not a requests.jsonl record.
 RequestRecord record_from_json(const std::string& line);
 
+// The local time as YYYYmmdd_HHMMSS, the timestamp level of output directories (EvalScope's).
+std::string output_timestamp();
+
 // Writes `content` to `path` atomically: a temporary file in the same directory, then rename.
 void write_file_atomic(const std::string& path, const std::string& content);
 

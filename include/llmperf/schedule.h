@@ -15,7 +15,7 @@ enum class Arrival : uint8_t {
 };
 
 struct ScheduleSpec {
-  double rate = 1;        // requests per second (> 0)
+  double rate = 1;  // requests per second (> 0)
   Arrival arrival = Arrival::kPoisson;
   double burstiness = 1;  // gamma shape: 1 = Poisson, < 1 burstier, > 1 more regular
   uint64_t seed = 0;

@@ -20,11 +20,11 @@ struct SearchOutcome {
 };
 
 struct SearchSpec {
-  double lo = 1;                  // lower bound (tried first)
-  double hi = 2;                  // upper bound (tried second)
-  bool integer = true;            // parallel: integer steps; rate: continuous
+  double lo = 1;                     // lower bound (tried first)
+  double hi = 2;                     // upper bound (tried second)
+  bool integer = true;               // parallel: integer steps; rate: continuous
   double relative_precision = 0.02;  // rate: stop when hi - lo <= precision x hi
-  int max_probes = 16;            // hard limit on full runs
+  int max_probes = 16;               // hard limit on full runs
 };
 
 // `probe(value)` runs the load at `value` and returns whether it met every SLO; it returns

@@ -4,6 +4,8 @@
 // never contains NaN or infinity; an empty chart says "No data".
 #pragma once
 
+#include "llmperf/xml_escape.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,8 +90,6 @@ std::string render_svg(const ChartSpec& chart);
 // Colour of the i-th series (a colour-blind-safe palette, cycled).
 std::string_view series_color(size_t index);
 
-// Escapes &, <, >, " and ' for XML/HTML text and attribute values.
-std::string xml_escape(std::string_view text);
 
 // Short tick label: "0", "2.5", "1k", "12k", "1.5M", "0.001".
 std::string tick_label(double value);
