@@ -3,10 +3,10 @@
 // timer actually fired, so lateness never accumulates; chunks already due are written together.
 #include "connection.h"
 
+#include "asio.h"
 #include "server_context.h"
 
 #include <fmt/format.h>
-#include "asio.h"
 
 #include <span>
 
@@ -24,6 +24,13 @@ constexpr std::size_t kKeepCapacity = 16 * 1024;
 std::int64_t to_ns(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
+
+// The body of a --fault-garbage-rate reply: what a misconfigured proxy typically sends.
+constexpr std::string_view kGarbageBody =
+    "<html><head><title>Welcome</title></head><body>It works!</body></html>\n";
+
+// Content bytes that are not UTF-8 (a lone continuation byte, 0xff, a cut 3-byte sequence).
+constexpr std::string_view kBadUtf8Text = " bad\x80utf8\xff\xfe\xc3\x28\xe2\x82";
 
 std::int64_t unix_seconds() {
   return std::chrono::duration_cast<std::chrono::seconds>(
@@ -51,6 +58,16 @@ std::string_view fault_name(Fault fault) {
       return "malformed";
     case Fault::kErrorEvent:
       return "error-event";
+    case Fault::kReset:
+      return "reset";
+    case Fault::kTruncate:
+      return "truncate";
+    case Fault::kGarbage:
+      return "garbage";
+    case Fault::kHugeLine:
+      return "huge-line";
+    case Fault::kBadUtf8:
+      return "bad-utf8";
   }
   return "?";
 }
@@ -68,12 +85,16 @@ void Connection::start() {
   wait_readable();
 }
 
-void Connection::close() {
+void Connection::close(bool reset) {
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
   timer_.cancel();
   boost::system::error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  if (reset) {
+    socket_.set_option(asio::socket_base::linger(true, 0), ignored);
+  } else {
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  }
   socket_.close(ignored);
   if (holds_slot_) {
     holds_slot_ = false;
@@ -202,6 +223,10 @@ void Connection::start_completion(Endpoint endpoint, const HttpRequest& request)
     reply(429, error_body("injected rate limit", "rate_limit_exceeded", 429), "Retry-After: 1\r\n");
     return;
   }
+  if (plan_.fault == Fault::kGarbage) {
+    reply(200, kGarbageBody, {}, "text/html");
+    return;
+  }
   state_ = State::kWaitingSlot;
   if (context_.acquire_slot(shared_from_this())) admit();
 }
@@ -249,14 +274,16 @@ void Connection::pump_stream() {
   const std::int64_t fault_chunk = plan_.chunk_count / 2;
   bool finished = false;
   while (next_chunk_ < plan_.chunk_count && next_due_ <= now && out_.size() < kMaxWriteBytes) {
-    if (next_chunk_ == fault_chunk && !fault_fired_ && plan_.fault != Fault::kNone) {
-      if (plan_.fault == Fault::kDrop || plan_.fault == Fault::kStall) {
+    if (next_chunk_ == fault_chunk && !fault_fired_ && plan_.fault != Fault::kNone &&
+        plan_.fault != Fault::kTruncate) {
+      if (plan_.fault == Fault::kDrop || plan_.fault == Fault::kStall ||
+          plan_.fault == Fault::kReset) {
         if (!head_.empty() || !out_.empty()) break;
         fault_fired_ = true;
-        if (plan_.fault == Fault::kDrop) {
-          close();
-        } else {
+        if (plan_.fault == Fault::kStall) {
           state_ = State::kStalled;
+        } else {
+          close(plan_.fault == Fault::kReset);
         }
         return;
       }
@@ -267,7 +294,11 @@ void Connection::pump_stream() {
         finished = true;
         break;
       }
-      append_malformed_events(out_);
+      if (plan_.fault == Fault::kMalformed) {
+        append_malformed_events(out_);
+      } else {
+        append_text_event(out_, prefix_, plan_, injected_text());
+      }
     }
     append_content_event(out_, prefix_, plan_, context_.vocabulary(), next_chunk_);
     ++next_chunk_;
@@ -284,6 +315,10 @@ void Connection::pump_stream() {
   }
   context_.event_log().record_chunks(plan_.seq, first_chunk, next_chunk_ - first_chunk,
                                      to_ns(Clock::now()));
+  if (finished && plan_.fault == Fault::kTruncate) {
+    write(AfterWrite::kTruncate);
+    return;
+  }
   write(finished ? AfterWrite::kFinish : AfterWrite::kPump);
 }
 
@@ -293,15 +328,8 @@ void Connection::pump_whole() {
     arm_timer();
     return;
   }
-  if (plan_.fault == Fault::kDrop) {
-    close();
-    return;
-  }
-  if (plan_.fault == Fault::kStall) {
-    state_ = State::kStalled;
-    return;
-  }
-  append_full_body(out_, plan_, context_.vocabulary(), context_.model_escaped());
+  if (pump_whole_fault()) return;
+  append_full_body(out_, plan_, context_.vocabulary(), context_.model_escaped(), injected_text());
   ResponseHead head;
   head.content_type = "application/json";
   head.content_length = out_.size();
@@ -311,6 +339,59 @@ void Connection::pump_whole() {
   write(AfterWrite::kFinish);
 }
 
+// The non-stream form of the faults that change a whole reply; true when it took over.
+bool Connection::pump_whole_fault() {
+  switch (plan_.fault) {
+    case Fault::kDrop:
+      close();
+      return true;
+    case Fault::kStall:
+      state_ = State::kStalled;
+      return true;
+    case Fault::kErrorEvent:
+      reply(200, error_body("injected stream error", "server_error", 500));
+      return true;
+    case Fault::kMalformed:
+    case Fault::kReset:
+    case Fault::kTruncate:
+      break;
+    default:
+      return false;
+  }
+  // Half of the real object: cut JSON (malformed), or a body that never completes.
+  append_full_body(out_, plan_, context_.vocabulary(), context_.model_escaped());
+  ResponseHead head;
+  head.content_type = "application/json";
+  head.content_length = plan_.fault == Fault::kMalformed ? out_.size() / 2 : out_.size();
+  head.framing =
+      plan_.fault == Fault::kTruncate ? BodyFraming::kChunked : BodyFraming::kContentLength;
+  head.keep_alive = keep_alive_;
+  append_response_head(head_, head);
+  out_.resize(out_.size() / 2);
+  chunked_ = plan_.fault == Fault::kTruncate;
+  switch (plan_.fault) {
+    case Fault::kReset:
+      write(AfterWrite::kReset);
+      break;
+    case Fault::kTruncate:
+      write(AfterWrite::kTruncate);
+      break;
+    default:
+      write(AfterWrite::kFinish);
+      break;
+  }
+  return true;
+}
+
+// Text that --fault-huge-line-rate / --fault-bad-utf8-rate add to the content; empty otherwise.
+std::string Connection::injected_text() const {
+  if (plan_.fault == Fault::kHugeLine) {
+    return std::string(static_cast<std::size_t>(context_.options().huge_line_bytes), 'x');
+  }
+  if (plan_.fault == Fault::kBadUtf8) return std::string(kBadUtf8Text);
+  return {};
+}
+
 void Connection::arm_timer() {
   timer_.expires_at(next_due_);
   timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
@@ -318,11 +399,12 @@ void Connection::arm_timer() {
   });
 }
 
-void Connection::reply(int status, std::string_view body, std::string_view extra_headers) {
+void Connection::reply(int status, std::string_view body, std::string_view extra_headers,
+                       std::string_view content_type) {
   state_ = State::kResponding;
   ResponseHead head;
   head.status = status;
-  head.content_type = body.empty() ? std::string_view() : "application/json";
+  head.content_type = body.empty() ? std::string_view() : content_type;
   head.content_length = body.size();
   head.keep_alive = keep_alive_;
   head.extra_headers = extra_headers;
@@ -334,7 +416,8 @@ void Connection::reply(int status, std::string_view body, std::string_view extra
 void Connection::write(AfterWrite after) {
   std::size_t n = 0;
   if (!head_.empty()) write_buffers_[n++] = asio::buffer(head_);
-  const bool last = after == AfterWrite::kFinish;
+  // A truncated body keeps the framing of a middle chunk: the terminating chunk never comes.
+  const bool last = after == AfterWrite::kFinish || after == AfterWrite::kReset;
   if (!chunked_) {
     if (!out_.empty()) write_buffers_[n++] = asio::buffer(out_);
   } else if (!out_.empty()) {
@@ -371,6 +454,12 @@ void Connection::on_written(const boost::system::error_code& ec, AfterWrite afte
       return;
     case AfterWrite::kFinish:
       finish_reply();
+      return;
+    case AfterWrite::kReset:
+      close(true);
+      return;
+    case AfterWrite::kTruncate:
+      close();
       return;
   }
 }

@@ -3,10 +3,9 @@
 // chunks at absolute deadlines, every chunk due at a tick batched into a single write).
 #pragma once
 
+#include "asio.h"
 #include "http_message.h"
 #include "openai_format.h"
-
-#include "asio.h"
 
 #include <array>
 #include <chrono>
@@ -27,8 +26,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void start();
   // A response slot was granted to the request held by --max-active.
   void admit();
-  // Closes the socket at once, dropping whatever was not sent.
-  void close();
+  // Closes the socket at once, dropping whatever was not sent; `reset` aborts with an RST
+  // (SO_LINGER 0) instead of the orderly FIN.
+  void close(bool reset = false);
   // The connection holds a request that waits for a response slot.
   bool waiting_for_slot() const { return state_ == State::kWaitingSlot; }
 
@@ -46,6 +46,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     kReadBody,  // a "100 Continue" went out; keep reading the body
     kPump,      // a batch of chunks went out; produce the next
     kFinish,    // the reply is complete
+    kReset,     // an injected fault: reset the connection
+    kTruncate,  // an injected fault: close without the terminating chunk
   };
 
   void wait_readable();
@@ -53,10 +55,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void process_input();
   void route(const HttpRequest& request);
   void start_completion(Endpoint endpoint, const HttpRequest& request);
-  void reply(int status, std::string_view body, std::string_view extra_headers = {});
+  void reply(int status, std::string_view body, std::string_view extra_headers = {},
+             std::string_view content_type = "application/json");
   void advance();
   void pump_stream();
   void pump_whole();
+  bool pump_whole_fault();
+  std::string injected_text() const;
   void arm_timer();
   void write(AfterWrite after);
   void on_written(const boost::system::error_code& ec, AfterWrite after);

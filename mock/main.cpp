@@ -1,10 +1,10 @@
 // Entry point of llmperf-mock: parses options, raises the descriptor limit, listens, announces the
 // URL on stdout and serves until SIGINT/SIGTERM.
+#include "asio.h"
 #include "mock_options.h"
 #include "mock_server.h"
 
 #include <fmt/core.h>
-#include "asio.h"
 
 #include <csignal>
 #include <cstdio>
@@ -40,17 +40,18 @@ int main(int argc, char** argv) {
   raise_descriptor_limit();
 
   boost::asio::io_context io(1);
+  llmperf::mock::MockServer server(io, options);
+  std::uint16_t port = 0;
   try {
-    llmperf::mock::MockServer server(io, options);
-    const std::uint16_t port = server.listen();
-    fmt::print("llmperf-mock listening on http://{}:{}\n", url_host(options.host), port);
-    std::fflush(stdout);
-    server.start();
-    io.run();
-    return server.save_event_log() ? 0 : 1;
+    port = server.listen();
   } catch (const std::exception& e) {
     fmt::print(stderr, "llmperf-mock: cannot listen on {}:{}: {}\n", options.host, options.port,
                e.what());
     return 1;
   }
+  fmt::print("llmperf-mock listening on http://{}:{}\n", url_host(options.host), port);
+  std::fflush(stdout);
+  server.start();
+  io.run();
+  return server.save_event_log() ? 0 : 1;
 }

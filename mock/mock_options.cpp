@@ -28,12 +28,17 @@ constexpr const char* kFooter =
     "finish_reason is 'stop' when the request's max_tokens exceeded the tokens generated,\n"
     "  'length' otherwise.\n"
     "Faults: one uniform draw per completion request picks at most one fault, checked in the\n"
-    "  order http, 429, drop, stall, malformed, error-event; the rates must sum to <= 1.\n"
-    "  Mid-stream faults strike halfway through the content chunks. Non-stream requests only\n"
-    "  see http, 429, drop (closed without reply) and stall (never answered).\n"
+    "  order http, 429, drop, stall, malformed, error-event, reset, truncate, garbage, huge-line,\n"
+    "  bad-utf8; the rates must sum to <= 1. Mid-stream faults strike halfway through the content\n"
+    "  chunks. Non-stream replies: drop closes without reply, stall never answers, malformed\n"
+    "  sends half the JSON object, error-event a 200 with an error object, reset sends half the\n"
+    "  body then RST, truncate half the body chunked without the last chunk, huge-line and\n"
+    "  bad-utf8 add their text to the content.\n"
     "Event log lines: 'recv <seq> <ns>' when a request was fully received and\n"
     "  'evt <seq> <index> <ns>' just before the write of content chunk <index> (0 = first) was\n"
-    "  started; ns is steady_clock (CLOCK_MONOTONIC) nanoseconds. Written at SIGINT/SIGTERM.";
+    "  started (a non-stream reply logs its body as index 0); ns is steady_clock "
+    "(CLOCK_MONOTONIC)\n"
+    "  nanoseconds. The file is written at SIGINT/SIGTERM.";
 
 // Accepts numbers >= 0 and says so briefly when given anything else.
 const CLI::Validator kNonNegative(
@@ -112,6 +117,25 @@ void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode) {
                  "Probability of an 'error: {...}' line mid-stream, followed by [DONE]")
       ->check(rate);
 
+  app.add_option("--fault-reset-rate", o.fault_reset_rate,
+                 "Probability of resetting the connection (RST, SO_LINGER 0) halfway")
+      ->check(rate);
+  app.add_option("--fault-truncate-rate", o.fault_truncate_rate,
+                 "Probability of closing a chunked body without its terminating chunk (stream: "
+                 "after [DONE]; non-stream: after half the object)")
+      ->check(rate);
+  app.add_option("--fault-garbage-rate", o.fault_garbage_rate,
+                 "Probability of a 200 reply whose body is an HTML page (neither SSE nor JSON)")
+      ->check(rate);
+  app.add_option("--fault-huge-line-rate", o.fault_huge_line_rate,
+                 "Probability of one extra content chunk of --huge-line-bytes on a single line")
+      ->check(rate);
+  app.add_option("--huge-line-bytes", o.huge_line_bytes, "Content bytes of a huge-line chunk")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  app.add_option("--fault-bad-utf8-rate", o.fault_bad_utf8_rate,
+                 "Probability of invalid UTF-8 bytes inside the generated content")
+      ->check(rate);
+
   app.add_option("--event-log", o.event_log,
                  "Write the server's receive/write timestamps to this file at shutdown");
   app.add_flag("--verbose", o.verbose, "Log every request to stderr");
@@ -131,9 +155,11 @@ ParseOutcome parse_mock_options(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   options.usage_mode = usage_mode_from(usage_mode);
-  const double fault_sum = options.fault_http_rate + options.fault_429_rate +
-                           options.fault_drop_rate + options.fault_stall_rate +
-                           options.fault_malformed_rate + options.fault_error_event_rate;
+  const double fault_sum =
+      options.fault_http_rate + options.fault_429_rate + options.fault_drop_rate +
+      options.fault_stall_rate + options.fault_malformed_rate + options.fault_error_event_rate +
+      options.fault_reset_rate + options.fault_truncate_rate + options.fault_garbage_rate +
+      options.fault_huge_line_rate + options.fault_bad_utf8_rate;
   if (fault_sum > 1.0 + 1e-9) {
     fmt::print(stderr, "llmperf-mock: the --fault-*-rate values sum to {}, which exceeds 1\n",
                fault_sum);

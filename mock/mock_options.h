@@ -38,6 +38,12 @@ struct MockOptions {
   double fault_stall_rate = 0;        // probability of going silent mid-stream
   double fault_malformed_rate = 0;    // probability of a garbage line and a broken event
   double fault_error_event_rate = 0;  // probability of an `error:` line mid-stream
+  double fault_reset_rate = 0;        // probability of a TCP reset (RST) mid-reply
+  double fault_truncate_rate = 0;     // probability of a chunked body without its last chunk
+  double fault_garbage_rate = 0;      // probability of a 200 whose body is HTML, not SSE/JSON
+  double fault_huge_line_rate = 0;    // probability of one extra content chunk of huge_line_bytes
+  double fault_bad_utf8_rate = 0;     // probability of invalid UTF-8 bytes in the content
+  std::int64_t huge_line_bytes = 4 << 20;  // content bytes of the --fault-huge-line-rate chunk
   std::string event_log;              // file receiving the server's event timestamps; empty = off
   bool verbose = false;               // log each request to stderr
 };

@@ -40,8 +40,12 @@ std::uint16_t MockServer::listen() {
 }
 
 void MockServer::start() {
-  signals_.async_wait([this](const boost::system::error_code& ec, int) {
-    if (!ec) stop();
+  signals_.async_wait([this](const boost::system::error_code& ec, int signal_number) {
+    if (ec) return;
+    if (context_.options().verbose) {
+      fmt::print(stderr, "llmperf-mock: signal {}, shutting down\n", signal_number);
+    }
+    stop();
   });
   accept();
 }

@@ -2,10 +2,9 @@
 // shuts everything down on SIGINT/SIGTERM.
 #pragma once
 
+#include "asio.h"
 #include "mock_options.h"
 #include "server_context.h"
-
-#include "asio.h"
 
 #include <cstdint>
 

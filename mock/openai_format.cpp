@@ -67,6 +67,16 @@ void append_content_event(std::string& out, std::string_view prefix, const Respo
   out += "}\n\n";
 }
 
+void append_text_event(std::string& out, std::string_view prefix, const ResponsePlan& plan,
+                       std::string_view text) {
+  out += prefix;
+  const bool chat = plan.endpoint == Endpoint::kChat;
+  out += chat ? R"({"index":0,"delta":{"content":")" : R"({"index":0,"text":")";
+  out += text;
+  out += chat ? R"("},"finish_reason":null}]})" : R"(","finish_reason":null}]})";
+  out += "\n\n";
+}
+
 void append_usage_event(std::string& out, std::string_view prefix, const ResponsePlan& plan) {
   out += prefix;
   out += "],";
@@ -84,7 +94,7 @@ void append_error_line(std::string& out) {
 }
 
 void append_full_body(std::string& out, const ResponsePlan& plan, const Vocabulary& vocabulary,
-                      std::string_view model_escaped) {
+                      std::string_view model_escaped, std::string_view extra_text) {
   const bool chat = plan.endpoint == Endpoint::kChat;
   fmt::format_to(std::back_inserter(out),
                  R"({{"id":"{}{}","object":"{}","created":{},"model":"{}","choices":[{{"index":0,)",
@@ -94,6 +104,7 @@ void append_full_body(std::string& out, const ResponsePlan& plan, const Vocabula
   for (std::int64_t chunk = 0; chunk < plan.chunk_count; ++chunk) {
     append_chunk_text(out, plan, vocabulary, chunk);
   }
+  out += extra_text;
   out += chat ? R"("},"finish_reason":)" : R"(","finish_reason":)";
   out += finish_reason(plan);
   out += "}]";

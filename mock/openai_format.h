@@ -21,6 +21,11 @@ enum class Fault {
   kStall,       // stop sending after half the content chunks, keep the connection
   kMalformed,   // insert a garbage line and a broken event halfway
   kErrorEvent,  // send an `error:` line halfway, then [DONE]
+  kReset,       // reset the connection (RST) halfway
+  kTruncate,    // end a chunked body without its terminating chunk
+  kGarbage,     // reply 200 with an HTML page
+  kHugeLine,    // add one content chunk of --huge-line-bytes
+  kBadUtf8,     // add invalid UTF-8 bytes to the content
 };
 
 // Everything fixed when a completion request is accepted; drives every byte of its reply.
@@ -52,6 +57,10 @@ void append_role_event(std::string& out, std::string_view prefix);
 void append_content_event(std::string& out, std::string_view prefix, const ResponsePlan& plan,
                           const Vocabulary& vocabulary, std::int64_t chunk);
 
+// Appends a content chunk carrying `text` verbatim (JSON-safe bytes, not necessarily UTF-8).
+void append_text_event(std::string& out, std::string_view prefix, const ResponsePlan& plan,
+                       std::string_view text);
+
 // Appends the usage-only chunk with empty choices.
 void append_usage_event(std::string& out, std::string_view prefix, const ResponsePlan& plan);
 
@@ -65,8 +74,9 @@ void append_malformed_events(std::string& out);
 void append_error_line(std::string& out);
 
 // Appends the whole non-stream chat.completion / text_completion object.
+// `extra_text` (JSON-safe bytes) is appended to the generated content verbatim.
 void append_full_body(std::string& out, const ResponsePlan& plan, const Vocabulary& vocabulary,
-                      std::string_view model_escaped);
+                      std::string_view model_escaped, std::string_view extra_text = {});
 
 // Returns {"error":{"message":...,"type":...,"code":...}}.
 std::string error_body(std::string_view message, std::string_view type, int code);

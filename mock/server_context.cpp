@@ -4,8 +4,6 @@
 
 #include "connection.h"
 
-#include "asio.h"
-
 #include <algorithm>
 #include <vector>
 
@@ -31,13 +29,18 @@ ServerContext::ServerContext(boost::asio::io_context& io, const MockOptions& opt
 
 Fault ServerContext::draw_fault() {
   const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
-  const std::array<std::pair<double, Fault>, 6> order{{
+  const std::array<std::pair<double, Fault>, 11> order{{
       {options_.fault_http_rate, Fault::kHttpError},
       {options_.fault_429_rate, Fault::kTooMany},
       {options_.fault_drop_rate, Fault::kDrop},
       {options_.fault_stall_rate, Fault::kStall},
       {options_.fault_malformed_rate, Fault::kMalformed},
       {options_.fault_error_event_rate, Fault::kErrorEvent},
+      {options_.fault_reset_rate, Fault::kReset},
+      {options_.fault_truncate_rate, Fault::kTruncate},
+      {options_.fault_garbage_rate, Fault::kGarbage},
+      {options_.fault_huge_line_rate, Fault::kHugeLine},
+      {options_.fault_bad_utf8_rate, Fault::kBadUtf8},
   }};
   double threshold = 0;
   for (const auto& [rate, fault] : order) {

@@ -3,12 +3,11 @@
 // the event log. Everything runs on one io_context thread, so nothing here is locked.
 #pragma once
 
+#include "asio.h"
 #include "event_log.h"
 #include "mock_options.h"
 #include "openai_format.h"
 #include "vocabulary.h"
-
-#include "asio.h"
 
 #include <algorithm>
 #include <array>
@@ -43,7 +42,7 @@ class ServerContext {
   // One uniform draw deciding the fault of a completion request.
   Fault draw_fault();
 
-  // --ttft-ms / --itl-ms with jitter applied, clamped at zero.
+  // --ttft-ms (plus --ttft-per-active-ms per other active reply) / --itl-ms, jittered, >= 0.
   std::chrono::nanoseconds ttft_delay() {
     return jittered(ttft_ + ttft_per_active_ * std::max(0, active_ - 1));
   }

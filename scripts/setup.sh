@@ -9,6 +9,8 @@ packages=(
   libgtest-dev libgmock-dev libboost-dev
   python3 curl util-linux
   chromium fonts-wqy-microhei  # report.html rendering test (headless) and CJK glyphs
+  clang libclang-rt-14-dev  # fuzz targets (scripts/fuzz.sh): libFuzzer + ASan/UBSan runtimes
+  openssl  # TLS tests make a self-signed certificate
 )
 
 missing=()

@@ -128,7 +128,7 @@ void add_load_options(CLI::App& app, Config& c) {
       ->group(group);
   app.add_option("--sleep-interval", c.sleep_interval_s, "Seconds to pause between sweep runs")
       ->group(group);
-  app.add_option("--seed", c.seed, "Random seed (prompt order, arrival process)")->group(group);
+  app.add_option("--seed", c.seed, "Random seed of the --rate arrival schedule")->group(group);
 }
 
 // With --rate and no --parallel, this many requests may be in flight at once.

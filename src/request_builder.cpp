@@ -116,14 +116,14 @@ RequestBuilder::RequestBuilder(const Config& config) : impl_(std::make_unique<Im
       {"Accept", config.stream ? "text/event-stream" : "application/json"},
   };
   if (!config.api_key.empty()) headers.emplace_back("Authorization", "Bearer " + config.api_key);
-  for (const auto& [name, value] : config.headers) {
+  for (const auto& extra : config.headers) {  // (clang 14 cannot capture structured bindings)
     const auto existing = std::find_if(headers.begin(), headers.end(), [&](const auto& header) {
-      return same_header_name(header.first, name);
+      return same_header_name(header.first, extra.first);
     });
     if (existing != headers.end()) {
-      *existing = {name, value};
+      *existing = extra;
     } else {
-      headers.emplace_back(name, value);
+      headers.push_back(extra);
     }
   }
   for (const auto& [name, value] : headers) header_lines_.push_back(name + ": " + value);

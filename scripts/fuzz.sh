@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds llmperf's libFuzzer targets with clang (-fsanitize=fuzzer,address,undefined) into
+# build-fuzz and runs each for SECONDS (default 10) on its corpus in fuzz/corpus/<target>/, seeded
+# from tests/fixtures and datasets/. New inputs found go to build-fuzz/corpus/<target>/ (not
+# checked in); crashes to build-fuzz/artifacts/. Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
+# Exits non-zero on the first target that crashes. Prints executions and exec/s per target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-10}"
+shift || true
+all=(sse_parser_fuzz chunk_decoder_fuzz dataset_openqa_fuzz dataset_line_by_line_fuzz
+     dataset_longalpaca_fuzz cli_fuzz)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+
+if [ ! -f build-fuzz/build.ninja ]; then
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DBUILD_TESTING=OFF -DLLMPERF_FUZZ=ON >/dev/null
+fi
+ninja -C build-fuzz -j "${FUZZ_JOBS:-$(nproc)}" "${targets[@]}"
+
+mkdir -p build-fuzz/artifacts
+for target in "${targets[@]}"; do
+  work="build-fuzz/corpus/$target"
+  mkdir -p "$work"
+  log="build-fuzz/$target.log"
+  echo "fuzz: $target for ${seconds}s (seeds: fuzz/corpus/$target)"
+  if ! "build-fuzz/fuzz/$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
+      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=build-fuzz/artifacts/"$target"- \
+      "$work" "fuzz/corpus/$target" >"$log" 2>&1; then
+    tail -n 40 "$log"
+    echo "fuzz: $target FAILED (log: $log)"
+    exit 1
+  fi
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+  rate=$(grep -o 'exec/s: *[0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*$' || echo '?')
+  echo "fuzz: $target ok: $runs executions, $rate exec/s"
+done
