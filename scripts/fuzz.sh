@@ -13,20 +13,23 @@ all=(sse_parser_fuzz chunk_decoder_fuzz dataset_openqa_fuzz dataset_line_by_line
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 
-if [ ! -f build-fuzz/build.ninja ]; then
-  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# FUZZ_BUILD_DIR: a clang build configured with -DLLMPERF_FUZZ=ON (scripts/test.sh passes its
+# sanitizer build, build-sanitize); by default a fuzz-only build in build-fuzz.
+build="${FUZZ_BUILD_DIR:-build-fuzz}"
+if [ ! -f "$build/build.ninja" ]; then
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DBUILD_TESTING=OFF -DLLMPERF_FUZZ=ON >/dev/null
 fi
-ninja -C build-fuzz -j "${FUZZ_JOBS:-$(nproc)}" "${targets[@]}"
+ninja -C "$build" -j "${FUZZ_JOBS:-$(nproc)}" "${targets[@]}"
 
-mkdir -p build-fuzz/artifacts
+mkdir -p "$build/artifacts"
 for target in "${targets[@]}"; do
-  work="build-fuzz/corpus/$target"
+  work="$build/corpus/$target"
   mkdir -p "$work"
-  log="build-fuzz/$target.log"
+  log="$build/$target.log"
   echo "fuzz: $target for ${seconds}s (seeds: fuzz/corpus/$target)"
-  if ! "build-fuzz/fuzz/$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
-      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=build-fuzz/artifacts/"$target"- \
+  if ! "$build/fuzz/$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
+      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$build/artifacts/$target"- \
       "$work" "fuzz/corpus/$target" >"$log" 2>&1; then
     tail -n 40 "$log"
     echo "fuzz: $target FAILED (log: $log)"

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Installs llmperf's build and test dependencies from Debian 12 packages.
-# Idempotent: packages already present are left alone and apt is not touched.
+# Installs llmperf's dependencies from Debian 12 packages. Idempotent: packages already present
+# are left alone and apt is not touched.
+#   scripts/setup.sh          what building and running llmperf needs (the demo)
+#   scripts/setup.sh --test   also what the test suite needs: Chromium and CJK fonts (report.html
+#                             rendering test), clang + libFuzzer/sanitizer runtimes (sanitizer and
+#                             fuzz job), openssl (TLS tests make a self-signed certificate)
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
   libcurl4-openssl-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libboost-dev
-  python3 curl util-linux
-  chromium fonts-wqy-microhei  # report.html rendering test (headless) and CJK glyphs
-  clang libclang-rt-14-dev  # fuzz targets (scripts/fuzz.sh): libFuzzer + ASan/UBSan runtimes
-  openssl  # TLS tests make a self-signed certificate
+  python3 curl util-linux time
 )
+if [ "${1:-}" = "--test" ]; then
+  packages+=(chromium fonts-wqy-microhei clang libclang-rt-14-dev openssl)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
