@@ -2,8 +2,8 @@
 # The README's second command, and exactly what .ci/run calls: installs what is missing, then
 #   1. builds everything (g++, Release, warnings as errors) into build/ and runs the whole suite;
 #   2. builds it again with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer
-#      targets into build-sanitize/, runs the whole suite there, and runs each fuzz target briefly
-#      on its seed corpus (FUZZ_SECONDS, default 5).
+#      targets into build-sanitize/, runs each fuzz target briefly on its seed corpus
+#      (FUZZ_SECONDS, default 5), then the whole suite there.
 # QUICK=1 runs only step 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,5 +22,5 @@ if [ ! -f build-sanitize/CMakeCache.txt ]; then
     -DBUILD_TESTING=ON -DLLMPERF_FUZZ=ON >/dev/null
 fi
 cmake --build build-sanitize --parallel "$jobs"
-(cd build-sanitize && ctest --output-on-failure --timeout 600 -j "$jobs")
 FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-5}"
+(cd build-sanitize && ctest --output-on-failure --timeout 600 -j "$jobs")

@@ -139,9 +139,9 @@ TEST(IntegrationLoad, SearchConvergesWhereLatencyCrossesTheSlo) {
   // 20 + 60 (c - 1) ms, i.e. 320 ms at c = 6 and 380 ms at c = 7, so 'ttft.p50<=350ms' holds up
   // to c = 6 with 30 ms to spare on either side.
   MockServer mock({"--ttft-ms", "20", "--ttft-per-active-ms", "60", "--output-tokens", "2"});
-  const BenchRun run = run_llmperf(
-      concat(base_args(mock), {"--search", "parallel", "--search-range", "1", "16", "--slo",
-                               "ttft.p50<=350ms", "-n", "24", "--no-probe"}));
+  const BenchRun run =
+      run_llmperf(concat(base_args(mock), {"--search", "parallel", "--search-range", "1", "16",
+                                           "--slo", "ttft.p50<=350ms", "-n", "24", "--no-probe"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);  // an answer was found
   EXPECT_NE(run.process.out.find("Highest parallel meeting every --slo: 6"), std::string::npos)
       << run.process.out;

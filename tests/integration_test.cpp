@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,24 @@ TEST(Integration, StreamCountsAndTokensAreExact) {
   // The human summary goes to stdout and names the run's output directory.
   EXPECT_NE(run.process.out.find("TTFT"), std::string::npos);
   EXPECT_NE(run.process.out.find(run.sweep_dir.string()), std::string::npos);
+}
+
+TEST(Integration, SeveralWorkerThreadsShareTheRunExactly) {
+  MockServer mock({"--output-tokens", "7", "--itl-ms", "1"});
+  const BenchRun run =
+      run_llmperf(concat(base_args(mock), {"--threads", "2", "--parallel", "6", "-n", "60"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  EXPECT_EQ(run.summary["requests"]["succeeded"], 60);
+  EXPECT_EQ(run.summary["tokens"]["output_total"], 60 * 7);
+  std::set<int> ids;
+  std::set<int> workers;
+  for (const json& r : read_requests(run.run_dirs.front())) {
+    ids.insert(r["id"].get<int>());
+    workers.insert(r["worker"].get<int>());
+  }
+  EXPECT_EQ(ids.size(), 60u);  // every id exactly once
+  EXPECT_EQ(*ids.rbegin(), 59);
+  EXPECT_EQ(workers, (std::set<int>{0, 1}));
 }
 
 TEST(Integration, TimingMatchesTheServerSchedule) {
