@@ -240,6 +240,20 @@ Json open_loop_json(const Config& config, const RunInfo& info, const RunSummary&
               {"burstiness", number_or_null(config.burstiness)}};
 }
 
+// The "slo" object: every --slo outcome and the run's verdict (null without --slo).
+Json slo_json(const RunInfo& info) {
+  if (info.slo.empty()) return nullptr;
+  Json results = Json::array();
+  bool passed = true;
+  for (const RunInfo::SloOutcome& outcome : info.slo) {
+    results.push_back({{"expression", outcome.expression},
+                       {"passed", outcome.passed},
+                       {"detail", outcome.detail}});
+    passed = passed && outcome.passed;
+  }
+  return Json{{"passed", passed}, {"results", results}};
+}
+
 // The "client" object: whether llmperf itself limited the measurement (null when not assessed).
 Json client_json(const RunSummary& summary) {
   const ClientHealth& c = summary.client;
@@ -310,6 +324,7 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       {"open_loop", open_loop_json(config, info, summary)},
       {"client_bound", summary.client.client_bound},
       {"client", client_json(summary)},
+      {"slo", slo_json(info)},
       {"tokens", tokens},
       {"metrics", metrics},
       {"metric_definitions", metric_definitions_json()},

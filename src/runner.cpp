@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "llmperf/baseline.h"
 #include "llmperf/client_health.h"
 #include "llmperf/clock.h"
 #include "llmperf/dataset.h"
@@ -19,7 +20,6 @@
 #include "llmperf/report.h"
 #include "llmperf/request_builder.h"
 #include "llmperf/schedule.h"
-#include "llmperf/baseline.h"
 #include "llmperf/search.h"
 #include "llmperf/slo.h"
 #include "progress.h"
@@ -27,7 +27,6 @@
 
 namespace llmperf {
 namespace {
-
 
 std::string utc_iso8601() {
   const std::time_t now = std::time(nullptr);
@@ -66,15 +65,17 @@ void interruptible_sleep(double seconds) {
 // Explains a failed probe; returns true when the run should not proceed.
 bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
   if (probe.ok()) {
-    spdlog::info("probe request succeeded: HTTP {}, {} output tokens in {:.3f} s", probe.http_status,
-                 probe.output_tokens, static_cast<double>(probe.end_ns - probe.sent_ns) / 1e9);
+    spdlog::info("probe request succeeded: HTTP {}, {} output tokens in {:.3f} s",
+                 probe.http_status, probe.output_tokens,
+                 static_cast<double>(probe.end_ns - probe.sent_ns) / 1e9);
     return false;
   }
   switch (probe.error) {
     case ErrorKind::kConnectRefused:
-      spdlog::error("cannot connect to {}: connection refused. Is the server running and listening "
-                    "on that host and port?",
-                    config.url);
+      spdlog::error(
+          "cannot connect to {}: connection refused. Is the server running and listening "
+          "on that host and port?",
+          config.url);
       return true;
     case ErrorKind::kResolve:
     case ErrorKind::kConnectTimeout:
@@ -82,9 +83,10 @@ bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
       return true;
     case ErrorKind::kHttp:
       if (probe.http_status >= 400 && probe.http_status < 500 && probe.http_status != 429) {
-        spdlog::error("the server rejected the probe request ({}). Check --url, --model, "
-                      "--api-key and the request options.",
-                      probe.error_message);
+        spdlog::error(
+            "the server rejected the probe request ({}). Check --url, --model, "
+            "--api-key and the request options.",
+            probe.error_message);
         return true;
       }
       break;
@@ -101,7 +103,9 @@ class Benchmark {
  public:
   Benchmark(const Config& config, std::vector<Prompt> prompts, DatasetStats dataset,
             const RequestBuilder& builder)
-      : config_(config), prompts_(std::move(prompts)), dataset_(std::move(dataset)),
+      : config_(config),
+        prompts_(std::move(prompts)),
+        dataset_(std::move(dataset)),
         builder_(builder) {
     for (const std::string& expression : config.slo) slos_.push_back(parse_slo(expression));
     metrics_options_.percentiles = config.percentiles;
@@ -130,19 +134,18 @@ class Benchmark {
     spec.hi = config_.search_range[1];
     spec.integer = !by_rate;
     int probes = 0;
-    const SearchOutcome outcome =
-        bisect_search(spec, [&](double value) -> std::optional<bool> {
-          if (probes > 0 && !pause_between_runs()) return std::nullopt;
-          Config::RunSpec run = base;
-          if (by_rate) {
-            run.rate = value;
-          } else {
-            run.parallel = static_cast<int>(value);
-          }
-          const bool passed = run_one(run, fmt::format("search probe {}", ++probes));
-          if (interrupted_) return std::nullopt;
-          return passed;
-        });
+    const SearchOutcome outcome = bisect_search(spec, [&](double value) -> std::optional<bool> {
+      if (probes > 0 && !pause_between_runs()) return std::nullopt;
+      Config::RunSpec run = base;
+      if (by_rate) {
+        run.rate = value;
+      } else {
+        run.parallel = static_cast<int>(value);
+      }
+      const bool passed = run_one(run, fmt::format("search probe {}", ++probes));
+      if (interrupted_) return std::nullopt;
+      return passed;
+    });
     search_text_ = render_search(outcome, by_rate);
     // Failing probes are how the search finds its bound; only "nothing passes" is a violation.
     failed_verdicts_ = outcome.best ? 0 : 1;
@@ -213,8 +216,8 @@ class Benchmark {
     LoadResult result;
     {
       ProgressDisplay display(progress, plan.warmup + number, label, config_.log_every_n_query);
-      result = run_load(config_, plan, prompts_, builder_, &progress,
-                        StopControl{&interrupt_count()});
+      result =
+          run_load(config_, plan, prompts_, builder_, &progress, StopControl{&interrupt_count()});
     }
     info.duration_s = static_cast<double>(result.end_ns - result.start_ns) / 1e9;
     info.interrupted = result.interrupted;
@@ -228,12 +231,15 @@ class Benchmark {
     row.summary.client = assess_client_health(health, config_.percentiles);
 
     const RunVerdict verdict = evaluate_slos(run_name, slos_, row.summary);
+    for (const auto& [slo, outcome] : verdict.results) {
+      row.info.slo.push_back({slo.expression, outcome.passed, outcome.text});
+    }
     std::string text = render_text_summary(config_, row.info, row.summary);
     text += render_load_text(row.info, row.summary, config_.arrival);
     text += render_verdicts_text(row.summary, verdict);
     if (baseline_) {
-      const BaselineComparison comparison = compare_to_baseline(
-          *baseline_, row.summary, parse_tolerance(config_.tolerance));
+      const BaselineComparison comparison =
+          compare_to_baseline(*baseline_, row.summary, parse_tolerance(config_.tolerance));
       text += render_baseline_table(comparison);
       if (comparison.regressed()) ++regressions_;
     }
@@ -261,14 +267,16 @@ class Benchmark {
 
   static std::string render_search(const SearchOutcome& outcome, bool by_rate) {
     const char* axis = by_rate ? "rate (req/s)" : "parallel";
-    std::string out = fmt::format("\nSearch over {} (bisection; each probe is a full run)\n\n", axis);
+    std::string out =
+        fmt::format("\nSearch over {} (bisection; each probe is a full run)\n\n", axis);
     out += fmt::format("| probe | {} | meets every --slo |\n|---|---|---|\n", axis);
     for (size_t i = 0; i < outcome.probes.size(); ++i) {
       out += fmt::format("| {} | {:g} | {} |\n", i + 1, outcome.probes[i].value,
                          outcome.probes[i].passed ? "yes" : "no");
     }
-    out += outcome.best ? fmt::format("\nHighest {} meeting every --slo: {:g}\n", axis, *outcome.best)
-                        : fmt::format("\nNo {} in the range meets every --slo.\n", axis);
+    out += outcome.best
+               ? fmt::format("\nHighest {} meeting every --slo: {:g}\n", axis, *outcome.best)
+               : fmt::format("\nNo {} in the range meets every --slo.\n", axis);
     if (outcome.interrupted) out += "(search interrupted: the answer is a lower bound)\n";
     return out;
   }
@@ -309,10 +317,11 @@ int run_benchmark(const Config& config) {
   dataset_options.limit = most_requests;
   DatasetStats dataset_stats;
   std::vector<Prompt> prompts = load_prompts(dataset_options, dataset_stats);
-  spdlog::info("dataset: {} prompts from {} ({} records read, {} outside the length filter, {} "
-               "malformed)",
-               prompts.size(), config.prompt.empty() ? config.dataset_path : "--prompt",
-               dataset_stats.records_read, dataset_stats.skipped_length, dataset_stats.malformed);
+  spdlog::info(
+      "dataset: {} prompts from {} ({} records read, {} outside the length filter, {} "
+      "malformed)",
+      prompts.size(), config.prompt.empty() ? config.dataset_path : "--prompt",
+      dataset_stats.records_read, dataset_stats.skipped_length, dataset_stats.malformed);
   if (dataset_stats.malformed > 0) {
     spdlog::warn("dataset: skipped {} malformed records; first: {}", dataset_stats.malformed,
                  dataset_stats.first_malformed_reason);
@@ -327,8 +336,8 @@ int run_benchmark(const Config& config) {
   if (config.probe) {
     spdlog::info("probe: one request to {}", config.url);
     LoadProgress probe_progress;
-    const LoadResult probe = run_load(config, LoadPlan{}, benchmark.prompts(), builder,
-                                      &probe_progress, StopControl{});
+    const LoadResult probe =
+        run_load(config, LoadPlan{}, benchmark.prompts(), builder, &probe_progress, StopControl{});
     if (probe.records.empty() || probe_blocks_run(config, probe.records.front())) {
       return kExitCannotProceed;
     }

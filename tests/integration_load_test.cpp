@@ -115,6 +115,12 @@ TEST(IntegrationLoad, SloViolationExitsThreeWithJUnitAndAllFiles) {
   }
   EXPECT_EQ(failures, 1u) << xml;  // the TTFT SLO fails, the error-rate SLO passes
   EXPECT_NE(run.process.out.find("FAIL"), std::string::npos) << run.process.out;
+  const json& slo = run.summary["slo"];  // the verdict is in summary.json for scripts too
+  EXPECT_FALSE(slo["passed"].get<bool>());
+  ASSERT_EQ(slo["results"].size(), 2u);
+  EXPECT_EQ(slo["results"][0]["expression"], "ttft.p99<=10ms");
+  EXPECT_FALSE(slo["results"][0]["passed"].get<bool>());
+  EXPECT_TRUE(slo["results"][1]["passed"].get<bool>());
 }
 
 TEST(IntegrationLoad, BaselineRegressionIsCaught) {

@@ -220,15 +220,31 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
 
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{
-                      "schema", "llmperf_version", "run", "config", "dataset", "requests",
-                      "failures_by_kind", "failure_examples", "window_s", "qps",
-                      "output_throughput_tok_s", "total_throughput_tok_s", "goodput", "open_loop",
-                      "client_bound", "client", "tokens", "metrics", "metric_definitions"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"schema",
+                                            "llmperf_version",
+                                            "run",
+                                            "config",
+                                            "dataset",
+                                            "requests",
+                                            "failures_by_kind",
+                                            "failure_examples",
+                                            "window_s",
+                                            "qps",
+                                            "output_throughput_tok_s",
+                                            "total_throughput_tok_s",
+                                            "goodput",
+                                            "open_loop",
+                                            "client_bound",
+                                            "client",
+                                            "slo",
+                                            "tokens",
+                                            "metrics",
+                                            "metric_definitions"}));
   EXPECT_TRUE(j["goodput"].is_null());    // no --goodput
   EXPECT_TRUE(j["open_loop"].is_null());  // closed loop
   EXPECT_FALSE(j["client_bound"].get<bool>());
   EXPECT_TRUE(j["client"].is_null());  // client health not assessed for a hand-made summary
+  EXPECT_TRUE(j["slo"].is_null());     // no --slo
   EXPECT_EQ(j["schema"], "llmperf.summary/1");
   EXPECT_EQ(j["llmperf_version"], "0.1.0");
   EXPECT_EQ(j["run"], (ordered_json{{"parallel", 2},

@@ -27,6 +27,14 @@ struct RunInfo {
   double duration_s = 0;         // wall time of the run, dispatch to last completion
   bool interrupted = false;      // the run was cut short by Ctrl-C/SIGTERM; results are partial
   DatasetStats dataset;          // what reading the dataset found
+
+  // One --slo outcome of this run, for summary.json's "slo" (empty without --slo).
+  struct SloOutcome {
+    std::string expression;  // as given, e.g. "ttft.p99<=800ms"
+    bool passed = false;     // the limit held
+    std::string detail;      // measured value and limit, or why it is unavailable
+  };
+  std::vector<SloOutcome> slo;
 };
 
 // Load shape and client health for stdout: requested vs achieved rate and schedule lag (open
