@@ -85,7 +85,7 @@ CompletionParse parse_completion_request(Endpoint endpoint, std::string_view bod
   json doc;
   try {
     doc = json::parse(body);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e999
     return std::string("request body is not valid JSON: ") + e.what();
   }
   if (!doc.is_object()) return std::string("request body must be a JSON object");

@@ -143,7 +143,7 @@ BaselineSummary load_baseline(const std::string& path) {
   Json j;
   try {
     j = Json::parse(text.str());
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, or out_of_range for 1e999
     throw fail(fmt::format("not valid JSON ({})", e.what()));
   }
   if (!j.is_object() || !j.contains("schema")) {

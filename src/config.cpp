@@ -142,7 +142,8 @@ void validate_load(const Config& c, std::vector<std::string>& errors) {
           runs, plural(runs, "value", "values"), c.number.size()));
     }
     for (double r : c.rate) {
-      if (!(r > 0)) errors.push_back(fmt::format("--rate values must be > 0 requests/s, got {}", r));
+      if (!(r > 0))
+        errors.push_back(fmt::format("--rate values must be > 0 requests/s, got {}", r));
     }
   }
   if (c.arrival != "constant" && c.arrival != "poisson" && c.arrival != "gamma") {
@@ -200,7 +201,7 @@ void validate_body(const Config& c, std::vector<std::string>& errors) {
             "--extra-args must be a JSON object such as '{{\"ignore_eos\": true}}', got {}",
             c.extra_args));
       }
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
       errors.push_back(fmt::format("--extra-args is not valid JSON: {}", e.what()));
     }
   }

@@ -33,7 +33,7 @@ class LineByLineReader final : public LineReader {
     try {
       value = nlohmann::json::parse(line.begin(), line.end());
       return true;
-    } catch (const nlohmann::json::parse_error& error) {
+    } catch (const nlohmann::json::exception& error) {  // parse_error, or out_of_range for 1e999
       reason = "not valid JSON: " + json_error_text(error);
       return false;
     }

@@ -107,7 +107,7 @@ class LongAlpacaReader final : public PromptReader {
     nlohmann::json item;
     try {
       item = nlohmann::json::parse(item_);
-    } catch (const nlohmann::json::parse_error& error) {
+    } catch (const nlohmann::json::exception& error) {  // parse_error, or out_of_range for 1e999
       reason_ = truncated_ ? "the list ends without ']' (file truncated?): " : "not valid JSON: ";
       reason_ += json_error_text(error);
       return RecordStatus::kMalformed;

@@ -17,7 +17,7 @@ class OpenQaReader final : public LineReader {
     nlohmann::json record;
     try {
       record = nlohmann::json::parse(line.begin(), line.end());
-    } catch (const nlohmann::json::parse_error& error) {
+    } catch (const nlohmann::json::exception& error) {  // parse_error, or out_of_range for 1e999
       reason = "not valid JSON: " + json_error_text(error);
       return RecordStatus::kMalformed;
     }

@@ -57,7 +57,7 @@ std::string join_contents(const Json& messages) {
 Json parse_prompt_json(const std::string& text, std::string_view what) {
   try {
     return Json::parse(text);
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {  // parse_error, or out_of_range for 1e999
     throw std::invalid_argument(std::string("prompt ") + std::string(what) +
                                 " is not valid JSON: " + error.what());
   }
@@ -101,7 +101,7 @@ RequestBuilder::RequestBuilder(const Config& config) : impl_(std::make_unique<Im
   if (!config.extra_args.empty()) {
     try {
       impl_->extra = Json::parse(config.extra_args);
-    } catch (const Json::parse_error& error) {
+    } catch (const Json::exception& error) {  // parse_error, or out_of_range for 1e999
       throw std::invalid_argument("--extra-args must be a JSON object: " +
                                   std::string(error.what()));
     }

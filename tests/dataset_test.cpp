@@ -146,6 +146,41 @@ TEST_F(DatasetTest, OpenQaSkipsAndCountsBadLines) {
   EXPECT_EQ(stats.first_malformed_reason.find("json.exception"), std::string::npos);
 }
 
+// Found by the line_by_line fuzz target: nlohmann throws out_of_range (not parse_error) for a
+// number that overflows a double; every reader must count such a line as malformed, not crash.
+TEST_F(DatasetTest, NumberOverflowIsAMalformedLineInEveryFormat) {
+  DatasetStats openqa;
+  const auto qa = load_prompts(options_for("openqa", write_file("o.jsonl",
+                                                                "{\"question\":\"a\",\"n\":1e999}\n"
+                                                                "{\"question\":\"b\"}\n")),
+                               openqa);
+  ASSERT_EQ(qa.size(), 1U);
+  EXPECT_EQ(qa[0].text, "b");
+  EXPECT_EQ(openqa.malformed_lines, (std::vector<int64_t>{1}));
+
+  DatasetStats lines;
+  const auto lbl =
+      load_prompts(options_for("line_by_line",
+                               write_file("l.txt",
+                                          "[{\"role\":\"user\",\"content\":\"x\",\"n\":-1e999}]\n"
+                                          "{\"prompt\":\"y\",\"n\":1e999}\n"
+                                          "plain\n")),
+                   lines);
+  ASSERT_EQ(lbl.size(), 1U);
+  EXPECT_EQ(lbl[0].text, "plain");
+  EXPECT_EQ(lines.malformed_lines, (std::vector<int64_t>{1, 2}));
+
+  DatasetStats alpaca;
+  const auto la =
+      load_prompts(options_for("longalpaca", write_file("a.json",
+                                                        "[{\"instruction\":\"a\",\"n\":1e999},"
+                                                        "{\"instruction\":\"b\"}]")),
+                   alpaca);
+  ASSERT_EQ(la.size(), 1U);
+  EXPECT_EQ(la[0].text, "b");
+  EXPECT_EQ(alpaca.malformed, 1);
+}
+
 TEST_F(DatasetTest, OpenQaMissingFieldReasonNamesTheField) {
   const std::string path = write_file("qa.jsonl", "\n\n{\"answer\":\"x\"}\n");
   DatasetStats stats;
