@@ -4,11 +4,9 @@
 // (the same tables under overlaid charts, one line per deployment).
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -32,17 +30,6 @@ struct Source {
   std::string dir;    // as given on the command line
   std::string model;  // from the first summary.json, if any
 };
-
-json read_json(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  json j = json::parse(text.str(), nullptr, false);
-  if (j.is_discarded())
-    throw std::runtime_error(fmt::format("{} is not valid JSON", path.string()));
-  return j;
-}
 
 std::optional<double> number_at(const json& row, const std::string& key) {
   auto it = row.find(key);
@@ -89,7 +76,7 @@ Source load_source(const std::string& dir_text) {
   Source source;
   source.dir = dir_text;
   auto add_summary = [&](const fs::path& file) {
-    const json summary = read_json(file);
+    const json summary = report_detail::read_json_file(file.string());
     source.deployment.points.push_back(report_detail::point_from_summary_json(summary));
     if (source.deployment.label.empty()) source.deployment.label = name_of(summary);
     if (source.model.empty())
@@ -107,7 +94,7 @@ Source load_source(const std::string& dir_text) {
     std::sort(runs.begin(), runs.end());
     for (const auto& run : runs) add_summary(run);
     if (runs.empty() && fs::exists(dir / "sweep_summary.json")) {
-      const json rows = read_json(dir / "sweep_summary.json");
+      const json rows = report_detail::read_json_file((dir / "sweep_summary.json").string());
       for (const auto& row : rows) source.deployment.points.push_back(point_from_sweep_row(row));
     }
   }

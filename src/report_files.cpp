@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <ctime>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -63,6 +65,20 @@ std::string dump(const report_detail::Json& json) {
 }
 
 }  // namespace
+
+std::string report_detail::read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+nlohmann::json report_detail::read_json_file(const std::string& path) {
+  nlohmann::json j = nlohmann::json::parse(read_text_file(path), nullptr, false);
+  if (j.is_discarded()) throw std::runtime_error(fmt::format("{} is not valid JSON", path));
+  return j;
+}
 
 std::string report_detail::redact_secrets(const Config& config, std::string text) {
   return redact(std::move(text), secrets_of(config));

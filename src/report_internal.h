@@ -44,6 +44,12 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
 Json benchmark_summary_json(const RunInfo& info, const RunSummary& summary);
 Json benchmark_percentile_json(const RunSummary& summary);
 
+// The whole content of a file; throws std::runtime_error naming the file when it cannot be read.
+std::string read_text_file(const std::string& path);
+// A file's content parsed as JSON; throws std::runtime_error naming the file when it cannot be read
+// or is not valid JSON.
+nlohmann::json read_json_file(const std::string& path);
+
 // One line per record, each terminated by '\n'.
 std::string requests_jsonl(const RunInfo& info, const std::vector<RequestRecord>& records);
 

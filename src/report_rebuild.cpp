@@ -4,7 +4,6 @@
 // "config" and "dataset"); secrets there are already masked and stay masked.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -14,27 +13,13 @@
 
 #include "llmperf/report.h"
 #include "llmperf/report_tools.h"
+#include "report_internal.h"
 
 namespace llmperf {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-json read_json(const fs::path& path) {
-  json j = json::parse(read_text(path), nullptr, false);
-  if (j.is_discarded())
-    throw std::runtime_error(fmt::format("{} is not valid JSON", path.string()));
-  return j;
-}
 
 template <typename T>
 void take(const json& j, const char* key, T& field) {
@@ -133,14 +118,14 @@ struct RebuiltRun {
 };
 
 RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
-  const json summary = read_json(dir / "summary.json");
+  const json summary = report_detail::read_json_file((dir / "summary.json").string());
   Config config = config_from_json(summary.value("config", json::object()));
   if (!options.summary_format.empty()) config.summary_format = options.summary_format;
   if (!options.percentiles.empty()) config.percentiles = options.percentiles;
   RunInfo info = info_from_json(summary, dir);
 
   std::vector<RequestRecord> records;
-  std::istringstream lines(read_text(dir / "requests.jsonl"));
+  std::istringstream lines(report_detail::read_text_file((dir / "requests.jsonl").string()));
   std::string line;
   int line_number = 0;
   bool anchored = false;
