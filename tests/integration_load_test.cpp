@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,29 @@ TEST(IntegrationLoad, ConstantRateIsHeldWithinTwoPercent) {
   EXPECT_FALSE(s["metrics"]["schedule_lag_ms"].is_null());
   EXPECT_FALSE(s["metrics"]["latency_from_planned_s"].is_null());
   EXPECT_NE(run.process.out.find("Open loop: requested 1000 req/s"), std::string::npos);
+}
+
+TEST(IntegrationLoad, OpenLoopScheduleIsSharedBySeveralWorkerThreads) {
+  // Three workers take the planned sends round-robin: every id goes out once, from every worker,
+  // at the requested rate overall.
+  MockServer mock({"--output-tokens", "3", "--itl-ms", "1"});
+  const BenchRun run =
+      run_llmperf(concat(base_args(mock), {"--rate", "300", "--arrival", "constant", "--threads",
+                                           "3", "--parallel", "30", "-n", "600", "--no-probe"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  EXPECT_EQ(run.summary["requests"]["succeeded"], 600);
+  EXPECT_NEAR(run.summary["open_loop"]["achieved_rate"].get<double>(), 300.0, 6.0);
+  std::vector<int> ids;
+  std::set<int> workers;
+  for (const json& r : read_requests(run.run_dirs.front())) {
+    ids.push_back(r["id"].get<int>());
+    workers.insert(r["worker"].get<int>());
+    EXPECT_EQ(r["worker"].get<int>(), r["id"].get<int>() % 3);  // round-robin ownership
+  }
+  std::sort(ids.begin(), ids.end());
+  ASSERT_EQ(ids.size(), 600u);
+  for (int i = 0; i < 600; ++i) EXPECT_EQ(ids[static_cast<size_t>(i)], i);
+  EXPECT_EQ(workers, (std::set<int>{0, 1, 2}));
 }
 
 TEST(IntegrationLoad, CapHoldsAndPlannedLatencyIncludesTheWait) {
