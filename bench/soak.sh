@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Bounded soak test (not part of CI): 2,000 concurrent streams against llmperf-mock for SECONDS
 # with 1 % of requests hit by faults (HTTP 500, 429, drop, reset, stall, malformed SSE, error
-# event, truncated chunked body). Samples llmperf's resident memory (VmRSS) and open descriptors
-# (/proc/PID/fd) every 10 s, prints the first and last samples, and checks that every request is
-# accounted for: summary.json total = succeeded + failed = failures by kind + succeeded =
-# lines of requests.jsonl. Exits 1 when a check fails.
+# event, truncated chunked body). Every 10 s it samples llmperf's resident memory (VmRSS), open
+# descriptors (/proc/PID/fd) and finished requests (lines of the live requests.jsonl.partial), and
+# prints them all, then the RSS growth per finished request over the second half of the run: with
+# records streamed to disk, that is the 64-byte row per request that exact per-request percentiles
+# keep (DESIGN §3), and anything well above it is a leak. Checks that every request is accounted
+# for: summary.json total = succeeded + failed = failures by kind + succeeded = lines of
+# requests.jsonl. Exits 1 when a check fails.
 # Usage: bench/soak.sh [SECONDS (default 180)] [build-dir (default build)] [PARALLEL (default 2000)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,13 +44,15 @@ url="$(grep -o 'http://[^ ]*' "$work/mock.out")/v1/chat/completions"
   --outputs-dir "$work/out" --name soak >"$work/stdout" 2>"$work/stderr" &
 client_pid=$!
 
-sample() {  # elapsed_s rss_kib fds
-  local rss fds
+sample() {  # elapsed_s rss_kib fds finished_requests
+  local rss fds finished partial
   rss=$(awk '/^VmRSS/ {print $2}' "/proc/$client_pid/status" 2>/dev/null || echo 0)
   fds=$(ls "/proc/$client_pid/fd" 2>/dev/null | wc -l)
-  echo "$1 $rss $fds"
+  partial=$(find "$work/out" -name requests.jsonl.partial 2>/dev/null | head -n 1)
+  finished=$([ -n "$partial" ] && wc -l <"$partial" || echo 0)
+  echo "$1 $rss $fds $finished"
 }
-echo "elapsed_s rss_kib fds" >"$work/samples"
+echo "elapsed_s rss_kib fds finished" >"$work/samples"
 start=$(date +%s)
 while kill -0 "$client_pid" 2>/dev/null; do
   elapsed=$(( $(date +%s) - start ))
@@ -60,8 +65,18 @@ rc=$?
 set -e
 client_pid=""
 echo "soak: llmperf exited $rc after $(( $(date +%s) - start )) s"
-echo "soak: samples (first, last of $(( $(wc -l <"$work/samples") - 1 ))):"
-sed -n '1p;2p;$p' "$work/samples" | column -t
+echo "soak: samples:"
+column -t "$work/samples"
+python3 - "$work/samples" <<'PY'
+import sys
+rows = [list(map(int, line.split())) for line in open(sys.argv[1]).read().splitlines()[1:]]
+if len(rows) >= 4:
+    a, b = rows[len(rows) // 2], rows[-1]
+    if b[3] > a[3]:
+        print(f"soak: RSS {rows[0][1] / 1024:.1f} MB -> {b[1] / 1024:.1f} MB; second half: "
+              f"{(b[1] - a[1]) * 1024 / (b[3] - a[3]):.0f} bytes per finished request "
+              f"({b[3] - a[3]} requests); descriptors {rows[0][2]} -> {b[2]}")
+PY
 
 summary=$(find "$work/out" -name summary.json | head -n 1)
 requests=$(dirname "$summary")/requests.jsonl

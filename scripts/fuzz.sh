@@ -3,7 +3,9 @@
 # build-fuzz and runs each for SECONDS (default 10) on its corpus in fuzz/corpus/<target>/, seeded
 # from tests/fixtures and datasets/. New inputs found go to build-fuzz/corpus/<target>/ (not
 # checked in); crashes to build-fuzz/artifacts/. Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
-# Exits non-zero on the first target that crashes. Prints executions and exec/s per target.
+# Exits non-zero on the first target that crashes or hangs (one input running longer than
+# FUZZ_UNIT_TIMEOUT seconds, default 10; raise it for long runs on a busy machine, where a starved
+# process can trip it). Prints executions and exec/s per target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
@@ -28,7 +30,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$work"
   log="$build/$target.log"
   echo "fuzz: $target for ${seconds}s (seeds: fuzz/corpus/$target)"
-  if ! "$build/fuzz/$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
+  if ! "$build/fuzz/$target" -max_total_time="$seconds" -print_final_stats=1 -timeout="${FUZZ_UNIT_TIMEOUT:-10}" \
       -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$build/artifacts/$target"- \
       "$work" "fuzz/corpus/$target" >"$log" 2>&1; then
     tail -n 40 "$log"

@@ -23,8 +23,7 @@ ClientHealth assess_client_health(const ClientHealthInput& input,
   ClientHealth health;
   health.measured = true;
   health.threads = std::max(1, input.threads);
-  std::vector<double> delays(input.stamp_delay_ns.begin(), input.stamp_delay_ns.end());
-  health.stamp_delay_ns = describe(std::move(delays), percentiles);
+  health.stamp_delay_ns = input.stamp_delay_ns.describe(percentiles);
   health.cpu_s = input.cpu_s;
   if (input.wall_s > 0) health.cpu_utilization = input.cpu_s / (input.wall_s * health.threads);
 

@@ -1,13 +1,16 @@
-// run_load: splits the slots of a run across worker threads, runs them, and merges their records
-// after they have all finished (no locks while running).
+// run_load: splits the slots of a run across worker threads, runs them, and passes the records of
+// finished requests to the caller's sink while they run: every kDrainPeriod the calling thread
+// takes what each worker has handed over (one lock per worker) and gives it to the sink.
 #include "llmperf/engine.h"
 
 #include <curl/curl.h>
-#include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -17,16 +20,10 @@
 namespace llmperf {
 namespace {
 
-int64_t seconds_to_ms(double seconds) { return static_cast<int64_t>(seconds * 1000.0 + 0.5); }
+// How often the calling thread passes finished records to the sink.
+constexpr auto kDrainPeriod = std::chrono::milliseconds(100);
 
-double process_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
+int64_t seconds_to_ms(double seconds) { return static_cast<int64_t>(seconds * 1000.0 + 0.5); }
 
 // curl_slist of the builder's header lines, freed on scope exit.
 struct HeaderList {
@@ -53,8 +50,8 @@ void init_transport() {
 }
 
 LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vector<Prompt>& prompts,
-                    const RequestBuilder& builder, LoadProgress* progress,
-                    const StopControl& stop) {
+                    const RequestBuilder& builder, LoadProgress* progress, const StopControl& stop,
+                    const RecordSink& sink) {
   if (prompts.empty()) throw std::runtime_error("run_load: no prompts");
   const int parallel = std::max(1, plan.parallel);
   const int threads = std::clamp(plan.threads, 1, parallel);
@@ -87,41 +84,65 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
   }
 
   LoadResult result;
-  const double cpu_before = process_cpu_seconds();
   result.start_ns = now_ns();
   shared.start_ns = result.start_ns;
   std::vector<std::exception_ptr> errors(workers.size());
+  std::exception_ptr sink_error;
+  std::vector<RequestRecord> batch;
+  // Passes what the workers handed over to the sink; after a sink failure, stops every worker and
+  // drops further records.
+  auto drain = [&] {
+    for (const auto& worker : workers) worker->take_finished(batch);
+    if (batch.empty() || sink_error) {
+      batch.clear();
+      return;
+    }
+    result.requests += static_cast<int64_t>(batch.size());
+    try {
+      sink(batch);
+    } catch (...) {
+      sink_error = std::current_exception();
+      shared.abort.store(true, std::memory_order_relaxed);
+    }
+    batch.clear();
+  };
   {
-    std::vector<std::jthread> running;
+    std::mutex mutex;
+    std::condition_variable all_done;
+    size_t running = workers.size();
+    std::vector<std::jthread> threads_running;
     for (size_t i = 0; i < workers.size(); ++i) {
-      running.emplace_back([&workers, &errors, i] {
+      threads_running.emplace_back([&, i] {
         try {
           workers[i]->run();
         } catch (...) {
           errors[i] = std::current_exception();
         }
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (--running == 0) all_done.notify_one();
       });
     }
+    std::unique_lock<std::mutex> lock(mutex);
+    while (!all_done.wait_for(lock, kDrainPeriod, [&] { return running == 0; })) {
+      lock.unlock();
+      drain();
+      lock.lock();
+    }
   }  // joins
-  result.end_ns = now_ns();
-  result.cpu_s = process_cpu_seconds() - cpu_before;
+  drain();
+  result.end_ns = result.start_ns;
+  for (const auto& worker : workers) result.end_ns = std::max(result.end_ns, worker->end_ns());
   for (const auto& error : errors) {
     if (error) std::rethrow_exception(error);
   }
+  if (sink_error) std::rethrow_exception(sink_error);
 
-  size_t total = 0;
-  for (const auto& worker : workers) total += worker->records().size();
-  result.records.reserve(total);
   for (const auto& worker : workers) {
     result.interrupted = result.interrupted || worker->interrupted();
-    for (RequestRecord& record : worker->records()) result.records.push_back(std::move(record));
-    result.cpu_s -= static_cast<double>(worker->spin_ns()) / 1e9;
-    const auto& delays = worker->stamp_delays();
-    result.stamp_delay_ns.insert(result.stamp_delay_ns.end(), delays.begin(), delays.end());
+    result.cpu_s +=
+        static_cast<double>(std::max<int64_t>(0, worker->cpu_ns() - worker->spin_ns())) / 1e9;
+    result.stamp_delay_ns.merge(worker->stamp_delays());
   }
-  result.cpu_s = std::max(0.0, result.cpu_s);
-  std::sort(result.records.begin(), result.records.end(),
-            [](const RequestRecord& a, const RequestRecord& b) { return a.id < b.id; });
   return result;
 }
 

@@ -12,7 +12,6 @@ namespace llmperf {
 namespace {
 
 constexpr double kNsPerMs = 1e6;
-constexpr double kNsPerS = 1e9;
 
 [[noreturn]] void fail(const std::string& item, const std::string& why) {
   throw std::invalid_argument("--goodput '" + item + "': " + why);
@@ -78,21 +77,6 @@ bool is_good_request(const RequestRecord& r, const GoodputSpec& spec) {
     if (tpot_ns > static_cast<double>(*spec.tpot_ns)) return false;
   }
   return true;
-}
-
-GoodputResult compute_goodput(const std::vector<RequestRecord>& records, const GoodputSpec& spec,
-                              int64_t window_ns) {
-  GoodputResult result;
-  int64_t measured = 0;
-  for (const RequestRecord& r : records) {
-    if (r.warmup) continue;
-    ++measured;
-    if (is_good_request(r, spec)) ++result.good_requests;
-  }
-  const auto good = static_cast<double>(result.good_requests);
-  if (window_ns > 0) result.goodput_rps = good / (static_cast<double>(window_ns) / kNsPerS);
-  if (measured > 0) result.good_fraction = good / static_cast<double>(measured);
-  return result;
 }
 
 }  // namespace llmperf

@@ -1,7 +1,8 @@
 // Writing a run's files (the JSON summaries, requests.jsonl and report.html): the directory, each
-// file atomically (temporary file + rename, so a reader never sees half a summary), and a last
-// scrub of credentials from everything written (DESIGN §4: an API key or Authorization header
-// never reaches a file, even if a server echoes it back).
+// file atomically (temporary file + rename, so a reader never sees half a summary; requests.jsonl
+// is streamed to a .partial file during the run and renamed at its end), and a last scrub of
+// credentials from everything written (DESIGN §4: an API key or Authorization header never
+// reaches a file, even if a server echoes it back).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -60,6 +62,35 @@ std::string redact(std::string text, const std::vector<std::string>& secrets) {
   return text;
 }
 
+// fsync()s and closes fd (always closing it); returns 0 or the errno of the first failure.
+int sync_and_close(int fd) {
+  const int synced = ::fsync(fd) == 0 ? 0 : errno;
+  const int closed = ::close(fd) == 0 ? 0 : errno;
+  return synced != 0 ? synced : closed;
+}
+
+// Writes all of `data` to fd; returns 0 or the errno of the failure.
+int write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return 0;
+}
+
+std::filesystem::path create_run_dir(const RunInfo& info) {
+  const std::filesystem::path dir(info.output_dir.empty() ? "." : info.output_dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    throw std::runtime_error(
+        fmt::format("cannot create directory {}: {}", dir.string(), ec.message()));
+  }
+  return dir;
+}
+
 std::string dump(const report_detail::Json& json) {
   return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
@@ -97,22 +128,12 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   const std::string tmp = fmt::format("{}.tmp.{}", path, getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw write_error(path, errno);
-  const char* data = content.data();
-  size_t left = content.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, data, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int error = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw write_error(path, error);
-    }
-    data += n;
-    left -= static_cast<size_t>(n);
+  if (const int error = write_all(fd, content); error != 0) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw write_error(path, error);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    int error = errno;
+  if (const int error = sync_and_close(fd); error != 0) {
     ::unlink(tmp.c_str());
     throw write_error(path, error);
   }
@@ -124,15 +145,8 @@ void write_file_atomic(const std::string& path, const std::string& content) {
 }
 
 void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
-                       const std::vector<RequestRecord>& records) {
-  namespace fs = std::filesystem;
-  const fs::path dir(info.output_dir.empty() ? "." : info.output_dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    throw std::runtime_error(
-        fmt::format("cannot create directory {}: {}", dir.string(), ec.message()));
-  }
+                       const RunTrace& trace) {
+  const std::filesystem::path dir = create_run_dir(info);
   const auto secrets = secrets_of(config);
   auto emit = [&](const char* name, std::string content) {
     write_file_atomic((dir / name).string(), redact(std::move(content), secrets));
@@ -140,8 +154,55 @@ void write_run_outputs(const Config& config, const RunInfo& info, const RunSumma
   emit("summary.json", dump(report_detail::summary_json(config, info, summary)));
   emit("benchmark_summary.json", dump(report_detail::benchmark_summary_json(info, summary)));
   emit("benchmark_percentile.json", dump(report_detail::benchmark_percentile_json(summary)));
-  emit("requests.jsonl", report_detail::requests_jsonl(info, records));
-  emit("report.html", report_detail::render_run_html(config, info, summary, records));
+  emit("report.html", report_detail::render_run_html(config, info, summary, trace));
+}
+
+void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
+                       const std::vector<RequestRecord>& records) {
+  RecordsFile file(config, info);
+  for (const RequestRecord& record : records) file.append(record);
+  file.commit();
+  MetricsOptions options;
+  options.percentiles = summary.percentiles;
+  options.origin_ns = info.anchor_steady_ns;
+  RunTrace trace;
+  summarize(records, options, &trace);
+  write_run_outputs(config, info, summary, trace);
+}
+
+RecordsFile::RecordsFile(const Config& config, const RunInfo& info)
+    : info_(info), secrets_(secrets_of(config)) {
+  const std::filesystem::path dir = create_run_dir(info);
+  path_ = (dir / "requests.jsonl").string();
+  partial_path_ = path_ + ".partial";
+  fd_ = ::open(partial_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw write_error(partial_path_, errno);
+}
+
+RecordsFile::~RecordsFile() {
+  if (fd_ < 0) return;
+  write_all(fd_, buffer_);  // best effort: every complete line gathered stays in the .partial file
+  ::close(fd_);
+}
+
+void RecordsFile::append(const RequestRecord& record) {
+  buffer_ += redact(record_to_json(record, info_), secrets_);
+  buffer_ += '\n';
+  if (buffer_.size() >= kFlushBytes) flush();
+}
+
+void RecordsFile::flush() {
+  if (const int error = write_all(fd_, buffer_); error != 0)
+    throw write_error(partial_path_, error);
+  buffer_.clear();
+}
+
+void RecordsFile::commit() {
+  flush();
+  const int fd = fd_;
+  fd_ = -1;
+  if (const int error = sync_and_close(fd); error != 0) throw write_error(partial_path_, error);
+  if (::rename(partial_path_.c_str(), path_.c_str()) != 0) throw write_error(path_, errno);
 }
 
 }  // namespace llmperf

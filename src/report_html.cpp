@@ -97,7 +97,7 @@ std::string chart_grid(const std::vector<svg::ChartSpec>& charts) {
 }
 
 std::string render_run_html(const Config& config, const RunInfo& info, const RunSummary& s,
-                            const std::vector<RequestRecord>& records) {
+                            const RunTrace& trace) {
   const std::string name = config.name.empty() ? config.model : config.name;
   std::string body = fmt::format("<h1>llmperf run: {}</h1>", xml_escape(name));
   std::string meta =
@@ -120,8 +120,11 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
   body += card(format_number(static_cast<double>(s.window_ns) / kNsPerS), "test duration (s)");
   body += "</div>";
 
-  body += "<h2>Charts</h2>" + chart_grid(run_charts(s, records));
+  body += "<h2>Charts</h2>" + chart_grid(run_charts(s, trace));
   body += "<h2>Statistics (successful requests)</h2>" + statistics_table(s);
+  if (const std::string note = approximation_note(s); !note.empty()) {
+    body += "<p class=\"note\">" + xml_escape(note) + "</p>";
+  }
   body +=
       fmt::format("<p class=\"note\">Token counts: input {}, output {}.</p>",
                   xml_escape(s.input_provenance.label()), xml_escape(s.output_provenance.label()));

@@ -39,6 +39,10 @@ std::optional<double> mean_in(const Distribution& d, double unit);
 // {"count","mean","std","min","max","percentiles":{"p50":...}} divided by `unit`, or null.
 Json distribution_json(const Distribution& d, const std::vector<double>& percentiles, double unit);
 
+// A line saying that the ITL percentiles are approximate and how closely, or "" when every
+// percentile is exact.
+std::string approximation_note(const RunSummary& summary);
+
 Json config_json(const Config& config);
 Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary);
 Json benchmark_summary_json(const RunInfo& info, const RunSummary& summary);
@@ -49,9 +53,6 @@ std::string read_text_file(const std::string& path);
 // A file's content parsed as JSON; throws std::runtime_error naming the file when it cannot be read
 // or is not valid JSON.
 nlohmann::json read_json_file(const std::string& path);
-
-// One line per record, each terminated by '\n'.
-std::string requests_jsonl(const RunInfo& info, const std::vector<RequestRecord>& records);
 
 // True when a header's value is a credential and must be masked.
 bool is_secret_header(const std::string& name);

@@ -137,12 +137,23 @@ Json distribution_json(const Distribution& d, const std::vector<double>& percent
   for (size_t i = 0; i < percentiles.size(); ++i) {
     points["p" + percentile_label(percentiles[i])] = number_or_null(percentile_in(d, i, unit));
   }
-  return Json{{"count", d.count},
-              {"mean", number_or_null(d.mean / unit)},
-              {"std", number_or_null(d.std / unit)},
-              {"min", number_or_null(d.min / unit)},
-              {"max", number_or_null(d.max / unit)},
-              {"percentiles", points}};
+  Json out{{"count", d.count},
+           {"mean", number_or_null(d.mean / unit)},
+           {"std", number_or_null(d.std / unit)},
+           {"min", number_or_null(d.min / unit)},
+           {"max", number_or_null(d.max / unit)},
+           {"percentiles", points}};
+  // Present only when the percentiles came from PooledSamples' histogram (very long runs).
+  if (d.percentiles_approximate) out["percentiles_relative_error"] = PooledSamples::kRelativeError;
+  return out;
+}
+
+std::string approximation_note(const RunSummary& s) {
+  if (!s.itl_ns.percentiles_approximate) return "";
+  return fmt::format(
+      "ITL percentiles come from a histogram of all {} gaps (more than the {} kept exactly): each "
+      "is within {:.4f} % of the exact value; count, mean, std, min and max are exact.\n",
+      s.itl_ns.count, PooledSamples::kDefaultExactLimit, PooledSamples::kRelativeError * 100);
 }
 
 bool is_secret_header(const std::string& name) {
@@ -329,15 +340,6 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       {"metrics", metrics},
       {"metric_definitions", metric_definitions_json()},
   };
-}
-
-std::string requests_jsonl(const RunInfo& info, const std::vector<RequestRecord>& records) {
-  std::string out;
-  for (const auto& record : records) {
-    out += record_to_json(record, info);
-    out += '\n';
-  }
-  return out;
 }
 
 }  // namespace report_detail

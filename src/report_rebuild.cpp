@@ -4,7 +4,7 @@
 // "config" and "dataset"); secrets there are already masked and stay masked.
 #include <algorithm>
 #include <filesystem>
-#include <sstream>
+#include <fstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -124,8 +124,13 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
   if (!options.percentiles.empty()) config.percentiles = options.percentiles;
   RunInfo info = info_from_json(summary, dir);
 
-  std::vector<RequestRecord> records;
-  std::istringstream lines(report_detail::read_text_file((dir / "requests.jsonl").string()));
+  MetricsOptions metrics;
+  metrics.percentiles = config.percentiles;
+  metrics.open_loop = info.rate >= 0;
+  SummaryBuilder builder(metrics);  // record times are relative to the run's anchor: origin 0
+  const std::string path = (dir / "requests.jsonl").string();
+  std::ifstream lines(path, std::ios::binary);
+  if (!lines) throw std::runtime_error(fmt::format("cannot read {}", path));
   std::string line;
   int line_number = 0;
   bool anchored = false;
@@ -133,25 +138,25 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
-      records.push_back(record_from_json(line));
+      builder.add(record_from_json(line));
     } catch (const std::exception& e) {
-      throw std::runtime_error(
-          fmt::format("{}:{}: {}", (dir / "requests.jsonl").string(), line_number, e.what()));
+      throw std::runtime_error(fmt::format("{}:{}: {}", path, line_number, e.what()));
     }
     // record_from_json keeps times relative to the anchor (0); recover the wall-clock anchor.
-    const json j = json::parse(line, nullptr, false);
-    if (!anchored && j.is_object() && j.value("sent_unix_ns", json()).is_number() &&
-        j.value("sent_ns", json()).is_number()) {
-      info.anchor_unix_ns = j["sent_unix_ns"].get<int64_t>() - j["sent_ns"].get<int64_t>();
-      anchored = true;
+    if (!anchored) {
+      const json j = json::parse(line, nullptr, false);
+      if (j.is_object() && j.value("sent_unix_ns", json()).is_number() &&
+          j.value("sent_ns", json()).is_number()) {
+        info.anchor_unix_ns = j["sent_unix_ns"].get<int64_t>() - j["sent_ns"].get<int64_t>();
+        anchored = true;
+      }
     }
   }
 
-  MetricsOptions metrics;
-  metrics.percentiles = config.percentiles;
-  metrics.open_loop = info.rate >= 0;
-  RebuiltRun out{SweepRow{info, summarize(records, metrics)}, ""};
-  write_run_outputs(config, out.row.info, out.row.summary, records);
+  // requests.jsonl is the source and stays as it is; every other file is rewritten.
+  RunTrace trace;
+  RebuiltRun out{SweepRow{info, builder.finish(&trace)}, ""};
+  write_run_outputs(config, out.row.info, out.row.summary, trace);
   out.text = render_text_summary(config, out.row.info, out.row.summary);
   return out;
 }

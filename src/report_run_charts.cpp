@@ -1,6 +1,7 @@
-// The per-run charts of report.html, derived from the records alone: TTFT, ITL and latency
-// distributions (CDFs), a timeline of completed requests, output tokens/s and requests in flight
-// over the run (binned), and failures by kind. Times are shown from the run's first send.
+// The per-run charts of report.html, drawn from the run's trace (RunTrace, gathered by
+// SummaryBuilder): TTFT, ITL and latency distributions (CDFs), a timeline of completed requests,
+// output tokens/s and requests in flight over the run (binned), and failures by kind. Times are
+// shown from the run's first send.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,39 +14,31 @@
 namespace llmperf::report_detail {
 namespace {
 
-constexpr size_t kCdfPoints = 400;        // a CDF polyline is thinned to about this many points
 constexpr size_t kTimelinePoints = 4000;  // the completion scatter is thinned to this many
-constexpr int kBins = 60;                 // time bins for the over-the-run charts
+constexpr int64_t kBins = 60;             // about this many bins in the over-the-run charts
 
-bool measured(const RequestRecord& r) { return !r.warmup && r.sent_ns >= 0; }
-
-svg::Series cdf_series(std::string name, std::vector<double> values) {
+// A CDF polyline from values at RunTrace::cdf_points(), divided by `unit`.
+svg::Series cdf_series(std::string name, const std::vector<double>& quantiles_ns, double unit) {
   svg::Series s;
   s.name = std::move(name);
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  if (n == 0) return s;
-  const size_t stride = std::max<size_t>(1, n / kCdfPoints);
-  for (size_t i = 0; i < n; i += stride) {
-    s.x.push_back(values[i]);
-    s.y.push_back(100.0 * static_cast<double>(i + 1) / static_cast<double>(n));
-  }
-  if (s.x.back() != values.back() || s.y.back() != 100.0) {
-    s.x.push_back(values.back());
-    s.y.push_back(100.0);
+  const std::vector<double>& points = RunTrace::cdf_points();
+  for (size_t i = 0; i < quantiles_ns.size() && i < points.size(); ++i) {
+    s.x.push_back(quantiles_ns[i] / unit);
+    s.y.push_back(points[i]);
   }
   return s;
 }
 
 svg::ChartSpec cdf_chart(const std::string& title, const std::string& x_label,
-                         std::vector<double> values, const std::string& empty_text) {
+                         const std::vector<double>& quantiles_ns, double unit,
+                         const std::string& empty_text) {
   svg::ChartSpec chart;
   chart.title = title;
   chart.x_label = x_label;
   chart.y_label = "Share of samples (%)";
   chart.y_from_zero = true;
   chart.empty_text = empty_text;
-  svg::Series s = cdf_series(x_label, std::move(values));
+  svg::Series s = cdf_series(x_label, quantiles_ns, unit);
   if (!s.x.empty()) chart.series.push_back(std::move(s));
   return chart;
 }
@@ -69,12 +62,11 @@ struct Timebase {
   double seconds(int64_t t) const { return static_cast<double>(t - start_ns) / kNsPerS; }
 };
 
-Timebase timebase(const std::vector<RequestRecord>& records) {
+Timebase timebase(const RunTrace& trace) {
   Timebase tb{std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
-  for (const auto& r : records) {
-    if (!measured(r)) continue;
+  for (const auto& r : trace.requests) {
     tb.start_ns = std::min(tb.start_ns, r.sent_ns);
-    tb.end_ns = std::max(tb.end_ns, std::max(r.end_ns, r.sent_ns));
+    tb.end_ns = std::max(tb.end_ns, r.end_ns);
   }
   if (tb.start_ns > tb.end_ns) return Timebase{};
   return tb;
@@ -88,76 +80,81 @@ svg::ChartSpec over_run_chart(const std::string& title, const std::string& y_lab
   return chart;
 }
 
-// A step series over the bins, closed at the end of the last bin.
-svg::Series bin_series(const std::string& name, const std::vector<double>& values, double bin_s) {
+// A step series: values[i] from starts_s[i] to the next start, closed at `end_s`.
+svg::Series step_series(const std::string& name, const std::vector<double>& starts_s,
+                        const std::vector<double>& values, double end_s) {
   svg::Series s;
   s.name = name;
   s.kind = svg::SeriesKind::kStep;
-  for (size_t i = 0; i < values.size(); ++i) {
-    s.x.push_back(static_cast<double>(i) * bin_s);
-    s.y.push_back(values[i]);
-  }
+  s.x = starts_s;
+  s.y = values;
   if (!values.empty()) {
-    s.x.push_back(static_cast<double>(values.size()) * bin_s);
+    s.x.push_back(end_s);
     s.y.push_back(values.back());
   }
   return s;
 }
 
-void add_over_run_charts(const std::vector<RequestRecord>& records, const Timebase& tb,
+// Output tokens/s and time-averaged requests in flight, in about kBins bins over the run. A chart
+// bin is a whole number of the trace's token bins (so none is split); each value is divided by
+// the part of its bin that lies inside the run.
+void add_over_run_charts(const RunTrace& trace, const Timebase& tb,
                          std::vector<svg::ChartSpec>& charts) {
   svg::ChartSpec tokens = over_run_chart("Output tokens/s over the run", "Output tokens/s");
   svg::ChartSpec flight = over_run_chart("Requests in flight over the run", "Requests in flight");
-  if (!tb.valid()) {
-    charts.push_back(std::move(tokens));
-    charts.push_back(std::move(flight));
-    return;
-  }
-  const int64_t span = tb.end_ns - tb.start_ns;
-  const int64_t bin_ns = std::max<int64_t>(1, (span + kBins - 1) / kBins);
-  const size_t bins = static_cast<size_t>((span + bin_ns - 1) / bin_ns);
-  std::vector<double> token_count(bins, 0), busy_ns(bins, 0);
-  auto bin_of = [&](int64_t t) {
-    int64_t b = (t - tb.start_ns) / bin_ns;
-    return static_cast<size_t>(std::clamp<int64_t>(b, 0, static_cast<int64_t>(bins) - 1));
-  };
-  for (const auto& r : records) {
-    if (!measured(r)) continue;
-    if (r.output_tokens > 0) {
-      if (!r.chunk_ns.empty()) {
-        const double per_chunk =
-            static_cast<double>(r.output_tokens) / static_cast<double>(r.chunk_ns.size());
-        for (int64_t t : r.chunk_ns) token_count[bin_of(t)] += per_chunk;
-      } else if (r.end_ns >= 0) {
-        token_count[bin_of(r.end_ns)] += static_cast<double>(r.output_tokens);
+  const TimeBins& fine = trace.output_tokens;
+  if (tb.valid()) {
+    const int64_t w = fine.width_ns();
+    const int64_t first = std::max<int64_t>(0, (tb.start_ns - fine.origin_ns()) / w);
+    const int64_t span = tb.end_ns - (fine.origin_ns() + first * w);
+    const int64_t group = std::max<int64_t>(1, (span + kBins * w - 1) / (kBins * w));
+    const int64_t width = group * w;
+    const auto bins = static_cast<size_t>((span + width - 1) / width);
+    std::vector<double> starts_s, tokens_per_s, in_flight;
+    std::vector<int64_t> lo(bins), hi(bins);
+    for (size_t b = 0; b < bins; ++b) {
+      const int64_t bin_start = fine.origin_ns() + first * w + static_cast<int64_t>(b) * width;
+      lo[b] = std::max(bin_start, tb.start_ns);
+      hi[b] = std::min(bin_start + width, tb.end_ns);
+      starts_s.push_back(tb.seconds(lo[b]));
+      double count = 0;
+      for (int64_t i = first + static_cast<int64_t>(b) * group;
+           i < first + static_cast<int64_t>(b + 1) * group &&
+           i < static_cast<int64_t>(fine.sums().size());
+           ++i) {
+        count += fine.sums()[static_cast<size_t>(i)];
+      }
+      tokens_per_s.push_back(hi[b] > lo[b] ? count / (static_cast<double>(hi[b] - lo[b]) / kNsPerS)
+                                           : 0.0);
+    }
+    std::vector<double> busy_ns(bins, 0);
+    for (const auto& r : trace.requests) {
+      for (size_t b = 0; b < bins; ++b) {
+        if (lo[b] >= r.end_ns) break;
+        if (hi[b] > r.sent_ns) {
+          busy_ns[b] += static_cast<double>(std::min(hi[b], r.end_ns) - std::max(lo[b], r.sent_ns));
+        }
       }
     }
-    if (r.end_ns < r.sent_ns) continue;
-    for (size_t b = bin_of(r.sent_ns); b < bins; ++b) {
-      const int64_t lo = tb.start_ns + static_cast<int64_t>(b) * bin_ns;
-      const int64_t hi = lo + bin_ns;
-      if (lo >= r.end_ns) break;
-      busy_ns[b] += static_cast<double>(std::min(hi, r.end_ns) - std::max(lo, r.sent_ns));
+    for (size_t b = 0; b < bins; ++b) {
+      in_flight.push_back(hi[b] > lo[b] ? busy_ns[b] / static_cast<double>(hi[b] - lo[b]) : 0.0);
     }
+    const double end_s = tb.seconds(tb.end_ns);
+    tokens.series.push_back(step_series("Output tokens/s", starts_s, tokens_per_s, end_s));
+    flight.series.push_back(step_series("In flight (time-averaged)", starts_s, in_flight, end_s));
   }
-  const double bin_s = static_cast<double>(bin_ns) / kNsPerS;
-  for (auto& v : token_count) v /= bin_s;
-  for (auto& v : busy_ns) v /= static_cast<double>(bin_ns);
-  tokens.series.push_back(bin_series("Output tokens/s", token_count, bin_s));
-  flight.series.push_back(bin_series("In flight (time-averaged)", busy_ns, bin_s));
   charts.push_back(std::move(tokens));
   charts.push_back(std::move(flight));
 }
 
-svg::ChartSpec timeline_chart(const std::vector<RequestRecord>& records, const Timebase& tb) {
+svg::ChartSpec timeline_chart(const RunTrace& trace, const Timebase& tb) {
   svg::ChartSpec chart = over_run_chart("Completed requests", "Latency (s)");
   chart.x_label = "Completion time since first request (s)";
   std::vector<std::pair<double, double>> ok, failed;
-  for (const auto& r : records) {
-    if (!measured(r) || r.end_ns < r.sent_ns) continue;
+  for (const auto& r : trace.requests) {
     const std::pair<double, double> point{tb.seconds(r.end_ns),
                                           static_cast<double>(r.end_ns - r.sent_ns) / kNsPerS};
-    (r.ok() ? ok : failed).push_back(point);
+    (r.ok ? ok : failed).push_back(point);
   }
   for (auto* set : {&ok, &failed}) {
     if (set->empty()) continue;
@@ -175,30 +172,18 @@ svg::ChartSpec timeline_chart(const std::vector<RequestRecord>& records, const T
 
 }  // namespace
 
-std::vector<svg::ChartSpec> run_charts(const RunSummary& summary,
-                                       const std::vector<RequestRecord>& records) {
-  std::vector<double> ttft_ms, itl_ms, latency_s;
-  for (const auto& r : records) {
-    if (!measured(r) || !r.ok() || r.end_ns < r.sent_ns) continue;
-    latency_s.push_back(static_cast<double>(r.end_ns - r.sent_ns) / kNsPerS);
-    if (!r.stream) continue;
-    if (r.first_content_ns >= r.sent_ns) {
-      ttft_ms.push_back(static_cast<double>(r.first_content_ns - r.sent_ns) / kNsPerMs);
-    }
-    for (size_t i = 1; i < r.chunk_ns.size(); ++i) {
-      itl_ms.push_back(static_cast<double>(r.chunk_ns[i] - r.chunk_ns[i - 1]) / kNsPerMs);
-    }
-  }
+std::vector<svg::ChartSpec> run_charts(const RunSummary& summary, const RunTrace& trace) {
   const char* stream_only = "No streamed output (TTFT and ITL apply to streams only)";
   std::vector<svg::ChartSpec> charts;
   charts.push_back(
-      cdf_chart("TTFT distribution (CDF)", "TTFT (ms)", std::move(ttft_ms), stream_only));
-  charts.push_back(cdf_chart("ITL distribution (CDF)", "ITL (ms)", std::move(itl_ms), stream_only));
-  charts.push_back(cdf_chart("Latency distribution (CDF)", "Latency (s)", std::move(latency_s),
-                             "No successful requests"));
-  const Timebase tb = timebase(records);
-  charts.push_back(timeline_chart(records, tb));
-  add_over_run_charts(records, tb, charts);
+      cdf_chart("TTFT distribution (CDF)", "TTFT (ms)", trace.ttft_cdf_ns, kNsPerMs, stream_only));
+  charts.push_back(
+      cdf_chart("ITL distribution (CDF)", "ITL (ms)", trace.itl_cdf_ns, kNsPerMs, stream_only));
+  charts.push_back(cdf_chart("Latency distribution (CDF)", "Latency (s)", trace.latency_cdf_ns,
+                             kNsPerS, "No successful requests"));
+  const Timebase tb = timebase(trace);
+  charts.push_back(timeline_chart(trace, tb));
+  add_over_run_charts(trace, tb, charts);
 
   svg::ChartSpec failures;
   failures.title = "Failures by kind";

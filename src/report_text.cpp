@@ -236,7 +236,7 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
     out += fmt::format("{:<{}}  {}\n", key, key_width, value);
   }
 
-  out += "\nStatistics (successful requests)\n" + statistics_table(s);
+  out += "\nStatistics (successful requests)\n" + statistics_table(s) + approximation_note(s);
   if (!s.percentiles.empty()) out += "\nPercentiles\n" + percentile_table(s);
   if (s.failed > 0) out += "\nFailures by kind\n" + failures_table(s);
   std::string notes = dataset_notes(info.dataset);

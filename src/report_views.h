@@ -73,13 +73,12 @@ std::string html_page(const std::string& title, const std::string& body);
 std::string chart_grid(const std::vector<svg::ChartSpec>& charts);
 
 std::string render_run_html(const Config& config, const RunInfo& info, const RunSummary& summary,
-                            const std::vector<RequestRecord>& records);
+                            const RunTrace& trace);
 std::string render_sweep_html(const std::string& title, const std::vector<MetricPoint>& points);
 
-// The per-run charts derived from the records (distributions, timeline, throughput and
-// in-flight requests over the run, failures by kind).
-std::vector<svg::ChartSpec> run_charts(const RunSummary& summary,
-                                       const std::vector<RequestRecord>& records);
+// The per-run charts drawn from the run's trace (distributions, timeline, throughput and in-flight
+// requests over the run) and summary (failures by kind).
+std::vector<svg::ChartSpec> run_charts(const RunSummary& summary, const RunTrace& trace);
 
 // EvalScope 0.5.x's "Benchmarking summary:" block (--summary-format evalscope-legacy).
 std::string render_evalscope_legacy(const RunInfo& info, const RunSummary& summary);

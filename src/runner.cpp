@@ -212,19 +212,33 @@ class Benchmark {
                                        : fmt::format("parallel {}", parallel);
     spdlog::info("{}: {}, {} requests{}", title, label, number,
                  plan.warmup > 0 ? fmt::format(" after {} warm-up", plan.warmup) : "");
+    // Each finished request is written to requests.jsonl and folded into the summary as it
+    // arrives, then dropped: memory holds a compact row per request, not the records.
+    metrics_options_.open_loop = rate > 0;
+    metrics_options_.origin_ns = info.anchor_steady_ns;
+    SummaryBuilder builder(metrics_options_);
+    RecordsFile records_file(config_, info);
+    auto sink = [&](std::vector<RequestRecord>& batch) {
+      for (const RequestRecord& record : batch) {
+        records_file.append(record);
+        builder.add(record);
+      }
+      records_file.flush();
+    };
     LoadProgress progress;
     LoadResult result;
     {
       ProgressDisplay display(progress, plan.warmup + number, label, config_.log_every_n_query);
-      result =
-          run_load(config_, plan, prompts_, builder_, &progress, StopControl{&interrupt_count()});
+      result = run_load(config_, plan, prompts_, builder_, &progress,
+                        StopControl{&interrupt_count()}, sink);
     }
+    records_file.commit();
     info.duration_s = static_cast<double>(result.end_ns - result.start_ns) / 1e9;
     info.interrupted = result.interrupted;
     interrupted_ = interrupted_ || result.interrupted;
 
-    metrics_options_.open_loop = rate > 0;
-    SweepRow row{info, summarize(result.records, metrics_options_)};
+    RunTrace trace;
+    SweepRow row{info, builder.finish(&trace)};
     ClientHealthInput health{std::move(result.stamp_delay_ns), result.cpu_s, info.duration_s,
                              std::min(config_.threads, parallel),
                              rate > 0 ? &row.summary.schedule_lag_ns : nullptr};
@@ -245,7 +259,7 @@ class Benchmark {
     }
     std::fputs(text.c_str(), stdout);
     std::fflush(stdout);
-    write_run_outputs(config_, row.info, row.summary, result.records);
+    write_run_outputs(config_, row.info, row.summary, trace);
     spdlog::info("results written to {}", row.info.output_dir);
     if (!verdict.passed()) ++failed_verdicts_;
     const bool passed = verdict.passed();
@@ -336,11 +350,12 @@ int run_benchmark(const Config& config) {
   if (config.probe) {
     spdlog::info("probe: one request to {}", config.url);
     LoadProgress probe_progress;
-    const LoadResult probe =
-        run_load(config, LoadPlan{}, benchmark.prompts(), builder, &probe_progress, StopControl{});
-    if (probe.records.empty() || probe_blocks_run(config, probe.records.front())) {
-      return kExitCannotProceed;
-    }
+    std::vector<RequestRecord> probe;
+    run_load(config, LoadPlan{}, benchmark.prompts(), builder, &probe_progress, StopControl{},
+             [&probe](std::vector<RequestRecord>& batch) {
+               for (RequestRecord& record : batch) probe.push_back(std::move(record));
+             });
+    if (probe.empty() || probe_blocks_run(config, probe.front())) return kExitCannotProceed;
   }
 
   if (config.search.empty()) {

@@ -11,6 +11,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -32,6 +33,12 @@ constexpr int kStartsPerTurn = 16;
 // Open loop: the schedule timer fires this long before a planned send and the worker spins the
 // rest of the way, because waking a sleeping thread takes tens of microseconds (more on VMs).
 constexpr int64_t kSpinLeadNs = 100'000;
+
+int64_t thread_cpu_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
 
 }  // namespace
 
@@ -148,6 +155,7 @@ void Worker::run() {
   // Wake-ups (the schedule timer, epoll timeouts) may otherwise be deferred by the default 50 us
   // timer slack of a thread.
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  const int64_t cpu_start_ns = thread_cpu_ns();
   std::array<epoll_event, 256> events{};
   int running = 0;
   while (true) {
@@ -155,6 +163,7 @@ void Worker::run() {
     if (now >= next_housekeeping_ns_) {
       check_stop(now);
       check_read_timeouts(now);
+      hand_over();
       next_housekeeping_ns_ = now + kHousekeepingNs;
     }
     dispatch(kStartsPerTurn);
@@ -189,13 +198,33 @@ void Worker::run() {
       // rather than after the whole batch.
       if (timer_fd_ >= 0 && start_pending(now_ns())) dispatch(kStartsPerTurn);
     }
-    if (ready > 0) stamp_delay_ns_.push_back(now_ns() - ready_ns);
+    if (ready > 0) stamp_delay_ns_.add(now_ns() - ready_ns);
     if (timer_deadline_ns_ >= 0 && now_ns() >= timer_deadline_ns_) {
       timer_deadline_ns_ = -1;
       curl_multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
     }
     drain_completions();
   }
+  hand_over();
+  end_ns_ = now_ns();
+  cpu_ns_ = thread_cpu_ns() - cpu_start_ns;
+}
+
+void Worker::hand_over() {
+  if (finished_.empty()) return;
+  const std::lock_guard<std::mutex> lock(mailbox_mutex_);
+  if (mailbox_.empty()) {
+    mailbox_.swap(finished_);
+  } else {
+    for (RequestRecord& record : finished_) mailbox_.push_back(std::move(record));
+    finished_.clear();
+  }
+}
+
+void Worker::take_finished(std::vector<RequestRecord>& out) {
+  const std::lock_guard<std::mutex> lock(mailbox_mutex_);
+  for (RequestRecord& record : mailbox_) out.push_back(std::move(record));
+  mailbox_.clear();
 }
 
 int Worker::wait_ms(int64_t now) const {
@@ -344,7 +373,7 @@ void Worker::release(Slot& slot) {
     shared_.progress->finished.fetch_add(1, std::memory_order_relaxed);
     if (!slot.record.ok()) shared_.progress->failed.fetch_add(1, std::memory_order_relaxed);
   }
-  records_.push_back(std::move(slot.record));
+  finished_.push_back(std::move(slot.record));
   slot.busy = false;
   --active_;
   free_slots_.push_back(&slot);
@@ -365,9 +394,10 @@ void Worker::check_read_timeouts(int64_t now) {
 }
 
 void Worker::check_stop(int64_t now) {
-  const int interrupts = shared_.stop.interrupts != nullptr
-                             ? shared_.stop.interrupts->load(std::memory_order_relaxed)
-                             : 0;
+  int interrupts = shared_.stop.interrupts != nullptr
+                       ? shared_.stop.interrupts->load(std::memory_order_relaxed)
+                       : 0;
+  if (shared_.abort.load(std::memory_order_relaxed)) interrupts = 2;  // cancel at once
   if (interrupts == 0) return;
   if (!stopping_) {
     stopping_ = true;

@@ -9,9 +9,15 @@ namespace {
 
 const std::vector<double> kPercentiles = {50, 99};
 
+PooledSamples pool_of(const std::vector<int64_t>& values) {
+  PooledSamples pool;
+  for (int64_t v : values) pool.add(v);
+  return pool;
+}
+
 TEST(ClientHealth, HealthyRunIsNotClientBound) {
   ClientHealthInput in;
-  in.stamp_delay_ns = std::vector<int64_t>(100, 20'000);  // 20 us per turn
+  in.stamp_delay_ns = pool_of(std::vector<int64_t>(100, 20'000));  // 20 us per turn
   in.cpu_s = 1.0;
   in.wall_s = 4.0;
   const ClientHealth h = assess_client_health(in, kPercentiles);
@@ -23,8 +29,9 @@ TEST(ClientHealth, HealthyRunIsNotClientBound) {
 
 TEST(ClientHealth, SlowStampingIsFlagged) {
   ClientHealthInput in;
-  in.stamp_delay_ns = std::vector<int64_t>(100, 20'000);
-  in.stamp_delay_ns[99] = in.stamp_delay_ns[98] = 5'000'000;  // p99 of 100 samples interpolates
+  std::vector<int64_t> delays(100, 20'000);
+  delays[99] = delays[98] = 5'000'000;  // p99 of 100 samples interpolates
+  in.stamp_delay_ns = pool_of(delays);
   in.wall_s = 1;
   const ClientHealth h = assess_client_health(in, kPercentiles);
   EXPECT_TRUE(h.client_bound);

@@ -117,19 +117,14 @@ TEST(GoodputCompute, CountsRateAndFraction) {
   warm.warmup = true;  // excluded entirely
   records.push_back(warm);
 
-  const GoodputResult result = compute_goodput(records, spec, 2000 * kMs);
-  EXPECT_EQ(result.good_requests, 2);
-  EXPECT_DOUBLE_EQ(result.goodput_rps, 1.0);    // 2 good / 2 s
-  EXPECT_DOUBLE_EQ(result.good_fraction, 0.4);  // 2 of 5 measured
-
   MetricsOptions options;
   options.goodput = spec;
   const RunSummary s = summarize(records, options);
   EXPECT_TRUE(s.goodput_enabled);
   EXPECT_EQ(s.window_ns, 2000 * kMs);
   EXPECT_EQ(s.good_requests, 2);
-  EXPECT_DOUBLE_EQ(s.goodput_rps, 1.0);
-  EXPECT_DOUBLE_EQ(s.good_fraction, 0.4);
+  EXPECT_DOUBLE_EQ(s.goodput_rps, 1.0);    // 2 good / 2 s
+  EXPECT_DOUBLE_EQ(s.good_fraction, 0.4);  // 2 of 5 measured
   EXPECT_EQ(s.goodput_spec.ttft_ns, 200 * kMs);
 
   const RunSummary plain = summarize(records, MetricsOptions{});
@@ -138,10 +133,13 @@ TEST(GoodputCompute, CountsRateAndFraction) {
 }
 
 TEST(GoodputCompute, EmptyRunIsZero) {
-  const GoodputResult result = compute_goodput({}, parse_goodput({"e2el:1"}), 0);
-  EXPECT_EQ(result.good_requests, 0);
-  EXPECT_EQ(result.goodput_rps, 0);
-  EXPECT_EQ(result.good_fraction, 0);
+  MetricsOptions options;
+  options.goodput = parse_goodput({"e2el:1"});
+  const RunSummary s = summarize({}, options);
+  EXPECT_TRUE(s.goodput_enabled);
+  EXPECT_EQ(s.good_requests, 0);
+  EXPECT_EQ(s.goodput_rps, 0);
+  EXPECT_EQ(s.good_fraction, 0);
 }
 
 }  // namespace

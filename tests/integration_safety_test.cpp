@@ -7,7 +7,10 @@
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "llmperf_run.h"
@@ -199,6 +202,47 @@ TEST(Interrupt, SigtermWaitsForTheGracePeriodThenWritesEverything) {
     bool found = false;
     for (const fs::path& path : files_below(outputs)) found = found || path.filename() == file;
     EXPECT_TRUE(found) << file;
+  }
+}
+
+TEST(Interrupt, KilledRunKeepsEveryFinishedRequestInThePartialFile) {
+  // SIGKILL gives llmperf no chance to write anything: what it gathered must already be on disk,
+  // streamed to requests.jsonl.partial while the run went on.
+  MockServer mock({"--ttft-ms", "5", "--itl-ms", "2", "--output-tokens", "3"});
+  const std::string outputs = make_temp_dir();
+  BackgroundProcess llmperf(
+      concat(concat({LLMPERF_BIN}, base_args(mock)),
+             {"--no-probe", "--parallel", "2", "-n", "100000", "--outputs-dir", outputs}));
+  auto partial_lines = [&]() -> std::vector<std::string> {
+    for (const fs::path& path : files_below(outputs)) {
+      if (path.filename() != "requests.jsonl.partial") continue;
+      std::vector<std::string> lines;
+      std::istringstream in(read_file(path.string()));
+      for (std::string line; std::getline(in, line);) lines.push_back(line);
+      return lines;
+    }
+    return {};
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (partial_lines().size() < 50 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // polling the file, not timing
+  }
+  llmperf.signal(SIGKILL);
+  EXPECT_EQ(llmperf.wait(30), 128 + SIGKILL);
+
+  const std::vector<std::string> lines = partial_lines();
+  ASSERT_GE(lines.size(), 50u) << llmperf.stderr_text();
+  std::set<uint64_t> ids;
+  for (const std::string& line : lines) {
+    const json r = json::parse(line, nullptr, false);  // every line is a whole record
+    ASSERT_TRUE(r.is_object()) << line;
+    EXPECT_TRUE(r["ok"].get<bool>()) << line;
+    EXPECT_EQ(r["output_tokens"], 3);
+    ids.insert(r["id"].get<uint64_t>());
+  }
+  EXPECT_EQ(ids.size(), lines.size());  // no record twice
+  for (const fs::path& path : files_below(outputs)) {
+    EXPECT_NE(path.filename(), "requests.jsonl") << "only a complete run may claim that name";
   }
 }
 

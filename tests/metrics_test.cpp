@@ -326,6 +326,82 @@ TEST(Summarize, ZeroWindowProducesZeroThroughput) {
   expect_all_finite(s);
 }
 
+TEST(SummaryBuilder, RecordsInAnyOrderGiveTheSameSummary) {
+  // The engine hands records over in completion order; the summary must not depend on it.
+  std::vector<RequestRecord> records = closed_loop_trace();
+  records.push_back(failed_record(300, 400, ErrorKind::kHttp, 503, "busy"));
+  SummaryBuilder builder(p50_p90());
+  for (auto it = records.rbegin(); it != records.rend(); ++it) builder.add(*it);
+  const RunSummary backwards = builder.finish();
+  const RunSummary forwards = summarize(records, p50_p90());
+  EXPECT_EQ(backwards.window_ns, forwards.window_ns);
+  EXPECT_EQ(backwards.failures_by_kind, forwards.failures_by_kind);
+  for (auto field : {&RunSummary::latency_ns, &RunSummary::ttft_ns, &RunSummary::tpot_ns,
+                     &RunSummary::itl_ns, &RunSummary::output_tokens}) {
+    EXPECT_EQ((backwards.*field).percentiles, (forwards.*field).percentiles);
+    EXPECT_EQ((backwards.*field).count, (forwards.*field).count);
+  }
+}
+
+TEST(SummaryBuilder, ItlPastItsExactLimitIsFlaggedAndStaysWithinTheBound) {
+  // 50 requests with 41 chunks each: 2,000 gaps of 10..20 ms, past an exact limit of 500.
+  std::vector<RequestRecord> records;
+  for (int64_t i = 0; i < 50; ++i) {
+    std::vector<int64_t> chunks;
+    int64_t t = 1000 * i + 100;
+    for (int64_t c = 0; c <= 40; ++c) chunks.push_back(t += 10 + (i * 7 + c * 3) % 11);
+    records.push_back(stream_record(1000 * i, 1000 * i + 50, chunks, t + 5, 8, 41));
+  }
+  MetricsOptions options = p50_p90();
+  const RunSummary exact = summarize(records, options);
+  options.itl_exact_limit = 500;
+  const RunSummary bucketed = summarize(records, options);
+  EXPECT_FALSE(exact.itl_ns.percentiles_approximate);
+  EXPECT_TRUE(bucketed.itl_ns.percentiles_approximate);
+  EXPECT_EQ(bucketed.itl_ns.count, 2000u);
+  EXPECT_EQ(bucketed.itl_ns.min, exact.itl_ns.min);
+  EXPECT_EQ(bucketed.itl_ns.max, exact.itl_ns.max);
+  EXPECT_NEAR(bucketed.itl_ns.mean, exact.itl_ns.mean, 1e-6);
+  for (size_t i = 0; i < exact.itl_ns.percentiles.size(); ++i) {
+    EXPECT_NEAR(bucketed.itl_ns.percentiles[i], exact.itl_ns.percentiles[i],
+                PooledSamples::kRelativeError * exact.itl_ns.percentiles[i]);
+  }
+  // Per-request metrics stay exact whatever the ITL limit.
+  EXPECT_FALSE(bucketed.tpot_ns.percentiles_approximate);
+  EXPECT_EQ(bucketed.tpot_ns.percentiles, exact.tpot_ns.percentiles);
+}
+
+TEST(SummaryBuilder, TraceHoldsWhatTheChartsDraw) {
+  std::vector<RequestRecord> records = closed_loop_trace();
+  records.push_back(failed_record(300, 400, ErrorKind::kHttp, 503, "busy"));
+  RequestRecord warm = stream_record(0, 10, {20}, 30, 1, 1);
+  warm.warmup = true;
+  records.push_back(warm);
+  MetricsOptions options = p50_p90();
+  RunTrace trace;
+  summarize(records, options, &trace);
+
+  ASSERT_EQ(trace.requests.size(), 4u);  // A, B, C and the failure; not the warm-up
+  EXPECT_EQ(trace.requests[3].sent_ns, 300 * kMs);
+  EXPECT_EQ(trace.requests[3].end_ns, 400 * kMs);
+  EXPECT_FALSE(trace.requests[3].ok);
+  // Output tokens by chunk read time (1 ms bins from origin 0): A's 5 chunks of 1 token at
+  // 100..140 ms, B's 3 at 200..220, C's 4 at 250..310.
+  const std::vector<double>& bins = trace.output_tokens.sums();
+  EXPECT_EQ(trace.output_tokens.width_ns(), kMs);
+  EXPECT_DOUBLE_EQ(bins[100], 1);
+  EXPECT_DOUBLE_EQ(bins[310], 1);
+  double tokens = 0;
+  for (double b : bins) tokens += b;
+  EXPECT_DOUBLE_EQ(tokens, 12);
+  // CDF points: TTFT 50, 100, 100 ms -> 0 % at 50 ms, 100 % at 100 ms.
+  ASSERT_EQ(trace.ttft_cdf_ns.size(), RunTrace::cdf_points().size());
+  EXPECT_DOUBLE_EQ(trace.ttft_cdf_ns.front(), 50.0 * kMs);
+  EXPECT_DOUBLE_EQ(trace.ttft_cdf_ns.back(), 100.0 * kMs);
+  EXPECT_DOUBLE_EQ(trace.latency_cdf_ns.back(), 800.0 * kMs);
+  EXPECT_DOUBLE_EQ(trace.itl_cdf_ns.front(), 10.0 * kMs);
+}
+
 TEST(FailureKindName, StableNames) {
   EXPECT_EQ(failure_kind_name(ErrorKind::kHttp, 429), "http_429");
   EXPECT_EQ(failure_kind_name(ErrorKind::kHttp, 0), "http_error");

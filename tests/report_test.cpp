@@ -332,7 +332,7 @@ TEST_F(ReportTest, OpenLoopRateAndPlannedLatencies) {
   RunSummary s = stream_summary();
   s.latency_from_planned_ns = dist(4, 3e9, 1e9, 2e9, 4e9, {3e9, 3.8e9, 3.98e9});
   s.ttft_from_planned_ns = dist(4, 1250e6, 50e6, 1200e6, 1300e6, {1250e6, 1290e6, 1299e6});
-  write_run_outputs(test_config(), info, s, {});
+  write_run_outputs(test_config(), info, s, std::vector<RequestRecord>{});
   const json j = read_json("summary.json");
   EXPECT_EQ(j["run"]["rate"], 2.5);
   EXPECT_EQ(j["metrics"]["latency_from_planned_s"]["percentiles"]["p99"], 3.98);
@@ -347,7 +347,7 @@ TEST_F(ReportTest, OpenLoopRateAndPlannedLatencies) {
 }
 
 TEST_F(ReportTest, BenchmarkSummaryMatchesEvalScopeNames) {
-  write_run_outputs(test_config(), test_info(dir_), stream_summary(), {});
+  write_run_outputs(test_config(), test_info(dir_), stream_summary(), std::vector<RequestRecord>{});
   EXPECT_EQ(read_json("benchmark_summary.json"), (json{{"Test Duration (s)", 8.0},
                                                        {"Concurrency", 2},
                                                        {"Request Rate (req/s)", -1},
@@ -370,7 +370,7 @@ TEST_F(ReportTest, BenchmarkFilesRoundToFourDecimals) {
   s.qps = 1.0 / 3.0;
   s.percentiles = {99.9};
   s.latency_ns = dist(4, 2e9, 5e8, 1e9, 3e9, {1234567891});
-  write_run_outputs(test_config(), test_info(dir_), s, {});
+  write_run_outputs(test_config(), test_info(dir_), s, std::vector<RequestRecord>{});
   EXPECT_EQ(read_json("benchmark_summary.json")["Req Throughput (req/s)"], 0.3333);
   const json rows = read_json("benchmark_percentile.json");
   ASSERT_EQ(rows.size(), 1U);
@@ -379,7 +379,7 @@ TEST_F(ReportTest, BenchmarkFilesRoundToFourDecimals) {
 }
 
 TEST_F(ReportTest, BenchmarkPercentileRows) {
-  write_run_outputs(test_config(), test_info(dir_), stream_summary(), {});
+  write_run_outputs(test_config(), test_info(dir_), stream_summary(), std::vector<RequestRecord>{});
   const json expected = json::array({
       {{"Percentiles", "50%"},
        {"TTFT (ms)", 250.0},
@@ -415,7 +415,7 @@ TEST_F(ReportTest, BenchmarkPercentileRows) {
 TEST_F(ReportTest, NonStreamRunWritesNullsNotLatency) {
   Config config = test_config();
   config.stream = false;
-  write_run_outputs(config, test_info(dir_), non_stream_summary(), {});
+  write_run_outputs(config, test_info(dir_), non_stream_summary(), std::vector<RequestRecord>{});
   const json j = read_json("summary.json");
   for (const char* key : {"ttft_ms", "tpot_ms", "itl_ms", "chunks_per_request"}) {
     EXPECT_TRUE(j["metrics"][key].is_null()) << key;
@@ -461,6 +461,61 @@ void expect_same_record(const RequestRecord& a, const RequestRecord& b) {
   EXPECT_EQ(a.http_status, b.http_status);
   EXPECT_EQ(a.error, b.error);
   EXPECT_EQ(a.finish_reason, b.finish_reason);
+}
+
+TEST_F(ReportTest, RecordsFileStreamsToAPartialFileAndCommitsByRename) {
+  const auto records = test_records();
+  {
+    RecordsFile file(test_config(), test_info(dir_));
+    file.append(records[0]);
+    file.flush();
+    // While the run goes on, only the .partial file exists, holding every flushed line.
+    EXPECT_TRUE(fs::exists(dir_ / "requests.jsonl.partial"));
+    EXPECT_FALSE(fs::exists(dir_ / "requests.jsonl"));
+    EXPECT_EQ(read("requests.jsonl.partial"), record_to_json(records[0], test_info(dir_)) + "\n");
+    file.append(records[1]);
+    file.commit();
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "requests.jsonl.partial"));
+  std::istringstream lines(read("requests.jsonl"));
+  std::string line;
+  int count = 0;
+  while (std::getline(lines, line)) EXPECT_EQ(record_from_json(line).id, records[count++].id);
+  EXPECT_EQ(count, 2);
+}
+
+TEST_F(ReportTest, RecordsFileDroppedWithoutCommitKeepsWhatItGathered) {
+  const auto records = test_records();
+  {
+    RecordsFile file(test_config(), test_info(dir_));
+    for (const auto& r : records) file.append(r);
+  }  // e.g. an exception in the run: no commit
+  EXPECT_FALSE(fs::exists(dir_ / "requests.jsonl"));
+  std::istringstream lines(read("requests.jsonl.partial"));
+  std::string line;
+  size_t count = 0;
+  while (std::getline(lines, line)) {
+    record_from_json(line);
+    ++count;
+  }
+  EXPECT_EQ(count, records.size());
+}
+
+TEST_F(ReportTest, ApproximateItlPercentilesAreFlaggedInEveryOutput) {
+  RunSummary s = stream_summary();
+  s.itl_ns.percentiles_approximate = true;
+  s.itl_ns.count = 2'500'000;
+  write_run_outputs(test_config(), test_info(dir_), s, std::vector<RequestRecord>{});
+  const json j = read_json("summary.json");
+  EXPECT_EQ(j["metrics"]["itl_ms"]["percentiles_relative_error"], PooledSamples::kRelativeError);
+  EXPECT_FALSE(j["metrics"]["ttft_ms"].contains("percentiles_relative_error"));
+  const std::string text = render_text_summary(test_config(), test_info(dir_), s);
+  EXPECT_NE(text.find("ITL percentiles come from a histogram of all 2500000 gaps"),
+            std::string::npos);
+  EXPECT_NE(read("report.html").find("ITL percentiles come from a histogram"), std::string::npos);
+  // An exact run says nothing of the kind.
+  EXPECT_EQ(render_text_summary(test_config(), test_info(dir_), stream_summary()).find("histogram"),
+            std::string::npos);
 }
 
 TEST_F(ReportTest, RequestsJsonlRoundTrips) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "llmperf/pooled_samples.h"
 #include "llmperf/stats.h"
 
 namespace llmperf {
@@ -19,7 +20,7 @@ inline constexpr double kCpuLimit = 0.9;  // CPU time / (wall time x worker thre
 struct ClientHealth {
   bool measured = false;              // false: not assessed (e.g. summary rebuilt from records)
   Distribution stamp_delay_ns;        // per loop turn: socket ready -> last ready event stamped
-  double cpu_s = 0;                   // process CPU time (user + system) during the run
+  double cpu_s = 0;                   // CPU time of the worker threads' event loops during the run
   double cpu_utilization = 0;         // cpu_s / (wall time x worker threads)
   int threads = 1;                    // worker threads
   bool client_bound = false;          // any threshold crossed
@@ -27,7 +28,7 @@ struct ClientHealth {
 };
 
 struct ClientHealthInput {
-  std::vector<int64_t> stamp_delay_ns;  // LoadResult::stamp_delay_ns
+  PooledSamples stamp_delay_ns;  // LoadResult::stamp_delay_ns
   double cpu_s = 0;
   double wall_s = 0;
   int threads = 1;

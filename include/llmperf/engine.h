@@ -1,14 +1,17 @@
-// The request engine: drives N concurrent requests over libcurl's multi interface and returns the
-// raw records. One worker thread per --threads, each with its own curl multi handle, epoll loop
-// and slots; workers own their state and their records are merged after they finish.
+// The request engine: drives N concurrent requests over libcurl's multi interface and hands the
+// raw records of finished requests to a sink while the run goes on. One worker thread per
+// --threads, each with its own curl multi handle, epoll loop and slots; workers own their state and
+// pass finished records on in batches (one lock per batch, at most every 50 ms; none per event).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "llmperf/config.h"
 #include "llmperf/dataset.h"
+#include "llmperf/pooled_samples.h"
 #include "llmperf/record.h"
 #include "llmperf/request_builder.h"
 
@@ -42,22 +45,29 @@ struct StopControl {
   int64_t grace_ns = 3'000'000'000;  // how long in-flight requests may finish after the first stop
 };
 
+// Receives the records of finished requests, in batches and in completion order, on the thread
+// that called run_load, while the run goes on (about every 100 ms) and once more at its end. It may
+// move the records out of the batch. Every dispatched request reaches the sink exactly once.
+using RecordSink = std::function<void(std::vector<RequestRecord>& batch)>;
+
 struct LoadResult {
-  std::vector<RequestRecord> records;  // every dispatched request, ordered by id
-  int64_t start_ns = 0;                // steady time the first request could be dispatched
-  int64_t end_ns = 0;                  // steady time the last request finished
-  bool interrupted = false;            // stopped early by StopControl
+  int64_t requests = 0;      // dispatched requests, all of which reached the sink
+  int64_t start_ns = 0;      // steady time the first request could be dispatched
+  int64_t end_ns = 0;        // steady time the last request finished
+  bool interrupted = false;  // stopped early by StopControl
   // Client health: for every loop turn that found ready sockets, the time from epoll returning
   // to the last of them being handled, i.e. the longest a read event waited to be stamped.
-  std::vector<int64_t> stamp_delay_ns;
-  double cpu_s = 0;  // CPU time (user + system) the process used during the run,
-                     // less the time spent spinning for open-loop send times
+  PooledSamples stamp_delay_ns;
+  double cpu_s = 0;  // CPU time (user + system) of the worker threads' event loops, less the
+                     // time spent spinning for open-loop send times
 };
 
-// Runs `plan` against config.url. Never throws for request failures (they are recorded);
-// throws std::runtime_error only when curl itself cannot be set up.
+// Runs `plan` against config.url, handing every finished request's record to `sink`. Never throws
+// for request failures (they are recorded); throws std::runtime_error only when curl itself cannot
+// be set up, and passes on what the sink throws (after the workers have stopped).
 LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vector<Prompt>& prompts,
-                    const RequestBuilder& builder, LoadProgress* progress, const StopControl& stop);
+                    const RequestBuilder& builder, LoadProgress* progress, const StopControl& stop,
+                    const RecordSink& sink);
 
 // Must be called once before any other thread starts (curl_global_init is not thread-safe).
 void init_transport();

@@ -32,14 +32,4 @@ GoodputSpec parse_goodput(const std::vector<std::string>& items);
 // ttft or tpot bound, except that a tpot bound is met whenever output_tokens <= 1.
 bool is_good_request(const RequestRecord& record, const GoodputSpec& spec);
 
-struct GoodputResult {
-  int64_t good_requests = 0;  // measured requests meeting every bound
-  double goodput_rps = 0;     // good_requests / window (req/s); 0 when the window is empty
-  double good_fraction = 0;   // good_requests / measured requests (failed count as not good)
-};
-
-// Goodput over the measured (non-warm-up) records, with the run window of summarize().
-GoodputResult compute_goodput(const std::vector<RequestRecord>& records, const GoodputSpec& spec,
-                              int64_t window_ns);
-
 }  // namespace llmperf

@@ -1,17 +1,21 @@
-// Metrics: pure functions from request records to a run summary (DESIGN §3). No curl, threads or
-// logging in here. Times stay in nanoseconds and throughputs in per-second units; only reports
-// convert units.
+// Metrics: request records -> run summary (DESIGN §3), either all at once (summarize) or one record
+// at a time as a run goes on (SummaryBuilder), so that records can be written out and dropped as
+// they finish. No curl, threads, I/O or logging in here. Times stay in nanoseconds and throughputs
+// in per-second units; only reports convert units.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "llmperf/client_health.h"
 #include "llmperf/goodput.h"
+#include "llmperf/pooled_samples.h"
 #include "llmperf/record.h"
 #include "llmperf/stats.h"
+#include "llmperf/time_bins.h"
 
 namespace llmperf {
 
@@ -19,6 +23,11 @@ struct MetricsOptions {
   std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};
   bool open_loop = false;  // compute the latency_from_planned_ns / ttft_from_planned_ns fields
   GoodputSpec goodput;     // --goodput bounds; goodput is computed only when goodput.enabled()
+  // Pooled ITL samples kept exactly up to this many; past it their percentiles come from a
+  // histogram (within PooledSamples::kRelativeError), so memory stays bounded.
+  size_t itl_exact_limit = PooledSamples::kDefaultExactLimit;
+  // Steady time the run started: TimeBins in RunTrace count from here.
+  int64_t origin_ns = 0;
 };
 
 // How a summary's token counts were obtained.
@@ -79,6 +88,62 @@ struct RunSummary {
   double good_fraction = 0;      // good_requests / total (failed requests count as not good)
 };
 
-RunSummary summarize(const std::vector<RequestRecord>& records, const MetricsOptions& options);
+// What report.html draws beyond the summary, gathered in the same pass: about 24 bytes per
+// request plus bounded bins and CDF points.
+struct RunTrace {
+  struct Request {
+    int64_t sent_ns = 0;
+    int64_t end_ns = 0;
+    bool ok = false;
+  };
+  std::vector<Request> requests;  // measured requests that were sent and ended, in arrival order
+  TimeBins output_tokens;         // output tokens of measured requests by the read time of their
+                                  // chunks (spread evenly over a request's chunks; at its end
+                                  // when it had none)
+  // Values at cdf_points() (0, 0.25, ..., 100 percent) of the successful requests' TTFT, ITL and
+  // latency (ns), for CDF charts; empty where there are no samples.
+  std::vector<double> ttft_cdf_ns;
+  std::vector<double> itl_cdf_ns;
+  std::vector<double> latency_cdf_ns;
+  static const std::vector<double>& cdf_points();
+};
+
+// Builds a RunSummary one record at a time, keeping a 64-byte row per measured request (enough for
+// every per-request metric, exact) and the pooled ITL samples, never the records themselves.
+class SummaryBuilder {
+ public:
+  explicit SummaryBuilder(MetricsOptions options);
+
+  void add(const RequestRecord& record);
+
+  // The summary of every record added; `trace`, when given, receives the chart data. Call once.
+  RunSummary finish(RunTrace* trace = nullptr);
+
+ private:
+  // One measured request: what the statistics need once its record is gone.
+  struct Row {
+    int64_t planned_ns;
+    int64_t sent_ns;
+    int64_t first_byte_ns;
+    int64_t first_content_ns;
+    int64_t end_ns;
+    int64_t input_tokens;
+    int64_t output_tokens;
+    int32_t chunks;  // output-carrying chunks
+    bool ok;
+    bool stream;
+  };
+  void add_failure(const RequestRecord& record);
+
+  MetricsOptions options_;
+  RunSummary summary_;
+  std::deque<Row> rows_;  // grows in fixed blocks: no doubling, no copy, for long runs
+  PooledSamples itl_;
+  TimeBins output_tokens_;
+};
+
+// summarize(records) == a SummaryBuilder fed every record, finished.
+RunSummary summarize(const std::vector<RequestRecord>& records, const MetricsOptions& options,
+                     RunTrace* trace = nullptr);
 
 }  // namespace llmperf

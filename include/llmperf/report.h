@@ -46,11 +46,47 @@ std::string render_load_text(const RunInfo& info, const RunSummary& summary,
 std::string render_text_summary(const Config& config, const RunInfo& info,
                                 const RunSummary& summary);
 
-// Writes summary.json, benchmark_summary.json, benchmark_percentile.json and requests.jsonl into
-// info.output_dir (created if needed), each atomically (temporary file + rename).
-// Throws std::runtime_error naming the path when a file cannot be written.
+// Writes summary.json, benchmark_summary.json, benchmark_percentile.json and report.html (charts
+// from `trace`) into info.output_dir (created if needed), each atomically (temporary file +
+// rename). requests.jsonl is RecordsFile's. Throws std::runtime_error naming the path when a file
+// cannot be written.
+void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
+                       const RunTrace& trace);
+
+// The same for a caller that holds every record: requests.jsonl (through RecordsFile), then the
+// files above with the trace of `records`.
 void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
                        const std::vector<RequestRecord>& records);
+
+// A run's requests.jsonl, written while the run goes on so that finished records need not be kept:
+// each appended record becomes one line (record_to_json, credentials scrubbed) of
+// requests.jsonl.partial in info.output_dir, written out by flush() (and whenever 256 KiB are
+// pending), so that a run killed outright still leaves what it gathered. commit() makes it
+// requests.jsonl (fsync, then rename), so that name only ever holds a complete file. Destroyed
+// without commit() (an error elsewhere), the .partial file keeps every line gathered so far.
+class RecordsFile {
+ public:
+  // Creates info.output_dir if needed. Throws std::runtime_error naming the path on failure, as
+  // do append() and commit().
+  RecordsFile(const Config& config, const RunInfo& info);
+  ~RecordsFile();
+  RecordsFile(const RecordsFile&) = delete;
+  RecordsFile& operator=(const RecordsFile&) = delete;
+
+  void append(const RequestRecord& record);
+  void flush();  // writes the pending lines to the .partial file
+  void commit();
+
+ private:
+  static constexpr size_t kFlushBytes = 256 * 1024;
+
+  RunInfo info_;  // the run's anchor, for record_to_json
+  std::vector<std::string> secrets_;
+  std::string path_;
+  std::string partial_path_;
+  int fd_ = -1;
+  std::string buffer_;  // lines not yet written
+};
 
 struct SweepRow {
   RunInfo info;

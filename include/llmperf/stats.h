@@ -16,6 +16,9 @@ struct Distribution {
   double min = 0;
   double max = 0;
   std::vector<double> percentiles;  // values at the requested percentiles, same order
+  // The percentiles come from PooledSamples' histogram: each within PooledSamples::kRelativeError
+  // of the exact value (count, mean, std, min and max are still exact).
+  bool percentiles_approximate = false;
   bool empty() const { return count == 0; }
 };
 
