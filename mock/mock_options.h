@@ -44,8 +44,8 @@ struct MockOptions {
   double fault_huge_line_rate = 0;    // probability of one extra content chunk of huge_line_bytes
   double fault_bad_utf8_rate = 0;     // probability of invalid UTF-8 bytes in the content
   std::int64_t huge_line_bytes = 4 << 20;  // content bytes of the --fault-huge-line-rate chunk
-  std::string event_log;              // file receiving the server's event timestamps; empty = off
-  bool verbose = false;               // log each request to stderr
+  std::string event_log;  // file receiving the server's event timestamps; empty = off
+  bool verbose = false;   // log each request to stderr
 };
 
 // Result of parsing argv: options to run with, or an exit code (0 after --help, 2 on bad usage).

@@ -30,8 +30,9 @@ void configure_easy(CURL* easy, const TransportOptions& options, char* error_buf
 TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_buffer,
                                    const std::string& url) {
   if (code == CURLE_OK) return {};
-  const std::string detail =
-      (error_buffer != nullptr && error_buffer[0] != '\0') ? error_buffer : curl_easy_strerror(code);
+  const std::string detail = (error_buffer != nullptr && error_buffer[0] != '\0')
+                                 ? error_buffer
+                                 : curl_easy_strerror(code);
   long os_errno = 0;
   curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
   curl_off_t connect_us = 0;
@@ -58,7 +59,8 @@ TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_
       return {ErrorKind::kStreamTruncated,
               fmt::format("connection ended before the response was complete: {}", detail)};
     default:
-      return {ErrorKind::kTransport, fmt::format("{} (curl error {})", detail, static_cast<int>(code))};
+      return {ErrorKind::kTransport,
+              fmt::format("{} (curl error {})", detail, static_cast<int>(code))};
   }
 }
 

@@ -16,12 +16,12 @@ namespace llmperf {
 // Options shared by every easy handle of a run.
 struct TransportOptions {
   std::string url;
-  curl_slist* headers = nullptr;  // owned by the caller; must outlive the handles
+  curl_slist* headers = nullptr;   // owned by the caller; must outlive the handles
   int64_t connect_timeout_ms = 0;  // 0: no limit
   int64_t total_timeout_ms = 0;    // 0: no limit
   bool insecure = false;
-  std::string cacert;              // CA bundle file (--cacert); empty: curl's default store
-  bool verbose = false;            // curl's own trace on stderr (--debug)
+  std::string cacert;    // CA bundle file (--cacert); empty: curl's default store
+  bool verbose = false;  // curl's own trace on stderr (--debug)
 };
 
 // Configures `easy` for `options`; callbacks and their user data are set by the caller.

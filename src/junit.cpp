@@ -10,7 +10,6 @@
 namespace llmperf {
 namespace {
 
-
 size_t failures(const RunVerdict& verdict) {
   size_t count = 0;
   for (const auto& entry : verdict.results) count += entry.second.passed ? 0 : 1;

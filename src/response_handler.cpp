@@ -61,7 +61,8 @@ void ResponseHandler::on_header_line(std::string_view line, int64_t now_ns) {
     const size_t space = line.find(' ');
     if (space != std::string_view::npos) {
       int status = 0;
-      for (size_t i = space + 1; i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])); ++i) {
+      for (size_t i = space + 1;
+           i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])); ++i) {
         status = status * 10 + (line[i] - '0');
       }
       rec.http_status = status;
@@ -150,9 +151,8 @@ void ResponseHandler::finish(int64_t now_ns, ErrorKind transport_error,
   if (rec.http_status >= 400) {
     // The status is the most useful reason even when the transport also failed afterwards.
     rec.error = ErrorKind::kHttp;
-    rec.error_message = body_.empty()
-                            ? fmt::format("HTTP {}", rec.http_status)
-                            : fmt::format("HTTP {}: {}", rec.http_status, excerpt(body_));
+    rec.error_message = body_.empty() ? fmt::format("HTTP {}", rec.http_status)
+                                      : fmt::format("HTTP {}: {}", rec.http_status, excerpt(body_));
   } else if (transport_error != ErrorKind::kNone) {
     if (rec.error == ErrorKind::kNone || transport_error == ErrorKind::kCancelled) {
       rec.error = transport_error;

@@ -20,7 +20,6 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 
-
 // Parses argv[2..] with `app`; an outcome when parsing ends the command (help or an error).
 std::optional<SubcommandOutcome> parse(CLI::App& app, int argc, const char* const* argv) {
   std::vector<std::string> args;

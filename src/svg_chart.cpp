@@ -329,7 +329,6 @@ std::string_view series_color(size_t index) {
   return kPalette[index % (sizeof kPalette / sizeof kPalette[0])];
 }
 
-
 std::string tick_label(double value, double step) {
   if (!finite(value) || !(step > 0) || !finite(step) || std::fabs(value) >= 1e4 || step >= 1e4) {
     return tick_label(value);

@@ -53,11 +53,11 @@ struct Config {
   std::string extra_args;                    // --extra-args: JSON object merged into the body last
 
   // --- open loop, warm-up and duration ---
-  std::vector<double> rate;          // --rate: requests/s per run (a list sweeps); empty: closed loop
-  std::string arrival = "poisson";   // --arrival: constant | poisson | gamma
-  double burstiness = 1.0;           // --burstiness: gamma shape (1 = Poisson, as in vLLM)
-  double duration_s = 0;             // --duration: stop dispatching after this long (0: no limit)
-  double warmup_num = 0;             // --warmup-num: a count, or a fraction of -n when < 1
+  std::vector<double> rate;  // --rate: requests/s per run (a list sweeps); empty: closed loop
+  std::string arrival = "poisson";  // --arrival: constant | poisson | gamma
+  double burstiness = 1.0;          // --burstiness: gamma shape (1 = Poisson, as in vLLM)
+  double duration_s = 0;            // --duration: stop dispatching after this long (0: no limit)
+  double warmup_num = 0;            // --warmup-num: a count, or a fraction of -n when < 1
 
   // --- verdicts ---
   std::vector<std::string> goodput;  // --goodput ttft:MS tpot:MS e2el:MS
@@ -79,7 +79,7 @@ struct Config {
   int64_t log_every_n_query = 10;       // --log-every-n-query
   bool debug = false;                   // --debug
   std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};  // --percentiles
-  bool probe = true;  // --no-probe skips the start-up probe request
+  bool probe = true;                       // --no-probe skips the start-up probe request
   std::string summary_format = "default";  // --summary-format: default | evalscope-legacy
 
   // Derived by validate(): chat or completions, from the URL path.

@@ -90,7 +90,6 @@ std::string render_svg(const ChartSpec& chart);
 // Colour of the i-th series (a colour-blind-safe palette, cycled).
 std::string_view series_color(size_t index);
 
-
 // Short tick label: "0", "2.5", "1k", "12k", "1.5M", "0.001".
 std::string tick_label(double value);
 // Label of a tick on an axis whose ticks are `step` apart: enough decimals to tell neighbours
