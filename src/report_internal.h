@@ -2,9 +2,14 @@
 // the JSON documents each file holds, and a plain-text table renderer. Private to llmperf_report.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +22,35 @@ using Json = nlohmann::ordered_json;
 
 inline constexpr double kNsPerMs = 1e6;
 inline constexpr double kNsPerS = 1e9;
+
+// The integer `value` holds when it is a JSON integer, or a float with an integral value, that
+// fits T; nullopt otherwise. nlohmann's get<T>() converts a float without a range check (undefined
+// behaviour for 1e30), so numbers from files that users keep and edit go through this.
+template <typename T, typename BasicJson>
+std::optional<T> json_integer(const BasicJson& value) {
+  static_assert(std::is_integral_v<T>);
+  if (value.is_number_unsigned()) {
+    const auto v = value.template get<uint64_t>();
+    if (!std::in_range<T>(v)) return std::nullopt;
+    return static_cast<T>(v);
+  }
+  if (value.is_number_integer()) {
+    const auto v = value.template get<int64_t>();
+    if (!std::in_range<T>(v)) return std::nullopt;
+    return static_cast<T>(v);
+  }
+  if (value.is_number_float()) {
+    const auto d = value.template get<double>();
+    // [min, 2^digits): both ends exact in a double, so no value out of T's range slips through.
+    const double upper = std::ldexp(1.0, std::numeric_limits<T>::digits);
+    if (!(d >= static_cast<double>(std::numeric_limits<T>::min()) && d < upper) ||
+        std::trunc(d) != d) {
+      return std::nullopt;
+    }
+    return static_cast<T>(d);
+  }
+  return std::nullopt;
+}
 
 // A finite number, or JSON null (JSON has no NaN or infinity).
 Json number_or_null(double value);

@@ -74,7 +74,9 @@ Json relative_ns(int64_t t, int64_t anchor) {
 int64_t time_from_json(const nlohmann::json& object, const char* key) {
   auto it = object.find(key);
   if (it == object.end() || it->is_null()) return -1;
-  return it->get<int64_t>();
+  const std::optional<int64_t> t = json_integer<int64_t>(*it);
+  if (!t) throw std::runtime_error(fmt::format("\"{}\" is not a time in nanoseconds", key));
+  return *t;
 }
 
 ErrorKind error_kind_from_name(const std::string& name) {
@@ -401,16 +403,25 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
 }
 
 RequestRecord record_from_json(const std::string& line) {
+  using report_detail::json_integer;
   using report_detail::time_from_json;
   nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
   if (!j.is_object() || !j.contains("id")) {
     throw std::runtime_error("not a requests.jsonl record: " + line.substr(0, 80));
   }
+  // An integer field: its default when absent or null, else a value that fits `field`.
+  auto integer = [&j](const char* key, auto& field) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return;
+    const auto value = json_integer<std::remove_reference_t<decltype(field)>>(*it);
+    if (!value) throw std::runtime_error(fmt::format("\"{}\" is not an integer in range", key));
+    field = *value;
+  };
   try {
     RequestRecord r;
-    r.id = j.at("id").get<uint64_t>();
-    r.worker = j.value("worker", 0U);
-    r.prompt_index = j.value("prompt_index", 0U);
+    integer("id", r.id);
+    integer("worker", r.worker);
+    integer("prompt_index", r.prompt_index);
     r.stream = j.value("stream", true);
     r.warmup = j.value("warmup", false);
     r.planned_ns = time_from_json(j, "planned_ns");
@@ -421,22 +432,27 @@ RequestRecord record_from_json(const std::string& line) {
     r.end_ns = time_from_json(j, "end_ns");
     const int64_t chunk_base = r.sent_ns >= 0 ? r.sent_ns : 0;
     for (const auto& t : j.value("chunk_ns", nlohmann::json::array())) {
-      r.chunk_ns.push_back(chunk_base + t.get<int64_t>());
+      const std::optional<int64_t> offset = json_integer<int64_t>(t);
+      int64_t chunk = 0;
+      if (!offset || __builtin_add_overflow(chunk_base, *offset, &chunk)) {
+        throw std::runtime_error("\"chunk_ns\" holds a value that is not a time in nanoseconds");
+      }
+      r.chunk_ns.push_back(chunk);
     }
-    r.input_tokens = j.value("input_tokens", int64_t{0});
-    r.output_tokens = j.value("output_tokens", int64_t{0});
+    integer("input_tokens", r.input_tokens);
+    integer("output_tokens", r.output_tokens);
     r.input_source = report_detail::token_source_from_name(j.value("input_token_source", ""));
     r.output_source = report_detail::token_source_from_name(j.value("output_token_source", ""));
-    r.output_chars = j.value("output_chars", int64_t{0});
-    r.malformed_events = j.value("malformed_events", 0);
-    r.http_status = j.value("http_status", 0);
+    integer("output_chars", r.output_chars);
+    integer("malformed_events", r.malformed_events);
+    integer("http_status", r.http_status);
     const auto& kind = j.value("error_kind", nlohmann::json());
     r.error = kind.is_string() ? report_detail::error_kind_from_name(kind.get<std::string>())
                                : ErrorKind::kNone;
     r.error_message = j.value("error_message", "");
     r.finish_reason = j.value("finish_reason", "");
     return r;
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const std::exception& e) {
     throw std::runtime_error(
         fmt::format("bad requests.jsonl record ({}): {}", e.what(), line.substr(0, 80)));
   }

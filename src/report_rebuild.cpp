@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -21,15 +22,26 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// `value` as a T, or nullopt when it is of another type (integers must also fit T).
+template <typename T>
+std::optional<T> as(const json& value) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return report_detail::json_integer<T>(value);
+  } else {
+    try {
+      return value.get<T>();
+    } catch (const json::exception&) {
+      return std::nullopt;
+    }
+  }
+}
+
+// A field of an unexpected type keeps its default: these are for presentation only.
 template <typename T>
 void take(const json& j, const char* key, T& field) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return;
-  try {
-    field = it->get<T>();
-  } catch (const json::exception&) {
-    // A field of an unexpected type keeps its default: presentation only.
-  }
+  if (const std::optional<T> value = as<T>(*it)) field = *value;
 }
 
 template <typename T>
@@ -39,7 +51,7 @@ void take_optional(const json& j, const char* key, std::optional<T>& field) {
   if (it->is_null()) {
     field.reset();
   } else if (it->is_number()) {
-    field = it->get<T>();
+    if (const std::optional<T> value = as<T>(*it)) field = *value;
   }
 }
 
@@ -145,11 +157,11 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
     // record_from_json keeps times relative to the anchor (0); recover the wall-clock anchor.
     if (!anchored) {
       const json j = json::parse(line, nullptr, false);
-      if (j.is_object() && j.value("sent_unix_ns", json()).is_number() &&
-          j.value("sent_ns", json()).is_number()) {
-        info.anchor_unix_ns = j["sent_unix_ns"].get<int64_t>() - j["sent_ns"].get<int64_t>();
-        anchored = true;
-      }
+      if (!j.is_object()) continue;
+      const auto unix_ns = report_detail::json_integer<int64_t>(j.value("sent_unix_ns", json()));
+      const auto sent_ns = report_detail::json_integer<int64_t>(j.value("sent_ns", json()));
+      anchored =
+          unix_ns && sent_ns && !__builtin_sub_overflow(*unix_ns, *sent_ns, &info.anchor_unix_ns);
     }
   }
 

@@ -600,6 +600,17 @@ TEST_F(ReportTest, RequestsJsonlFieldsAndUnits) {
       ErrorKind::kHttp);
   EXPECT_THROW(record_from_json("not json"), std::runtime_error);
   EXPECT_THROW(record_from_json(R"({"id":"x"})"), std::runtime_error);
+  // Numbers that do not fit their field are refused (nlohmann would convert 1e30 with undefined
+  // behaviour), as is a chunk time that overflows once added to the send time.
+  EXPECT_THROW(record_from_json(R"({"id":1,"sent_ns":1e30})"), std::runtime_error);
+  EXPECT_THROW(record_from_json(R"({"id":1,"worker":5000000000})"), std::runtime_error);
+  EXPECT_THROW(record_from_json(R"({"id":1,"output_tokens":2.5})"), std::runtime_error);
+  EXPECT_THROW(record_from_json(R"({"id":-1})"), std::runtime_error);
+  EXPECT_THROW(record_from_json(R"({"id":1,"sent_ns":9000000000000000000,"chunk_ns":[9e17]})"),
+               std::runtime_error);
+  const RequestRecord whole = record_from_json(R"({"id":1.0,"sent_ns":5,"output_tokens":4e0})");
+  EXPECT_EQ(whole.id, 1u);  // a float with an integral value is that integer
+  EXPECT_EQ(whole.output_tokens, 4);
 }
 
 TEST_F(ReportTest, SecretsNeverReachAnyFile) {
