@@ -1,7 +1,15 @@
 #!/usr/bin/env python3
 """Puts llmperf's measured TTFT/ITL percentiles next to llmperf-mock's own record of when it
-wrote each event (--event-log: `recv <seq> <ns>` and `evt <seq> <index> <ns>` lines)."""
+wrote each event (--event-log: `recv <seq> <ns>` and `evt <seq> <index> <ns>` lines), and measures
+what the client adds, event by event: both processes read CLOCK_MONOTONIC on the same machine, so
+each chunk's client stamp (summary.json's run.monotonic_anchor_ns + the record's sent_ns + its
+chunk_ns) minus the server's write of that chunk (matched through the response id,
+"chatcmpl-<seq>") is the time from the server handing the bytes to the kernel to llmperf stamping
+them: loopback delivery plus any queueing in the client.
+
+Usage: compare_event_log.py RUN_DIR EVENT_LOG"""
 import json
+import os
 import sys
 
 
@@ -16,22 +24,38 @@ def percentile(sorted_values, p):
 
 
 def main():
-    summary = json.load(open(sys.argv[1]))
+    run_dir, event_log = sys.argv[1], sys.argv[2]
+    summary = json.load(open(os.path.join(run_dir, "summary.json")))
     recv, events = {}, {}
-    for line in open(sys.argv[2]):
+    for line in open(event_log):
         parts = line.split()
         if parts[0] == "recv":
             recv[int(parts[1])] = int(parts[2])
         elif parts[0] == "evt":
-            events.setdefault(int(parts[1]), []).append((int(parts[2]), int(parts[3])))
+            events.setdefault(int(parts[1]), {})[int(parts[2])] = int(parts[3])
     server_ttft, server_itl = [], []
     for seq, evts in events.items():
-        evts.sort()
+        times = [evts[i] for i in sorted(evts)]
         if seq in recv:
-            server_ttft.append((evts[0][1] - recv[seq]) / 1e6)
-        server_itl.extend((b[1] - a[1]) / 1e6 for a, b in zip(evts, evts[1:]))
+            server_ttft.append((times[0] - recv[seq]) / 1e6)
+        server_itl.extend((b - a) / 1e6 for a, b in zip(times, times[1:]))
     server_ttft.sort()
     server_itl.sort()
+
+    anchor = summary["run"]["monotonic_anchor_ns"]
+    delays = []
+    for line in open(os.path.join(run_dir, "requests.jsonl")):
+        r = json.loads(line)
+        rid = r.get("response_id", "")
+        if not r["ok"] or not rid.startswith("chatcmpl-"):
+            continue
+        written = events.get(int(rid.split("-", 1)[1]), {})
+        sent = anchor + r["sent_ns"]
+        for index, offset in enumerate(r["chunk_ns"]):
+            if index in written:
+                delays.append((sent + offset - written[index]) / 1e6)
+    delays.sort()
+
     m = summary["metrics"]
     print(f"    requests ok {summary['requests']['succeeded']}/{summary['requests']['total']}")
     print("    metric       client p50   client p99   server p50   server p99   (ms)")
@@ -39,6 +63,10 @@ def main():
         p = m[key]["percentiles"]
         print(f"    {name:<10} {p['p50']:>11.3f} {p['p99']:>12.3f} {percentile(server, 50):>12.3f}"
               f" {percentile(server, 99):>12.3f}")
+    if delays:
+        print(f"    stamp - server write, per event ({len(delays):,} events): "
+              f"p50 {percentile(delays, 50):.3f} ms, p99 {percentile(delays, 99):.3f} ms, "
+              f"max {delays[-1]:.3f} ms")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 # different cores with taskset. Prints three figures (see bench/README.md):
 #   (a) SSE events per second one client core sustains when the server has zero delays;
 #   (b) TTFT and ITL p50/p99 at 1,000 concurrent streams (TTFT 100 ms, ITL 10 ms), next to the
-#       server's own record of when it wrote each event;
+#       server's own record of when it wrote each event, and per event the time from the server's
+#       write to llmperf's stamp;
 #   (c) resident memory per in-flight stream.
 # Usage: bench/run_bench.sh [build-dir]   (a Release build; default: build)
 set -euo pipefail
@@ -59,7 +60,7 @@ echo "(b) 1,000 concurrent streams, server TTFT 100 ms and ITL 10 ms, 200 tokens
 start_mock --ttft-ms 100 --itl-ms 10 --output-tokens 200 --event-log "$work/events.log"
 run_client --parallel 1000 -n 2000 --connect-timeout 30
 stop_mock
-python3 bench/compare_event_log.py "$summary" "$work/events.log"
+python3 bench/compare_event_log.py "$(dirname "$summary")" "$work/events.log"
 echo
 
 echo "(c) resident memory per in-flight stream (peak RSS, 1,000 vs 10 streams, one request each)"

@@ -25,7 +25,7 @@ bool same(const llmperf::RequestRecord& a, const llmperf::RequestRecord& b) {
          a.output_tokens == b.output_tokens && a.input_source == b.input_source &&
          a.output_source == b.output_source && a.output_chars == b.output_chars &&
          a.malformed_events == b.malformed_events && a.http_status == b.http_status &&
-         a.error == b.error;
+         a.error == b.error && a.response_id == b.response_id;
 }
 
 }  // namespace

@@ -38,6 +38,7 @@ enum class Key : uint8_t {
   kFinishReason,
   kError,
   kObject,
+  kId,
 };
 
 // What a JSON container is, judged from its path.
@@ -57,6 +58,9 @@ enum class Scope : uint8_t {
 
 Key classify_key(std::string_view key) {
   switch (key.size()) {
+    case 2:
+      if (key == "id") return Key::kId;
+      break;
     case 4:
       if (key == "text") return Key::kText;
       if (key == "name") return Key::kName;
@@ -169,6 +173,8 @@ class ChunkHandler {
           object_is_error_ = value == "error";
         } else if (frame.key == Key::kMessage) {
           root_message_.assign(value);
+        } else if (frame.key == Key::kId) {
+          out_.response_id.assign(value);
         }
         break;
       case Scope::kError:
@@ -338,6 +344,7 @@ void DecodedChunk::clear() {
   has_error = false;
   error_message.clear();
   finish_reason.clear();
+  response_id.clear();
 }
 
 void decode_chunk(std::string_view payload, DecodedChunk& out) {

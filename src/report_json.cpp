@@ -315,6 +315,9 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       {"duration_s", number_or_null(info.duration_s)},
       {"interrupted", info.interrupted},
       {"output_dir", info.output_dir},
+      // CLOCK_MONOTONIC reading the times of requests.jsonl count from: correlates them with other
+      // monotonic-clock logs on the same machine (a server's, a tracer's).
+      {"monotonic_anchor_ns", info.anchor_steady_ns},
   };
   return Json{
       {"schema", kSchema},
@@ -381,6 +384,7 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
       {"error_message", record.error_message},
       {"http_status", record.http_status},
       {"finish_reason", record.finish_reason},
+      {"response_id", record.response_id},
       {"input_tokens", record.input_tokens},
       {"output_tokens", record.output_tokens},
       {"input_token_source", token_source_name(record.input_source)},
@@ -451,6 +455,7 @@ RequestRecord record_from_json(const std::string& line) {
                                : ErrorKind::kNone;
     r.error_message = j.value("error_message", "");
     r.finish_reason = j.value("finish_reason", "");
+    r.response_id = j.value("response_id", "");
     return r;
   } catch (const std::exception& e) {
     throw std::runtime_error(

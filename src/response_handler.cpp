@@ -117,6 +117,7 @@ void ResponseHandler::on_event(const SseEvent& event, int64_t now_ns) {
     ++rec.malformed_events;
     return;
   }
+  if (rec.response_id.empty() && !chunk_.response_id.empty()) rec.response_id = chunk_.response_id;
   if (chunk_.has_error) {
     fail(ErrorKind::kStreamError, fmt::format("error in stream: {}", chunk_.error_message));
     return;
@@ -201,6 +202,7 @@ void ResponseHandler::finish_buffered_body() {
          fmt::format("HTTP {} response is not JSON: {}", rec.http_status, excerpt(body_)));
     return;
   }
+  rec.response_id = chunk_.response_id;
   if (chunk_.has_error) {
     fail(ErrorKind::kStreamError, fmt::format("error in response: {}", chunk_.error_message));
     return;

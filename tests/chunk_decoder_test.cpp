@@ -37,6 +37,16 @@ TEST(ChunkDecoder, RoleOnlyChunkIsNotOutput) {
   EXPECT_EQ(c.finish_reason, "");
 }
 
+TEST(ChunkDecoder, ResponseIdIsTheTopLevelIdOnly) {
+  const std::string chunk =
+      R"({"id":"chatcmpl-9c2e","object":"chat.completion.chunk","choices":[{"index":0,"delta":)"
+      R"({"content":"hi","tool_calls":[{"id":"call_1","function":{"name":"f"}}]}}]})";
+  EXPECT_EQ(decode(chunk).response_id, "chatcmpl-9c2e");  // not the tool call's id
+  // The same through nlohmann's fallback (an escape the fast scanner leaves to it).
+  EXPECT_EQ(decode(R"({"id":"cmpl-A","choices":[]})").response_id, "cmpl-A");
+  EXPECT_EQ(decode(R"({"choices":[]})").response_id, "");
+}
+
 TEST(ChunkDecoder, UsageOnlyChunkWithEmptyChoices) {
   const DecodedChunk c =
       decode(R"({"id":"x","object":"chat.completion.chunk","choices":[],)"

@@ -62,6 +62,21 @@ TEST(ResponseHandler, RoleChunkDoesNotCountAsFirstToken) {
   EXPECT_EQ(r.http_status, 200);
 }
 
+TEST(ResponseHandler, KeepsTheServersResponseId) {
+  Exchange x;
+  x.headers(200, "text/event-stream");
+  x.body("data: {\"id\":\"chatcmpl-1\",\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n", 20);
+  x.body("data: {\"id\":\"chatcmpl-2\",\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n\n", 30);
+  x.finish(40);
+  EXPECT_EQ(x.record.response_id, "chatcmpl-1");  // the first one seen
+
+  Exchange plain(false);
+  plain.headers(200, "application/json");
+  plain.body(R"({"id":"cmpl-7","choices":[{"message":{"content":"hi"}}]})", 20);
+  plain.finish(30);
+  EXPECT_EQ(plain.record.response_id, "cmpl-7");
+}
+
 TEST(ResponseHandler, WithoutUsageTokensAreEstimatedFromChunks) {
   Exchange x;
   x.headers(200, "text/event-stream; charset=utf-8");

@@ -32,6 +32,14 @@ TEST(Integration, StreamCountsAndTokensAreExact) {
   EXPECT_EQ(s["tokens"]["output_source"], "usage");
   EXPECT_EQ(s["metrics"]["chunks_per_request"]["mean"], 20.0);
   EXPECT_EQ(s["metrics"]["itl_ms"]["count"], 40 * 19);
+  // Each record carries the server's id for its response, one per request.
+  std::set<std::string> response_ids;
+  for (const json& r : read_requests(run.run_dirs.front())) {
+    const std::string id = r["response_id"];
+    EXPECT_EQ(id.rfind("chatcmpl-", 0), 0u) << id;
+    response_ids.insert(id);
+  }
+  EXPECT_EQ(response_ids.size(), 40u);
   // The human summary goes to stdout and names the run's output directory.
   EXPECT_NE(run.process.out.find("TTFT"), std::string::npos);
   EXPECT_NE(run.process.out.find(run.sweep_dir.string()), std::string::npos);

@@ -154,6 +154,7 @@ std::vector<RequestRecord> test_records() {
   ok.output_chars = 9;
   ok.http_status = 200;
   ok.finish_reason = "stop";
+  ok.response_id = "chatcmpl-8f3a";
 
   RequestRecord& http = records[1];
   http.id = 3;
@@ -253,7 +254,8 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                     {"started_at", "2026-11-21T12:48:33Z"},
                                     {"duration_s", 8.5},
                                     {"interrupted", false},
-                                    {"output_dir", dir_.string()}}));
+                                    {"output_dir", dir_.string()},
+                                    {"monotonic_anchor_ns", kAnchor}}));
   EXPECT_EQ(j["dataset"], (ordered_json{{"records_read", 12},
                                         {"accepted", 10},
                                         {"skipped_length", 0},
@@ -461,6 +463,7 @@ void expect_same_record(const RequestRecord& a, const RequestRecord& b) {
   EXPECT_EQ(a.http_status, b.http_status);
   EXPECT_EQ(a.error, b.error);
   EXPECT_EQ(a.finish_reason, b.finish_reason);
+  EXPECT_EQ(a.response_id, b.response_id);
 }
 
 TEST_F(ReportTest, RecordsFileStreamsToAPartialFileAndCommitsByRename) {
@@ -558,6 +561,7 @@ TEST_F(ReportTest, RequestsJsonlFieldsAndUnits) {
                          {"error_message", ""},
                          {"http_status", 200},
                          {"finish_reason", "stop"},
+                         {"response_id", "chatcmpl-8f3a"},
                          {"input_tokens", 12},
                          {"output_tokens", 3},
                          {"input_token_source", "usage"},

@@ -22,6 +22,7 @@ struct DecodedChunk {
   bool has_error = false;          // an error object was present
   std::string error_message;       // error.message (or the error string/object text)
   std::string finish_reason;       // choices[0].finish_reason when non-null
+  std::string response_id;         // the top-level "id" (e.g. vLLM's "chatcmpl-..."), if any
 
   void clear();
 };

@@ -69,6 +69,7 @@ struct RequestRecord {
   ErrorKind error = ErrorKind::kNone;
   std::string error_message;  // human-readable reason, including a short body excerpt
   std::string finish_reason;  // the server's finish_reason, if any
+  std::string response_id;    // the server's id for the response (first "id" seen), if any
 
   bool ok() const { return error == ErrorKind::kNone; }
 };
