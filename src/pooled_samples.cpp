@@ -38,56 +38,66 @@ double bucket_value(size_t bucket) {
 
 }  // namespace
 
+void PooledSamples::Moments::add(int64_t value) {
+  if (count == 0) {
+    min = max = value;
+  } else {
+    min = std::min(min, value);
+    max = std::max(max, value);
+  }
+  ++count;
+  sum += static_cast<long double>(value);
+  const double delta = static_cast<double>(value) - mean;
+  mean += delta / static_cast<double>(count);
+  m2 += delta * (static_cast<double>(value) - mean);
+}
+
+void PooledSamples::Moments::merge(const Moments& other) {
+  if (other.count == 0) return;
+  if (count == 0) {
+    *this = other;
+    return;
+  }
+  const auto n_a = static_cast<double>(count);
+  const auto n_b = static_cast<double>(other.count);
+  const double delta = other.mean - mean;
+  m2 += other.m2 + delta * delta * n_a * n_b / (n_a + n_b);
+  mean += delta * n_b / (n_a + n_b);
+  sum += other.sum;
+  count += other.count;
+  min = std::min(min, other.min);
+  max = std::max(max, other.max);
+}
+
+PooledSamples::Moments PooledSamples::moments_of(const std::vector<int64_t>& values) {
+  Moments m;
+  for (int64_t v : values) m.add(v);
+  return m;
+}
+
 void PooledSamples::add(int64_t value) {
   value = std::max<int64_t>(value, 0);
-  if (count_ == 0) {
-    min_ = max_ = value;
-  } else {
-    min_ = std::min(min_, value);
-    max_ = std::max(max_, value);
-  }
-  ++count_;
-  sum_ += static_cast<long double>(value);
-  const double delta = static_cast<double>(value) - welford_mean_;
-  welford_mean_ += delta / static_cast<double>(count_);
-  welford_m2_ += delta * (static_cast<double>(value) - welford_mean_);
-
   if (exact()) {
     exact_.push_back(value);
     if (exact_.size() > exact_limit_) to_histogram();
   } else {
+    moments_.add(value);
     count_in_histogram(value);
   }
 }
 
 void PooledSamples::merge(const PooledSamples& other) {
-  if (other.count_ == 0) return;
-  if (count_ == 0) {
-    const size_t limit = exact_limit_;
-    *this = other;
-    exact_limit_ = limit;
-    if (exact() && exact_.size() > exact_limit_) to_histogram();
-    return;
-  }
-  // Chan et al.'s pairwise update of the mean and the sum of squared deviations.
-  const auto n_a = static_cast<double>(count_);
-  const auto n_b = static_cast<double>(other.count_);
-  const double delta = other.welford_mean_ - welford_mean_;
-  welford_m2_ += other.welford_m2_ + delta * delta * n_a * n_b / (n_a + n_b);
-  welford_mean_ += delta * n_b / (n_a + n_b);
-  sum_ += other.sum_;
-  count_ += other.count_;
-  min_ = std::min(min_, other.min_);
-  max_ = std::max(max_, other.max_);
-
+  if (other.size() == 0) return;
   if (exact() && other.exact() && exact_.size() + other.exact_.size() <= exact_limit_) {
     exact_.insert(exact_.end(), other.exact_.begin(), other.exact_.end());
     return;
   }
   if (exact()) to_histogram();
   if (other.exact()) {
+    moments_.merge(moments_of(other.exact_));
     for (int64_t v : other.exact_) count_in_histogram(v);
   } else {
+    moments_.merge(other.moments_);
     if (buckets_.size() < other.buckets_.size()) buckets_.resize(other.buckets_.size(), 0);
     for (size_t i = 0; i < other.buckets_.size(); ++i) buckets_[i] += other.buckets_[i];
   }
@@ -96,6 +106,7 @@ void PooledSamples::merge(const PooledSamples& other) {
 void PooledSamples::to_histogram() {
   std::vector<int64_t> samples;
   samples.swap(exact_);
+  moments_ = moments_of(samples);
   buckets_.assign(kLinearLimit, 0);  // never empty again: exact() is false from here on
   for (int64_t v : samples) count_in_histogram(v);
 }
@@ -122,29 +133,31 @@ Distribution PooledSamples::describe(const std::vector<double>& percentiles,
   }
   // Histogram: numpy.percentile's linear method, as percentile_sorted(), over the bucket values,
   // finding the bucket of each rank in the cumulative counts. The extreme ranks are min and max.
+  const Moments& m = moments_;
+  const size_t count = m.count;
   std::vector<uint64_t> cumulative(buckets_.size());
   uint64_t running = 0;
   for (size_t i = 0; i < buckets_.size(); ++i) cumulative[i] = running += buckets_[i];
   auto value_at_rank = [&](size_t rank) {
-    if (rank == 0) return static_cast<double>(min_);
-    if (rank + 1 >= count_) return static_cast<double>(max_);
+    if (rank == 0) return static_cast<double>(m.min);
+    if (rank + 1 >= count) return static_cast<double>(m.max);
     const auto bucket = static_cast<size_t>(
         std::upper_bound(cumulative.begin(), cumulative.end(), rank) - cumulative.begin());
-    return std::clamp(bucket_value(bucket), static_cast<double>(min_), static_cast<double>(max_));
+    return std::clamp(bucket_value(bucket), static_cast<double>(m.min), static_cast<double>(m.max));
   };
   auto percentile = [&](double p) {
-    const double rank = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(count_ - 1);
+    const double rank = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(count - 1);
     const auto lo = static_cast<size_t>(std::floor(rank));
     const double low = value_at_rank(lo);
-    return low + (value_at_rank(std::min(lo + 1, count_ - 1)) - low) * (rank - std::floor(rank));
+    return low + (value_at_rank(std::min(lo + 1, count - 1)) - low) * (rank - std::floor(rank));
   };
 
   Distribution d;
-  d.count = count_;
-  d.min = static_cast<double>(min_);
-  d.max = static_cast<double>(max_);
-  d.mean = std::clamp(static_cast<double>(sum_ / static_cast<long double>(count_)), d.min, d.max);
-  d.std = std::sqrt(std::max(0.0, welford_m2_ / static_cast<double>(count_)));
+  d.count = count;
+  d.min = static_cast<double>(m.min);
+  d.max = static_cast<double>(m.max);
+  d.mean = std::clamp(static_cast<double>(m.sum / static_cast<long double>(count)), d.min, d.max);
+  d.std = std::sqrt(std::max(0.0, m.m2 / static_cast<double>(count)));
   d.percentiles_approximate = true;
   for (double p : percentiles) d.percentiles.push_back(percentile(p));
   if (quantiles != nullptr) {

@@ -28,7 +28,7 @@ class PooledSamples {
   // Adds every sample of `other`.
   void merge(const PooledSamples& other);
 
-  size_t size() const { return count_; }
+  size_t size() const { return exact() ? exact_.size() : moments_.count; }
   // True while every sample is kept, i.e. describe() gives exact percentiles.
   bool exact() const { return buckets_.empty(); }
 
@@ -41,18 +41,28 @@ class PooledSamples {
                         std::vector<double>* quantiles = nullptr) const;
 
  private:
+  // Count, sum, min, max and Welford's mean and sum of squared deviations: exact figures for a
+  // histogram. Kept only once the pool is a histogram (computed then from the exact samples), so
+  // an exact pool pays nothing per sample beyond storing it.
+  struct Moments {
+    size_t count = 0;
+    long double sum = 0;  // exact for integer sums below 2^64
+    double mean = 0;
+    double m2 = 0;
+    int64_t min = 0;
+    int64_t max = 0;
+    void add(int64_t value);
+    void merge(const Moments& other);  // Chan et al.'s pairwise update
+  };
+  static Moments moments_of(const std::vector<int64_t>& values);
+
   void to_histogram();
   void count_in_histogram(int64_t value);
 
   size_t exact_limit_;
   std::vector<int64_t> exact_;     // every sample, while exact()
   std::vector<uint64_t> buckets_;  // sample counts per bucket, once not exact()
-  size_t count_ = 0;
-  long double sum_ = 0;  // exact for integer sums below 2^64
-  double welford_mean_ = 0;
-  double welford_m2_ = 0;  // sum of squared deviations (Welford), for std once not exact()
-  int64_t min_ = 0;
-  int64_t max_ = 0;
+  Moments moments_;                // once not exact()
 };
 
 }  // namespace llmperf
