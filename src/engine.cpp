@@ -97,7 +97,6 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
       batch.clear();
       return;
     }
-    result.requests += static_cast<int64_t>(batch.size());
     try {
       sink(batch);
     } catch (...) {

@@ -216,12 +216,12 @@ class Benchmark {
     // arrives, then dropped: memory holds a compact row per request, not the records.
     metrics_options_.open_loop = rate > 0;
     metrics_options_.origin_ns = info.anchor_steady_ns;
-    SummaryBuilder builder(metrics_options_);
+    SummaryBuilder summary_builder(metrics_options_);
     RecordsFile records_file(config_, info);
     auto sink = [&](std::vector<RequestRecord>& batch) {
       for (const RequestRecord& record : batch) {
         records_file.append(record);
-        builder.add(record);
+        summary_builder.add(record);
       }
       records_file.flush();
     };
@@ -238,7 +238,7 @@ class Benchmark {
     interrupted_ = interrupted_ || result.interrupted;
 
     RunTrace trace;
-    SweepRow row{info, builder.finish(&trace)};
+    SweepRow row{info, summary_builder.finish(&trace)};
     ClientHealthInput health{std::move(result.stamp_delay_ns), result.cpu_s, info.duration_s,
                              std::min(config_.threads, parallel),
                              rate > 0 ? &row.summary.schedule_lag_ns : nullptr};

@@ -47,11 +47,11 @@ struct StopControl {
 
 // Receives the records of finished requests, in batches and in completion order, on the thread
 // that called run_load, while the run goes on (about every 100 ms) and once more at its end. It may
-// move the records out of the batch. Every dispatched request reaches the sink exactly once.
+// move the records out of the batch. Every dispatched request reaches the sink exactly once, unless
+// the sink throws: then the run is cancelled and later records are dropped.
 using RecordSink = std::function<void(std::vector<RequestRecord>& batch)>;
 
 struct LoadResult {
-  int64_t requests = 0;      // dispatched requests, all of which reached the sink
   int64_t start_ns = 0;      // steady time the first request could be dispatched
   int64_t end_ns = 0;        // steady time the last request finished
   bool interrupted = false;  // stopped early by StopControl
