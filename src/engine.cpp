@@ -1,9 +1,14 @@
 // run_load: splits the slots of a run across worker threads, runs them, and passes the records of
-// finished requests to the caller's sink while they run: every kDrainPeriod the calling thread
-// takes what each worker has handed over (one lock per worker) and gives it to the sink.
+// finished requests to the caller's sink while they run: every kDrainPeriod a collector thread
+// takes what each worker has handed over (one lock per worker) and gives it to the sink. The
+// collector runs under SCHED_IDLE: on a core that a worker keeps busy it gets no time at all, so
+// the event loops, which stamp events, always come first; its work (writing and summarising
+// records) waits for idle time, or for the end of the run.
 #include "llmperf/engine.h"
 
 #include <curl/curl.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -20,7 +25,7 @@
 namespace llmperf {
 namespace {
 
-// How often the calling thread passes finished records to the sink.
+// How often the collector passes finished records to the sink.
 constexpr auto kDrainPeriod = std::chrono::milliseconds(100);
 
 int64_t seconds_to_ms(double seconds) { return static_cast<int64_t>(seconds * 1000.0 + 0.5); }
@@ -121,14 +126,20 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
         if (--running == 0) all_done.notify_one();
       });
     }
-    std::unique_lock<std::mutex> lock(mutex);
-    while (!all_done.wait_for(lock, kDrainPeriod, [&] { return running == 0; })) {
+    std::jthread collector([&] {
+      const sched_param idle{};  // an unprivileged thread may lower its own priority
+      ::pthread_setschedparam(::pthread_self(), SCHED_IDLE, &idle);
+      std::unique_lock<std::mutex> lock(mutex);
+      while (!all_done.wait_for(lock, kDrainPeriod, [&] { return running == 0; })) {
+        lock.unlock();
+        drain();
+        lock.lock();
+      }
       lock.unlock();
+      for (auto& thread : threads_running) thread.join();
       drain();
-      lock.lock();
-    }
+    });
   }  // joins
-  drain();
   result.end_ns = result.start_ns;
   for (const auto& worker : workers) result.end_ns = std::max(result.end_ns, worker->end_ns());
   for (const auto& error : errors) {
