@@ -81,6 +81,7 @@ Totals run(const std::string& stream) {
     if constexpr (kDecode) {
       if (event.data == "[DONE]") return;
       decode_chunk(event.data, chunk);
+      chunk.want_response_id = false;  // as ResponseHandler does once it has the id
       totals.output_chunks += chunk.has_output;
       totals.output_chars += chunk.output_chars;
       if (chunk.has_usage) totals.completion_tokens += chunk.completion_tokens;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "json_scanner.h"
@@ -56,45 +57,52 @@ enum class Scope : uint8_t {
   kError,      // root.error object
 };
 
+// key == literal as a fixed-length memcmp, which compiles to a few integer compares (this runs for
+// every key of every chunk; string_view's operator== may become a call to memcmp).
+template <size_t N>
+bool is(std::string_view key, const char (&literal)[N]) {
+  return key.size() == N - 1 && std::memcmp(key.data(), literal, N - 1) == 0;
+}
+
 Key classify_key(std::string_view key) {
   switch (key.size()) {
     case 2:
-      if (key == "id") return Key::kId;
+      if (is(key, "id")) return Key::kId;
       break;
     case 4:
-      if (key == "text") return Key::kText;
-      if (key == "name") return Key::kName;
+      if (is(key, "text")) return Key::kText;
+      if (is(key, "name")) return Key::kName;
       break;
     case 5:
-      if (key == "delta") return Key::kDelta;
-      if (key == "usage") return Key::kUsage;
-      if (key == "error") return Key::kError;
+      if (is(key, "delta")) return Key::kDelta;
+      if (is(key, "usage")) return Key::kUsage;
+      if (is(key, "error")) return Key::kError;
       break;
     case 6:
-      if (key == "object") return Key::kObject;
+      if (is(key, "object")) return Key::kObject;
       break;
     case 7:
-      if (key == "content") return Key::kContent;
-      if (key == "choices") return Key::kChoices;
-      if (key == "message") return Key::kMessage;
+      if (is(key, "content")) return Key::kContent;
+      if (is(key, "choices")) return Key::kChoices;
+      if (is(key, "message")) return Key::kMessage;
       break;
     case 8:
-      if (key == "function") return Key::kFunction;
+      if (is(key, "function")) return Key::kFunction;
       break;
     case 9:
-      if (key == "reasoning") return Key::kReasoning;
-      if (key == "arguments") return Key::kArguments;
+      if (is(key, "reasoning")) return Key::kReasoning;
+      if (is(key, "arguments")) return Key::kArguments;
       break;
     case 10:
-      if (key == "tool_calls") return Key::kToolCalls;
+      if (is(key, "tool_calls")) return Key::kToolCalls;
       break;
     case 13:
-      if (key == "finish_reason") return Key::kFinishReason;
-      if (key == "prompt_tokens") return Key::kPromptTokens;
+      if (is(key, "finish_reason")) return Key::kFinishReason;
+      if (is(key, "prompt_tokens")) return Key::kPromptTokens;
       break;
     case 17:
-      if (key == "reasoning_content") return Key::kReasoningContent;
-      if (key == "completion_tokens") return Key::kCompletionTokens;
+      if (is(key, "reasoning_content")) return Key::kReasoningContent;
+      if (is(key, "completion_tokens")) return Key::kCompletionTokens;
       break;
     default:
       break;
@@ -173,7 +181,7 @@ class ChunkHandler {
           object_is_error_ = value == "error";
         } else if (frame.key == Key::kMessage) {
           root_message_.assign(value);
-        } else if (frame.key == Key::kId) {
+        } else if (frame.key == Key::kId && out_.want_response_id) {
           out_.response_id.assign(value);
         }
         break;

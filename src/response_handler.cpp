@@ -112,6 +112,7 @@ void ResponseHandler::on_event(const SseEvent& event, int64_t now_ns) {
     done_seen_ = true;
     return;
   }
+  chunk_.want_response_id = rec.response_id.empty();
   decode_chunk(event.data, chunk_);
   if (!chunk_.valid_json) {
     ++rec.malformed_events;
@@ -196,6 +197,7 @@ void ResponseHandler::finish_buffered_body() {
     fail(ErrorKind::kBadResponse, "response body larger than 64 MiB");
     return;
   }
+  chunk_.want_response_id = true;
   decode_chunk(body_, chunk_);
   if (!chunk_.valid_json) {
     fail(ErrorKind::kBadResponse,

@@ -23,6 +23,9 @@ struct DecodedChunk {
   std::string error_message;       // error.message (or the error string/object text)
   std::string finish_reason;       // choices[0].finish_reason when non-null
   std::string response_id;         // the top-level "id" (e.g. vLLM's "chatcmpl-..."), if any
+  // Input, kept by clear(): set false once the caller has the response's id, so that later chunks
+  // skip copying it (every chunk of a stream repeats it).
+  bool want_response_id = true;
 
   void clear();
 };
