@@ -617,6 +617,35 @@ TEST_F(ReportTest, RequestsJsonlFieldsAndUnits) {
   EXPECT_EQ(whole.output_tokens, 4);
 }
 
+// requests.jsonl lines are written field by field (not through nlohmann): strings must be escaped
+// exactly as nlohmann would, invalid UTF-8 replaced, and intervals stay floating-point numbers.
+TEST_F(ReportTest, RequestsJsonlLineEscapesStringsAsNlohmannDoes) {
+  RequestRecord record = test_records()[1];
+  record.error_message =
+      "HTTP 500: {\"error\": \"bad\\path\"}\n\ttab \x01 \xe6\x9c\x8d\xe5\x8a\xa1 \xff end";
+  record.finish_reason = "";
+  record.response_id = "id with \"quotes\"";
+  const std::string line = record_to_json(record, test_info(dir_));
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  const json parsed = json::parse(line);
+  EXPECT_EQ(
+      parsed["error_message"],
+      "HTTP 500: {\"error\": \"bad\\path\"}\n\ttab \x01 \xe6\x9c\x8d\xe5\x8a\xa1 \xef\xbf\xbd end");
+  EXPECT_EQ(parsed["response_id"], "id with \"quotes\"");
+  EXPECT_EQ(parsed["finish_reason"], "");
+  // Escaped as nlohmann escapes it, byte for byte.
+  EXPECT_NE(line.find(json(parsed["error_message"]).dump()), std::string::npos);
+
+  const RequestRecord ok = test_records()[0];  // TTFT exactly 250 ms: still written as 250.0
+  const json fields = json::parse(record_to_json(ok, test_info(dir_)));
+  EXPECT_TRUE(fields["ttft_ms"].is_number_float());
+  EXPECT_TRUE(fields["latency_s"].is_number_float());
+  EXPECT_TRUE(fields["sent_ns"].is_number_integer());
+  RequestRecord no_chunks = ok;
+  no_chunks.chunk_ns.clear();
+  EXPECT_EQ(json::parse(record_to_json(no_chunks, test_info(dir_)))["chunk_ns"], json::array());
+}
+
 TEST_F(ReportTest, SecretsNeverReachAnyFile) {
   Config config = test_config();
   config.headers.emplace_back("X-Api-Key", "key-0123456789");
