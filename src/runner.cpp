@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <span>
 #include <thread>
 
 #include "llmperf/baseline.h"
@@ -218,8 +219,8 @@ class Benchmark {
     metrics_options_.origin_ns = info.anchor_steady_ns;
     SummaryBuilder summary_builder(metrics_options_);
     RecordsFile records_file(config_, info);
-    auto sink = [&](std::vector<RequestRecord>& batch) {
-      for (const RequestRecord& record : batch) {
+    auto sink = [&](std::span<RequestRecord> records) {
+      for (const RequestRecord& record : records) {
         records_file.append(record);
         summary_builder.add(record);
       }
@@ -352,8 +353,8 @@ int run_benchmark(const Config& config) {
     LoadProgress probe_progress;
     std::vector<RequestRecord> probe;
     run_load(config, LoadPlan{}, benchmark.prompts(), builder, &probe_progress, StopControl{},
-             [&probe](std::vector<RequestRecord>& batch) {
-               for (RequestRecord& record : batch) probe.push_back(std::move(record));
+             [&probe](std::span<RequestRecord> records) {
+               for (RequestRecord& record : records) probe.push_back(std::move(record));
              });
     if (probe.empty() || probe_blocks_run(config, probe.front())) return kExitCannotProceed;
   }

@@ -109,7 +109,7 @@ class Worker {
   int64_t stop_deadline_ns_ = 0;         // in-flight requests are cancelled after this
   std::vector<RequestRecord> finished_;  // records of finished requests, not yet handed over
   std::mutex mailbox_mutex_;
-  std::vector<RequestRecord> mailbox_;  // handed over, waiting for take_finished()
+  std::vector<std::vector<RequestRecord>> mailbox_;  // batches handed over, not yet taken
   // See LoadResult::stamp_delay_ns; one sample per loop turn, so only the first kStampDelayExact
   // are kept exactly (a diagnostic: the histogram's 0.006 % is plenty).
   static constexpr size_t kStampDelayExact = 65'536;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "llmperf/config.h"
@@ -45,13 +46,12 @@ struct StopControl {
   int64_t grace_ns = 3'000'000'000;  // how long in-flight requests may finish after the first stop
 };
 
-// Receives the records of finished requests, in batches and in completion order, while the run goes
-// on (about every 100 ms, when the machine has idle time) and once more at its end, on one
-// collector thread that runs only when no worker needs its core (SCHED_IDLE; calls never overlap;
-// run_load returns after the last). It may move the records out of the batch. Every dispatched
-// request reaches the sink exactly once, unless the sink throws: then the run is cancelled and
-// later records are dropped.
-using RecordSink = std::function<void(std::vector<RequestRecord>& batch)>;
+// Receives the records of finished requests, in completion order, while the run goes on (about
+// every 100 ms) and once more at its end, on one collector thread, a few dozen records per call
+// (calls never overlap; run_load returns after the last). It may move the records out. Every
+// dispatched request reaches the sink exactly once, unless the sink throws: then the run is
+// cancelled and later records are dropped.
+using RecordSink = std::function<void(std::span<RequestRecord> records)>;
 
 struct LoadResult {
   int64_t start_ns = 0;      // steady time the first request could be dispatched
