@@ -19,10 +19,16 @@ std::vector<double> as_doubles(const std::vector<int64_t>& values) {
   return std::vector<double>(values.begin(), values.end());
 }
 
-// Checks a histogram-backed summary of `values` against describe() on the same values.
-void expect_within_bound(const std::vector<int64_t>& values, size_t exact_limit) {
+// A pool of `exact_limit` exact samples holding `values`.
+PooledSamples pool_of(const std::vector<int64_t>& values, size_t exact_limit) {
   PooledSamples pool(exact_limit);
   for (int64_t v : values) pool.add(v);
+  return pool;
+}
+
+// Checks a histogram-backed summary of `values` against describe() on the same values.
+void expect_within_bound(const std::vector<int64_t>& values, size_t exact_limit) {
+  const PooledSamples pool = pool_of(values, exact_limit);
   ASSERT_FALSE(pool.exact());
   const Distribution approx = pool.describe(kPoints);
   const Distribution exact = describe(as_doubles(values), kPoints);
@@ -40,8 +46,7 @@ void expect_within_bound(const std::vector<int64_t>& values, size_t exact_limit)
 
 TEST(PooledSamples, BelowTheLimitIsExactlyDescribe) {
   const std::vector<int64_t> values = {10'000'000, 9'000'000, 12'500'000, 10'000'001, 0, 31};
-  PooledSamples pool(100);
-  for (int64_t v : values) pool.add(v);
+  const PooledSamples pool = pool_of(values, 100);
   EXPECT_TRUE(pool.exact());
   const Distribution d = pool.describe(kPoints);
   const Distribution expected = describe(as_doubles(values), kPoints);
@@ -93,8 +98,7 @@ TEST(PooledSamples, TinyAndHugeValuesTogetherStayWithinTheBound) {
 
 TEST(PooledSamples, IdenticalValuesAreExactEvenInTheHistogram) {
   std::vector<int64_t> values(5'000, 10'000'000);
-  PooledSamples pool(100);
-  for (int64_t v : values) pool.add(v);
+  const PooledSamples pool = pool_of(values, 100);
   const Distribution d = pool.describe(kPoints);
   for (double v : d.percentiles) EXPECT_EQ(v, 10'000'000);  // clamped to [min, max]
   EXPECT_EQ(d.std, 0);
