@@ -97,25 +97,23 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
   shared.start_ns = result.start_ns;
   std::vector<std::exception_ptr> errors(workers.size());
   std::exception_ptr sink_error;
-  std::vector<RequestRecord> batch;
-  // Passes what the workers handed over to the sink; after a sink failure, stops every worker and
-  // drops further records.
+  // Passes what the workers handed over to the sink, kSinkSlice records at a time; after a sink
+  // failure, stops every worker and drops further records.
   auto drain = [&] {
-    for (const auto& worker : workers) worker->take_finished(batch);
-    if (batch.empty() || sink_error) {
-      batch.clear();
-      return;
-    }
-    try {
-      for (size_t first = 0; first < batch.size(); first += kSinkSlice) {
-        if (first > 0) sched_yield();
-        sink(std::span(batch).subspan(first, std::min(kSinkSlice, batch.size() - first)));
+    size_t slices = 0;
+    for (const auto& worker : workers) {
+      for (std::vector<RequestRecord>& batch : worker->take_finished()) {
+        for (size_t first = 0; first < batch.size() && !sink_error; first += kSinkSlice) {
+          if (slices++ > 0) sched_yield();
+          try {
+            sink(std::span(batch).subspan(first, std::min(kSinkSlice, batch.size() - first)));
+          } catch (...) {
+            sink_error = std::current_exception();
+            shared.abort.store(true, std::memory_order_relaxed);
+          }
+        }
       }
-    } catch (...) {
-      sink_error = std::current_exception();
-      shared.abort.store(true, std::memory_order_relaxed);
     }
-    batch.clear();
   };
   {
     std::mutex mutex;

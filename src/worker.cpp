@@ -12,7 +12,6 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -223,13 +222,11 @@ void Worker::hand_over() {
   finished_.reserve(count);
 }
 
-void Worker::take_finished(std::vector<RequestRecord>& out) {
+std::vector<std::vector<RequestRecord>> Worker::take_finished() {
   std::vector<std::vector<RequestRecord>> batches;
-  {
-    const std::lock_guard<std::mutex> lock(mailbox_mutex_);
-    batches.swap(mailbox_);
-  }
-  for (auto& batch : batches) std::move(batch.begin(), batch.end(), std::back_inserter(out));
+  const std::lock_guard<std::mutex> lock(mailbox_mutex_);
+  batches.swap(mailbox_);
+  return batches;
 }
 
 int Worker::wait_ms(int64_t now) const {

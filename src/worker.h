@@ -49,8 +49,8 @@ class Worker {
   // been handed over.
   void run();
 
-  // Moves the finished records handed over so far to the end of `out` (any thread).
-  void take_finished(std::vector<RequestRecord>& out);
+  // The batches of finished records handed over so far, oldest first (any thread).
+  std::vector<std::vector<RequestRecord>> take_finished();
 
   PooledSamples& stamp_delays() { return stamp_delay_ns_; }
   int64_t spin_ns() const { return spin_ns_; }
