@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "llmperf/chunk_decoder.h"
-#include "llmperf/clock.h"
-#include "llmperf/sse_parser.h"
+#include "core/clock.h"
+#include "protocol/chunk_decoder.h"
+#include "protocol/sse_parser.h"
 
 namespace llmperf {
 namespace {

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-#include "json_scanner.h"
-#include "llmperf/chunk_decoder.h"
+#include "protocol/chunk_decoder.h"
+#include "protocol/json_scanner.h"
 
 namespace {
 

@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
-#include "llmperf/baseline.h"
-#include "llmperf/cli.h"
-#include "llmperf/config.h"
-#include "llmperf/goodput.h"
-#include "llmperf/slo.h"
+#include "cli/cli.h"
+#include "core/config.h"
+#include "metrics/goodput.h"
+#include "verdict/baseline.h"
+#include "verdict/slo.h"
 
 namespace {
 

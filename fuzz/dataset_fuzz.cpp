@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "llmperf/dataset.h"
+#include "workload/dataset.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "llmperf/report.h"
+#include "report/report.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "llmperf/sse_parser.h"
+#include "protocol/sse_parser.h"
 
 namespace {
 

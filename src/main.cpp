@@ -6,10 +6,10 @@
 #include <exception>
 #include <stdexcept>
 
-#include "llmperf/cli.h"
-#include "llmperf/dataset.h"
-#include "llmperf/subcommands.h"
-#include "runner.h"
+#include "cli/cli.h"
+#include "cli/subcommands.h"
+#include "engine/runner.h"
+#include "workload/dataset.h"
 
 int main(int argc, char** argv) {
   using namespace llmperf;

@@ -1,0 +1,28 @@
+// Command-line front end: binds EvalScope-compatible flags (CLI11) to a Config and validates it.
+// The only code that sees argv.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+
+namespace llmperf {
+
+struct CliOutcome {
+  bool proceed = false;  // true: run with the parsed config
+  int exit_code = 0;     // when !proceed: 0 after --help/--version, 2 for a usage/config error
+  std::string output;    // when !proceed: text to print, newline-terminated (help and version
+                         // to stdout; errors to stderr)
+  std::vector<std::string> warnings;  // "llmperf: warning: ..." lines for stderr (ignored flags)
+};
+
+// Parses argv into `config` (which starts from defaults) and validates it. Reads
+// $OPENAI_API_KEY when --api-key is not given, and resolves `--prompt @file`.
+CliOutcome parse_cli(int argc, const char* const* argv, Config& config);
+
+// Checks every field of `config` and derives config.api_kind. Returns readable errors naming the
+// flag; empty when the config is usable (config_validation.cpp).
+std::vector<std::string> validate_config(Config& config);
+
+}  // namespace llmperf

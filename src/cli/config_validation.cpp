@@ -1,0 +1,241 @@
+// Config validation: checks every field, names the offending flag in each message, and derives
+// the API shape (chat or completions) from the URL path.
+#include "cli/cli.h"
+#include "workload/dataset.h"
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace llmperf {
+namespace {
+
+struct UrlParts {
+  std::string_view host;
+  std::string_view path;  // without query or fragment; may be empty
+};
+
+// Splits "scheme://host[:port]/path?query#fragment"; nullopt when the scheme is not http(s).
+std::optional<UrlParts> split_url(std::string_view url) {
+  std::string_view rest;
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (url.substr(0, scheme.size()) == scheme) rest = url.substr(scheme.size());
+  }
+  if (rest.empty()) return std::nullopt;
+  size_t authority_end = rest.find_first_of("/?#");
+  std::string_view authority = rest.substr(0, authority_end);
+  if (size_t at = authority.rfind('@'); at != std::string_view::npos) {
+    authority.remove_prefix(at + 1);
+  }
+  UrlParts parts;
+  if (!authority.empty() && authority.front() == '[') {
+    parts.host = authority.substr(0, authority.find(']') + 1);
+  } else {
+    parts.host = authority.substr(0, authority.find(':'));
+  }
+  if (authority_end != std::string_view::npos) {
+    std::string_view tail = rest.substr(authority_end);
+    parts.path = tail.substr(0, tail.find_first_of("?#"));
+  }
+  return parts;
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+ApiKind api_kind_for_path(std::string_view path) {
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  if (ends_with(path, "/completions") && !ends_with(path, "/chat/completions")) {
+    return ApiKind::kCompletions;
+  }
+  return ApiKind::kChat;
+}
+
+const char* plural(size_t count, const char* one, const char* many) {
+  return count == 1 ? one : many;
+}
+
+void check_timeout(double value, const char* flag, std::vector<std::string>& errors) {
+  if (!(value >= 0)) {
+    errors.push_back(fmt::format("{} must be >= 0 seconds (0 = no limit), got {}", flag, value));
+  }
+}
+
+void validate_target(Config& c, std::vector<std::string>& errors) {
+  std::optional<UrlParts> url = split_url(c.url);
+  if (!url || url->host.empty() || url->host == "[]") {
+    errors.push_back(
+        fmt::format("--url must be an http:// or https:// URL with a host, e.g. "
+                    "http://127.0.0.1:8000/v1/chat/completions (got \"{}\")",
+                    c.url));
+  } else {
+    c.api_kind = api_kind_for_path(url->path);
+  }
+  if (c.model.empty()) {
+    errors.push_back("--model is required: the model name the server expects, e.g. --model qwen");
+  }
+  if (c.api != "openai") {
+    errors.push_back(fmt::format(
+        "--api must be \"openai\" (got \"{}\"); chat vs completions is chosen by the --url path",
+        c.api));
+  }
+  if (!c.cacert.empty() && !std::ifstream(c.cacert).good()) {
+    errors.push_back(fmt::format(
+        "--cacert: cannot read the CA bundle \"{}\"; give a readable PEM file", c.cacert));
+  }
+}
+
+void validate_dataset(const Config& c, std::vector<std::string>& errors) {
+  const std::vector<std::string_view> kinds = dataset_kinds();
+  if (std::find(kinds.begin(), kinds.end(), c.dataset) == kinds.end()) {
+    // Only this message: what else the unknown kind would need is beside the point.
+    errors.push_back(
+        fmt::format("--dataset must be one of {} (got \"{}\")", fmt::join(kinds, ", "), c.dataset));
+  } else if (c.dataset_path.empty() && c.prompt.empty()) {
+    errors.push_back(fmt::format(
+        "--dataset-path is required for --dataset {} (or give a fixed prompt with --prompt)",
+        c.dataset));
+  }
+  if (c.min_prompt_length < 0) {
+    errors.push_back(fmt::format("--min-prompt-length must be >= 0, got {}", c.min_prompt_length));
+  } else if (c.min_prompt_length > c.max_prompt_length) {
+    errors.push_back(
+        fmt::format("--min-prompt-length ({}) must not exceed --max-prompt-length ({})",
+                    c.min_prompt_length, c.max_prompt_length));
+  }
+}
+
+void validate_load(const Config& c, std::vector<std::string>& errors) {
+  if (c.parallel.empty()) errors.push_back("--parallel needs at least one value");
+  if (c.number.empty()) errors.push_back("-n/--number needs at least one value");
+  for (int p : c.parallel) {
+    if (p < 1) errors.push_back(fmt::format("--parallel values must be >= 1, got {}", p));
+  }
+  for (int64_t n : c.number) {
+    if (n < 1) errors.push_back(fmt::format("-n/--number values must be >= 1, got {}", n));
+  }
+  if (c.rate.empty()) {
+    if (c.number.size() > 1 && c.number.size() != c.parallel.size()) {
+      errors.push_back(fmt::format(
+          "--parallel has {} {} but -n/--number has {}: give one -n for all runs or one per "
+          "--parallel value",
+          c.parallel.size(), plural(c.parallel.size(), "value", "values"), c.number.size()));
+    }
+  } else {
+    // With --rate the rates drive the sweep; --parallel (the in-flight cap) and -n pair with them.
+    const size_t runs = c.rate.size();
+    if (c.parallel.size() > 1 && c.parallel.size() != runs) {
+      errors.push_back(fmt::format(
+          "--rate has {} {} but --parallel has {}: give one --parallel cap for all runs or one per "
+          "--rate value",
+          runs, plural(runs, "value", "values"), c.parallel.size()));
+    }
+    if (c.number.size() > 1 && c.number.size() != runs) {
+      errors.push_back(fmt::format(
+          "--rate has {} {} but -n/--number has {}: give one -n for all runs or one per --rate "
+          "value",
+          runs, plural(runs, "value", "values"), c.number.size()));
+    }
+    for (double r : c.rate) {
+      if (!(r > 0))
+        errors.push_back(fmt::format("--rate values must be > 0 requests/s, got {}", r));
+    }
+  }
+  if (c.arrival != "constant" && c.arrival != "poisson" && c.arrival != "gamma") {
+    errors.push_back(
+        fmt::format("--arrival must be constant, poisson or gamma, got '{}'", c.arrival));
+  }
+  if (!(c.burstiness > 0)) {
+    errors.push_back(fmt::format("--burstiness must be > 0, got {}", c.burstiness));
+  }
+  if (!(c.duration_s >= 0)) {
+    errors.push_back(fmt::format("--duration must be >= 0 seconds, got {}", c.duration_s));
+  }
+  if (!(c.warmup_num >= 0)) {
+    errors.push_back(fmt::format("--warmup-num must be >= 0, got {}", c.warmup_num));
+  }
+  if (!c.search.empty()) {
+    if (c.search != "parallel" && c.search != "rate") {
+      errors.push_back(fmt::format("--search must be parallel or rate, got '{}'", c.search));
+    }
+    if (c.search_range.size() != 2 || !(c.search_range[0] > 0) ||
+        !(c.search_range[0] < c.search_range[1])) {
+      errors.push_back("--search needs --search-range LO HI with 0 < LO < HI");
+    }
+    if (c.slo.empty()) {
+      errors.push_back("--search needs at least one --slo to decide which runs pass");
+    }
+  }
+  if (c.threads < 1) errors.push_back(fmt::format("--threads must be >= 1, got {}", c.threads));
+  if (!(c.sleep_interval_s >= 0)) {
+    errors.push_back(
+        fmt::format("--sleep-interval must be >= 0 seconds, got {}", c.sleep_interval_s));
+  }
+}
+
+void validate_body(const Config& c, std::vector<std::string>& errors) {
+  if (c.max_tokens && *c.max_tokens < 1) {
+    errors.push_back(fmt::format("--max-tokens must be >= 1, got {}", *c.max_tokens));
+  }
+  if (c.min_tokens && *c.min_tokens < 0) {
+    errors.push_back(fmt::format("--min-tokens must be >= 0, got {}", *c.min_tokens));
+  } else if (c.min_tokens && c.max_tokens && *c.min_tokens > *c.max_tokens) {
+    errors.push_back(fmt::format("--min-tokens ({}) must not exceed --max-tokens ({})",
+                                 *c.min_tokens, *c.max_tokens));
+  }
+  if (c.temperature && !(*c.temperature >= 0)) {
+    errors.push_back(fmt::format("--temperature must be >= 0, got {}", *c.temperature));
+  }
+  if (c.top_p && !(*c.top_p > 0 && *c.top_p <= 1)) {
+    errors.push_back(fmt::format("--top-p must be in (0, 1], got {}", *c.top_p));
+  }
+  if (!c.extra_args.empty()) {
+    try {
+      if (!nlohmann::json::parse(c.extra_args).is_object()) {
+        errors.push_back(fmt::format(
+            "--extra-args must be a JSON object such as '{{\"ignore_eos\": true}}', got {}",
+            c.extra_args));
+      }
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
+      errors.push_back(fmt::format("--extra-args is not valid JSON: {}", e.what()));
+    }
+  }
+}
+
+void validate_timeouts(const Config& c, std::vector<std::string>& errors) {
+  check_timeout(c.connect_timeout_s, "--connect-timeout", errors);
+  check_timeout(c.read_timeout_s, "--read-timeout", errors);
+  check_timeout(c.total_timeout_s, "--total-timeout", errors);
+}
+
+void validate_output(const Config& c, std::vector<std::string>& errors) {
+  if (c.log_every_n_query < 1) {
+    errors.push_back(fmt::format("--log-every-n-query must be >= 1, got {}", c.log_every_n_query));
+  }
+  if (c.percentiles.empty()) errors.push_back("--percentiles needs at least one value");
+  for (double p : c.percentiles) {
+    if (!(p >= 0 && p <= 100)) {
+      errors.push_back(fmt::format("--percentiles values must be in [0, 100], got {}", p));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> validate_config(Config& config) {
+  std::vector<std::string> errors;
+  validate_target(config, errors);
+  validate_dataset(config, errors);
+  validate_load(config, errors);
+  validate_body(config, errors);
+  validate_timeouts(config, errors);
+  validate_output(config, errors);
+  return errors;
+}
+
+}  // namespace llmperf

@@ -1,0 +1,103 @@
+// `llmperf compare` and `llmperf report`: argv parsing (CLI11) and exit codes for the report tools
+// in report/compare.cpp and report/rebuild.cpp. Nothing here sends a request.
+#include "cli/subcommands.h"
+
+#include <filesystem>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "report/report.h"
+#include "report/tools.h"
+
+namespace llmperf {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+// Parses argv[2..] with `app`; an outcome when parsing ends the command (help or an error).
+std::optional<SubcommandOutcome> parse(CLI::App& app, int argc, const char* const* argv) {
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 2; --i) args.emplace_back(argv[i]);  // CLI11 wants them reversed
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    return SubcommandOutcome{kExitOk, app.help(), ""};
+  } catch (const CLI::ParseError& e) {
+    return SubcommandOutcome{
+        kExitUsage, "",
+        fmt::format("llmperf {}: {}\nRun with --help for usage.\n", app.get_name(), e.what())};
+  }
+  return std::nullopt;
+}
+
+SubcommandOutcome compare(int argc, const char* const* argv) {
+  CLI::App app(
+      "Side-by-side tables and overlaid charts of existing llmperf output directories "
+      "(sweep directories or run directories). Writes compare.md and compare.html and "
+      "prints the Markdown.",
+      "compare");
+  CompareOptions options;
+  app.add_option("dirs", options.dirs, "Sweep or run directories written by llmperf")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--label", options.labels, "A name per directory, in order (default: run name)");
+  app.add_option("--outputs-dir", options.outputs_dir,
+                 "Where to write compare.md and compare.html (default: "
+                 "outputs/compare_<YYYYmmdd_HHMMSS>)");
+  if (auto done = parse(app, argc, argv)) return *done;
+  if (options.outputs_dir.empty()) {
+    options.outputs_dir =
+        (std::filesystem::path("outputs") / ("compare_" + output_timestamp())).string();
+  }
+  try {
+    std::string md = compare_outputs(options);
+    return {kExitOk, md,
+            fmt::format("llmperf compare: wrote {}/compare.md and compare.html\n",
+                        options.outputs_dir)};
+  } catch (const std::exception& e) {
+    const bool usage = std::string_view(e.what()).find("--label") != std::string_view::npos;
+    return {usage ? kExitUsage : kExitFailed, "", fmt::format("llmperf compare: {}\n", e.what())};
+  }
+}
+
+SubcommandOutcome report(int argc, const char* const* argv) {
+  CLI::App app(
+      "Rebuild every summary and chart of a run or sweep directory from its "
+      "requests.jsonl, without sending any request.",
+      "report");
+  RebuildOptions options;
+  app.add_option("dir", options.dir, "A run directory (requests.jsonl) or a sweep directory")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--percentiles", options.percentiles,
+                 "Percentiles to report (default: those recorded in each summary.json)")
+      ->check(CLI::Range(0.0, 100.0));
+  app.add_option("--summary-format", options.summary_format,
+                 "stdout summary: default or evalscope-legacy")
+      ->check(CLI::IsMember({"default", "evalscope-legacy"}));
+  if (auto done = parse(app, argc, argv)) return *done;
+  try {
+    std::string text = rebuild_reports(options);
+    return {kExitOk, text, fmt::format("llmperf report: rebuilt {}\n", options.dir)};
+  } catch (const std::exception& e) {
+    return {kExitFailed, "", fmt::format("llmperf report: {}\n", e.what())};
+  }
+}
+
+}  // namespace
+
+std::optional<SubcommandOutcome> run_subcommand(int argc, const char* const* argv) {
+  if (argc < 2) return std::nullopt;
+  const std::string_view name = argv[1];
+  if (name == "compare") return compare(argc, argv);
+  if (name == "report") return report(argc, argv);
+  return std::nullopt;
+}
+
+}  // namespace llmperf

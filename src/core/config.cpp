@@ -1,0 +1,41 @@
+// The run plan a Config describes: the (parallel, number, rate) of each run of a sweep and the
+// warm-up count of each run. Pure functions of the validated fields.
+#include "core/config.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace llmperf {
+
+std::vector<std::pair<int, int64_t>> Config::runs() const {
+  std::vector<std::pair<int, int64_t>> result;
+  for (const RunSpec& run : run_specs()) result.emplace_back(run.parallel, run.number);
+  return result;
+}
+
+std::vector<Config::RunSpec> Config::run_specs() const {
+  std::vector<RunSpec> result;
+  if (number.empty() || parallel.empty()) return result;
+  const size_t count = rate.empty() ? parallel.size() : rate.size();
+  // A list of one value applies to every run; otherwise item i belongs to run i.
+  const auto pick = [](const auto& list, size_t i) {
+    return list.size() == 1 ? list.front() : list[std::min(i, list.size() - 1)];
+  };
+  for (size_t i = 0; i < count; ++i) {
+    if (number.size() > 1 && i >= number.size()) break;
+    RunSpec run;
+    run.parallel = pick(parallel, i);
+    run.number = pick(number, i);
+    run.rate = rate.empty() ? -1.0 : rate[i];
+    result.push_back(run);
+  }
+  return result;
+}
+
+int64_t Config::warmup_count(int64_t run_number) const {
+  if (warmup_num <= 0) return 0;
+  if (warmup_num < 1) return std::llround(warmup_num * static_cast<double>(run_number));
+  return static_cast<int64_t>(warmup_num);
+}
+
+}  // namespace llmperf

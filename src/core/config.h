@@ -1,0 +1,105 @@
+// The one validated configuration of an llmperf invocation. CLI11 binds flags to these fields
+// (cli/cli.cpp), which also validates them; nothing else sees argv. Defaults live here and follow
+// EvalScope's `perf` defaults.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llmperf {
+
+// Which request/response shape the target speaks (derived from --api and the URL path).
+enum class ApiKind : uint8_t {
+  kChat,         // /v1/chat/completions: {"messages": [...]}
+  kCompletions,  // /v1/completions: {"prompt": "..."}
+};
+
+struct Config {
+  // --- target ---
+  std::string api =
+      "openai";  // --api; only "openai" is supported (chat or completions by URL path)
+  std::string url = "http://127.0.0.1:8000/v1/chat/completions";  // --url
+  std::string model;                                              // --model (required)
+  std::string api_key;  // --api-key or $OPENAI_API_KEY; secret, never written anywhere
+  std::vector<std::pair<std::string, std::string>> headers;  // --headers k=v ...
+  bool insecure = false;  // --insecure: skip TLS certificate verification
+  std::string cacert;     // --cacert: CA bundle (PEM) to verify the server with; empty = system's
+
+  // --- dataset ---
+  std::string dataset = "openqa";  // --dataset: openqa | line_by_line | longalpaca
+  std::string dataset_path;        // --dataset-path
+  std::string prompt;              // --prompt: fixed prompt text ("@file" already resolved)
+  int64_t min_prompt_length = 0;   // --min-prompt-length, Unicode code points, inclusive
+  int64_t max_prompt_length = std::numeric_limits<int64_t>::max();  // --max-prompt-length
+
+  // --- load ---
+  std::vector<int> parallel = {1};       // --parallel: concurrency per run (a list sweeps)
+  std::vector<int64_t> number = {1000};  // -n/--number: requests per run (paired with parallel)
+  int threads = 1;                       // --threads: worker threads, each with a curl multi
+  double sleep_interval_s = 5.0;         // --sleep-interval: pause between runs of a sweep
+  uint64_t seed = 0;                     // --seed
+
+  // --- request body ---
+  bool stream = true;                        // --stream / --no-stream
+  std::optional<int64_t> max_tokens = 2048;  // --max-tokens
+  std::optional<int64_t> min_tokens;         // --min-tokens
+  std::optional<double> temperature = 0.0;   // --temperature
+  std::optional<double> top_p;               // --top-p
+  std::vector<std::string> stop;             // --stop
+  std::vector<int64_t> stop_token_ids;       // --stop-token-ids
+  std::string extra_args;                    // --extra-args: JSON object merged into the body last
+
+  // --- open loop, warm-up and duration ---
+  std::vector<double> rate;  // --rate: requests/s per run (a list sweeps); empty: closed loop
+  std::string arrival = "poisson";  // --arrival: constant | poisson | gamma
+  double burstiness = 1.0;          // --burstiness: gamma shape (1 = Poisson, as in vLLM)
+  double duration_s = 0;            // --duration: stop dispatching after this long (0: no limit)
+  double warmup_num = 0;            // --warmup-num: a count, or a fraction of -n when < 1
+
+  // --- verdicts ---
+  std::vector<std::string> goodput;  // --goodput ttft:MS tpot:MS e2el:MS
+  std::vector<std::string> slo;      // --slo EXPR, repeatable
+  std::string junit_path;            // --junit FILE: JUnit XML of the SLO verdicts
+  std::string baseline_path;         // --baseline PATH/summary.json
+  std::string tolerance = "10%";     // --tolerance: allowed regression against the baseline
+  std::string search;                // --search parallel | rate ("" = off)
+  std::vector<double> search_range;  // --search-range LO HI
+
+  // --- timeouts (seconds; 0 disables) ---
+  double connect_timeout_s = 600;  // --connect-timeout
+  double read_timeout_s = 600;     // --read-timeout: longest silence between reads
+  double total_timeout_s = 21600;  // --total-timeout: whole request
+
+  // --- output ---
+  std::string outputs_dir = "outputs";  // --outputs-dir
+  std::string name;                     // --name: run name (defaults to the model)
+  int64_t log_every_n_query = 10;       // --log-every-n-query
+  bool debug = false;                   // --debug
+  std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};  // --percentiles
+  bool probe = true;                       // --no-probe skips the start-up probe request
+  std::string summary_format = "default";  // --summary-format: default | evalscope-legacy
+
+  // Derived by validate_config() (cli/cli.h): chat or completions, from the URL path.
+  ApiKind api_kind = ApiKind::kChat;
+
+  // (parallel, number) pairs in run order: lists pair by position; a single -n applies to all.
+  std::vector<std::pair<int, int64_t>> runs() const;
+
+  // One run of a sweep. With --rate the rates drive the sweep and --parallel caps requests in
+  // flight; every list pairs by position and a single value applies to every run.
+  struct RunSpec {
+    int parallel = 1;    // concurrency (closed loop) or in-flight cap (open loop)
+    int64_t number = 1;  // measured requests
+    double rate = -1;    // requests/s; -1: closed loop
+  };
+  std::vector<RunSpec> run_specs() const;
+
+  // Warm-up requests for a run of `number` measured requests (--warmup-num).
+  int64_t warmup_count(int64_t number) const;
+};
+
+}  // namespace llmperf

@@ -1,0 +1,67 @@
+// Easy-handle configuration and curl result classification (see curl_transport.h).
+#include "engine/curl_transport.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace llmperf {
+
+void configure_easy(CURL* easy, const TransportOptions& options, char* error_buffer) {
+  curl_easy_setopt(easy, CURLOPT_URL, options.url.c_str());
+  curl_easy_setopt(easy, CURLOPT_POST, 1L);
+  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, options.headers);
+  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error_buffer);
+  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
+  curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+  // One request per connection at a time: HTTP/1.1, as the Python clients and vLLM's benchmark do.
+  curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
+  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options.connect_timeout_ms));
+  curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(options.total_timeout_ms));
+  curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, options.insecure ? 0L : 1L);
+  curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, options.insecure ? 0L : 2L);
+  if (!options.cacert.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, options.cacert.c_str());
+  curl_easy_setopt(easy, CURLOPT_VERBOSE, options.verbose ? 1L : 0L);
+  curl_easy_setopt(easy, CURLOPT_USERAGENT, "llmperf/0.1.0");
+}
+
+TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_buffer,
+                                   const std::string& url) {
+  if (code == CURLE_OK) return {};
+  const std::string detail = (error_buffer != nullptr && error_buffer[0] != '\0')
+                                 ? error_buffer
+                                 : curl_easy_strerror(code);
+  long os_errno = 0;
+  curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
+  curl_off_t connect_us = 0;
+  curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+
+  switch (code) {
+    case CURLE_COULDNT_CONNECT:
+      if (os_errno == ECONNREFUSED) {
+        return {ErrorKind::kConnectRefused, fmt::format("connection refused by {}", url)};
+      }
+      return {ErrorKind::kTransport, fmt::format("could not connect to {}: {}", url, detail)};
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+      return {ErrorKind::kResolve, fmt::format("could not resolve host: {}", detail)};
+    case CURLE_OPERATION_TIMEDOUT:
+      if (connect_us == 0) {
+        return {ErrorKind::kConnectTimeout, fmt::format("connect timeout: {}", detail)};
+      }
+      return {ErrorKind::kTimeoutTotal, fmt::format("total timeout: {}", detail)};
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_SEND_ERROR:
+      return {ErrorKind::kStreamTruncated,
+              fmt::format("connection ended before the response was complete: {}", detail)};
+    default:
+      return {ErrorKind::kTransport,
+              fmt::format("{} (curl error {})", detail, static_cast<int>(code))};
+  }
+}
+
+}  // namespace llmperf

@@ -1,0 +1,77 @@
+// The request engine: drives N concurrent requests over libcurl's multi interface and hands the
+// raw records of finished requests to a sink while the run goes on. One worker thread per
+// --threads, each with its own curl multi handle, epoll loop and slots; workers own their state and
+// pass finished records on in batches (one lock per batch, at most every 50 ms; none per event).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "core/config.h"
+#include "core/record.h"
+#include "metrics/pooled_samples.h"
+#include "workload/dataset.h"
+#include "workload/request_builder.h"
+
+namespace llmperf {
+
+// What one run asks of the engine.
+struct LoadPlan {
+  int parallel = 1;    // closed loop: requests kept in flight; open loop: cap on requests in flight
+  int64_t number = 1;  // measured requests to send
+  int64_t warmup = 0;  // requests sent first (same load shape), marked warm-up
+  int threads = 1;     // worker threads (capped at parallel)
+  // Open loop: planned send offset (ns from the run start) of every request, warm-up first; a
+  // request that finds no free slot at its planned time waits, and the wait is recorded.
+  // Empty: closed loop.
+  std::vector<int64_t> schedule_ns;
+  int64_t duration_ns = 0;  // stop dispatching this long after the start (0: no limit)
+};
+
+// Live counters the engine updates once per finished request (never per event), read by the
+// progress display on another thread.
+struct LoadProgress {
+  std::atomic<int64_t> started{0};
+  std::atomic<int64_t> finished{0};
+  std::atomic<int64_t> failed{0};
+};
+
+// Ways to stop a run from outside: the count of interrupts (Ctrl-C/SIGTERM) seen so far.
+// 1: stop dispatching, give in-flight requests a grace period, then cancel them; 2+: cancel now.
+struct StopControl {
+  const std::atomic<int>* interrupts = nullptr;
+  int64_t grace_ns = 3'000'000'000;  // how long in-flight requests may finish after the first stop
+};
+
+// Receives the records of finished requests, in completion order, while the run goes on (about
+// every 100 ms) and once more at its end, on one collector thread, a few dozen records per call
+// (calls never overlap; run_load returns after the last). It may move the records out. Every
+// dispatched request reaches the sink exactly once, unless the sink throws: then the run is
+// cancelled and later records are dropped.
+using RecordSink = std::function<void(std::span<RequestRecord> records)>;
+
+struct LoadResult {
+  int64_t start_ns = 0;      // steady time the first request could be dispatched
+  int64_t end_ns = 0;        // steady time the last request finished
+  bool interrupted = false;  // stopped early by StopControl
+  // Client health: for every loop turn that found ready sockets, the time from epoll returning
+  // to the last of them being handled, i.e. the longest a read event waited to be stamped.
+  PooledSamples stamp_delay_ns;
+  double cpu_s = 0;  // CPU time (user + system) of the worker threads' event loops, less the
+                     // time spent spinning for open-loop send times
+};
+
+// Runs `plan` against config.url, handing every finished request's record to `sink`. Never throws
+// for request failures (they are recorded); throws std::runtime_error only when curl itself cannot
+// be set up, and passes on what the sink throws (after the workers have stopped).
+LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vector<Prompt>& prompts,
+                    const RequestBuilder& builder, LoadProgress* progress, const StopControl& stop,
+                    const RecordSink& sink);
+
+// Must be called once before any other thread starts (curl_global_init is not thread-safe).
+void init_transport();
+
+}  // namespace llmperf

@@ -1,0 +1,57 @@
+// Turns the bytes of one HTTP response into a RequestRecord: status line and Content-Type from
+// the headers, SSE events through SseParser and ChunkDecoder, and the final verdict (success or a
+// failure kind with a readable message). Knows nothing about curl, so it is unit-tested directly.
+//
+// Hot path: on_body() is called from curl's write callback with the time the bytes were read;
+// each event inherits that stamp before any JSON work is done.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/record.h"
+#include "protocol/chunk_decoder.h"
+#include "protocol/sse_parser.h"
+
+namespace llmperf {
+
+class ResponseHandler {
+ public:
+  // Starts a new response for `record` (which must outlive the response). Keeps buffers' capacity.
+  void start(RequestRecord* record);
+
+  // One raw header line as curl delivers it (status line, "Name: value", or the blank line).
+  void on_header_line(std::string_view line, int64_t now_ns);
+
+  // Body bytes read at now_ns.
+  void on_body(const char* data, size_t size, int64_t now_ns);
+
+  // The transfer ended at now_ns. transport_error is kNone when the transport completed cleanly;
+  // otherwise its kind and message describe what the transport saw. Fills the verdict and tokens.
+  void finish(int64_t now_ns, ErrorKind transport_error, std::string_view transport_message);
+
+  // The response is being parsed as an SSE stream (as opposed to a buffered JSON body).
+  bool event_stream() const { return event_stream_; }
+
+ private:
+  void on_event(const SseEvent& event, int64_t now_ns);
+  void fail(ErrorKind kind, std::string message);
+  void finish_buffered_body();
+  void finish_stream();
+  void fill_tokens();
+
+  RequestRecord* record_ = nullptr;
+  SseParser sse_;
+  DecodedChunk chunk_;
+  std::string body_;           // buffered body: non-SSE responses and HTTP error bodies
+  bool event_stream_ = false;  // decided at the end of the headers
+  bool headers_done_ = false;
+  bool content_type_sse_ = false;
+  bool done_seen_ = false;         // "data: [DONE]" was received
+  int64_t events_ = 0;             // SSE events dispatched (any kind)
+  int64_t usage_prompt_ = -1;      // last usage.prompt_tokens seen
+  int64_t usage_completion_ = -1;  // last usage.completion_tokens seen
+};
+
+}  // namespace llmperf

@@ -1,0 +1,370 @@
+// Benchmark driver (see runner.h).
+#include "engine/runner.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <span>
+#include <thread>
+
+#include "core/clock.h"
+#include "engine/engine.h"
+#include "engine/progress.h"
+#include "engine/schedule.h"
+#include "engine/signals.h"
+#include "metrics/client_health.h"
+#include "metrics/metrics.h"
+#include "report/report.h"
+#include "verdict/baseline.h"
+#include "verdict/search.h"
+#include "verdict/slo.h"
+#include "workload/dataset.h"
+#include "workload/request_builder.h"
+
+namespace llmperf {
+namespace {
+
+std::string utc_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+int64_t unix_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// A run name usable as one directory level: model names such as "Qwen/Qwen2.5-7B" keep their
+// text but cannot climb out of --outputs-dir or create extra levels.
+std::string safe_path_component(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    out.push_back((c == '/' || c == '\\' || c == '\0') ? '_' : c);
+  }
+  if (out.empty() || out == "." || out == "..") out = "run";
+  return out;
+}
+
+// Sleeps up to `seconds`, waking early when the user interrupts.
+void interruptible_sleep(double seconds) {
+  const int64_t until = now_ns() + static_cast<int64_t>(seconds * 1e9);
+  while (now_ns() < until && interrupt_count().load() == 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+// Explains a failed probe; returns true when the run should not proceed.
+bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
+  if (probe.ok()) {
+    spdlog::info("probe request succeeded: HTTP {}, {} output tokens in {:.3f} s",
+                 probe.http_status, probe.output_tokens,
+                 static_cast<double>(probe.end_ns - probe.sent_ns) / 1e9);
+    return false;
+  }
+  switch (probe.error) {
+    case ErrorKind::kConnectRefused:
+      spdlog::error(
+          "cannot connect to {}: connection refused. Is the server running and listening "
+          "on that host and port?",
+          config.url);
+      return true;
+    case ErrorKind::kResolve:
+    case ErrorKind::kConnectTimeout:
+      spdlog::error("cannot reach {}: {}", config.url, probe.error_message);
+      return true;
+    case ErrorKind::kHttp:
+      if (probe.http_status >= 400 && probe.http_status < 500 && probe.http_status != 429) {
+        spdlog::error(
+            "the server rejected the probe request ({}). Check --url, --model, "
+            "--api-key and the request options.",
+            probe.error_message);
+        return true;
+      }
+      break;
+    default:
+      break;
+  }
+  spdlog::warn("probe request failed ({}: {}); running anyway, failures will be recorded",
+               failure_kind_name(probe.error, probe.http_status), probe.error_message);
+  return false;
+}
+
+// Everything one invocation shares across its runs, and the runs' results.
+class Benchmark {
+ public:
+  Benchmark(const Config& config, std::vector<Prompt> prompts, DatasetStats dataset,
+            const RequestBuilder& builder)
+      : config_(config),
+        prompts_(std::move(prompts)),
+        dataset_(std::move(dataset)),
+        builder_(builder) {
+    for (const std::string& expression : config.slo) slos_.push_back(parse_slo(expression));
+    metrics_options_.percentiles = config.percentiles;
+    metrics_options_.goodput = parse_goodput(config.goodput);
+    if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
+    sweep_dir_ = (std::filesystem::path(config.outputs_dir) / output_timestamp() /
+                  safe_path_component(config.name.empty() ? config.model : config.name))
+                     .string();
+  }
+
+  // Runs every (parallel, number, rate) of the sweep in order.
+  void run_sweep() {
+    const std::vector<Config::RunSpec> runs = config_.run_specs();
+    for (size_t i = 0; i < runs.size() && !interrupted_; ++i) {
+      if (i > 0 && !pause_between_runs()) break;
+      run_one(runs[i], fmt::format("run {}/{}", i + 1, runs.size()));
+    }
+  }
+
+  // --search: bisection over parallel or rate, each probe a full run judged by the SLOs.
+  void run_search() {
+    const bool by_rate = config_.search == "rate";
+    const Config::RunSpec base = config_.run_specs().front();
+    SearchSpec spec;
+    spec.lo = config_.search_range[0];
+    spec.hi = config_.search_range[1];
+    spec.integer = !by_rate;
+    int probes = 0;
+    const SearchOutcome outcome = bisect_search(spec, [&](double value) -> std::optional<bool> {
+      if (probes > 0 && !pause_between_runs()) return std::nullopt;
+      Config::RunSpec run = base;
+      if (by_rate) {
+        run.rate = value;
+      } else {
+        run.parallel = static_cast<int>(value);
+      }
+      const bool passed = run_one(run, fmt::format("search probe {}", ++probes));
+      if (interrupted_) return std::nullopt;
+      return passed;
+    });
+    search_text_ = render_search(outcome, by_rate);
+    // Failing probes are how the search finds its bound; only "nothing passes" is a violation.
+    failed_verdicts_ = outcome.best ? 0 : 1;
+    write_file_atomic((std::filesystem::path(sweep_dir_) / "search_summary.md").string(),
+                      search_text_);
+  }
+
+  // Prints and writes what covers all runs; returns the exit code.
+  const std::vector<Prompt>& prompts() const { return prompts_; }
+
+  int finish() {
+    if (!rows_.empty()) {
+      if (rows_.size() > 1) std::fputs(render_sweep_text(rows_).c_str(), stdout);
+      write_sweep_outputs(sweep_dir_, rows_);
+      if (!search_text_.empty()) std::fputs(search_text_.c_str(), stdout);
+      std::fputs(fmt::format("\nOutputs: {}\n", sweep_dir_).c_str(), stdout);
+      std::fflush(stdout);
+    }
+    if (!config_.junit_path.empty()) {
+      write_file_atomic(config_.junit_path, render_junit(verdicts_));
+      spdlog::info("JUnit verdicts written to {}", config_.junit_path);
+    }
+    if (interrupted_ || interrupt_count().load() > 0) {
+      spdlog::warn("interrupted: results above are partial");
+      return kExitInterrupted;
+    }
+    if (failed_verdicts_ > 0 || regressions_ > 0) {
+      spdlog::error("{} run(s) violated an --slo, {} regressed against --baseline",
+                    failed_verdicts_, regressions_);
+      return kExitVerdict;
+    }
+    return kExitOk;
+  }
+
+ private:
+  // One full run: load, summary, files, verdicts. Returns whether it met every SLO.
+  bool run_one(const Config::RunSpec& run, const std::string& title) {
+    const auto [parallel, number, rate] = run;
+    RunInfo info;
+    info.parallel = parallel;
+    info.number = number;
+    info.rate = rate;
+    const std::string run_name =
+        rate > 0 ? fmt::format("rate_{:g}_parallel_{}_number_{}", rate, parallel, number)
+                 : fmt::format("parallel_{}_number_{}", parallel, number);
+    info.output_dir = (std::filesystem::path(sweep_dir_) / run_name).string();
+    info.started_at = utc_iso8601();
+    info.anchor_steady_ns = now_ns();
+    info.anchor_unix_ns = unix_now_ns();
+    info.dataset = dataset_;
+
+    LoadPlan plan;
+    plan.parallel = parallel;
+    plan.number = number;
+    plan.warmup = config_.warmup_count(number);
+    plan.threads = config_.threads;
+    plan.duration_ns = static_cast<int64_t>(config_.duration_s * 1e9);
+    if (rate > 0) {
+      const ScheduleSpec schedule{rate, parse_arrival(config_.arrival), config_.burstiness,
+                                  config_.seed};
+      plan.schedule_ns = make_schedule(schedule, plan.warmup + number);
+    }
+    const std::string label = rate > 0 ? fmt::format("rate {:g}/s (cap {})", rate, parallel)
+                                       : fmt::format("parallel {}", parallel);
+    spdlog::info("{}: {}, {} requests{}", title, label, number,
+                 plan.warmup > 0 ? fmt::format(" after {} warm-up", plan.warmup) : "");
+    // Each finished request is written to requests.jsonl and folded into the summary as it
+    // arrives, then dropped: memory holds a compact row per request, not the records.
+    metrics_options_.open_loop = rate > 0;
+    metrics_options_.origin_ns = info.anchor_steady_ns;
+    SummaryBuilder summary_builder(metrics_options_);
+    RecordsFile records_file(config_, info);
+    auto sink = [&](std::span<RequestRecord> records) {
+      for (const RequestRecord& record : records) {
+        records_file.append(record);
+        summary_builder.add(record);
+      }
+      records_file.flush();
+    };
+    LoadProgress progress;
+    LoadResult result;
+    {
+      ProgressDisplay display(progress, plan.warmup + number, label, config_.log_every_n_query);
+      result = run_load(config_, plan, prompts_, builder_, &progress,
+                        StopControl{&interrupt_count()}, sink);
+    }
+    records_file.commit();
+    info.duration_s = static_cast<double>(result.end_ns - result.start_ns) / 1e9;
+    info.interrupted = result.interrupted;
+    interrupted_ = interrupted_ || result.interrupted;
+
+    RunTrace trace;
+    SweepRow row{info, summary_builder.finish(&trace)};
+    ClientHealthInput health{std::move(result.stamp_delay_ns), result.cpu_s, info.duration_s,
+                             std::min(config_.threads, parallel),
+                             rate > 0 ? &row.summary.schedule_lag_ns : nullptr};
+    row.summary.client = assess_client_health(health, config_.percentiles);
+
+    const RunVerdict verdict = evaluate_slos(run_name, slos_, row.summary);
+    for (const auto& [slo, outcome] : verdict.results) {
+      row.info.slo.push_back({slo.expression, outcome.passed, outcome.text});
+    }
+    std::string text = render_text_summary(config_, row.info, row.summary);
+    text += render_load_text(row.info, row.summary, config_.arrival);
+    text += render_verdicts_text(row.summary, verdict);
+    if (baseline_) {
+      const BaselineComparison comparison =
+          compare_to_baseline(*baseline_, row.summary, parse_tolerance(config_.tolerance));
+      text += render_baseline_table(comparison);
+      if (comparison.regressed()) ++regressions_;
+    }
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+    write_run_outputs(config_, row.info, row.summary, trace);
+    spdlog::info("results written to {}", row.info.output_dir);
+    if (!verdict.passed()) ++failed_verdicts_;
+    const bool passed = verdict.passed();
+    verdicts_.push_back(verdict);
+    rows_.push_back(std::move(row));
+    return passed;
+  }
+
+  // Sleeps --sleep-interval between runs; false when interrupted meanwhile.
+  bool pause_between_runs() {
+    if (config_.sleep_interval_s > 0) {
+      spdlog::info("sleeping {:g} s before the next run (--sleep-interval)",
+                   config_.sleep_interval_s);
+      interruptible_sleep(config_.sleep_interval_s);
+    }
+    if (interrupt_count().load() > 0) interrupted_ = true;
+    return !interrupted_;
+  }
+
+  static std::string render_search(const SearchOutcome& outcome, bool by_rate) {
+    const char* axis = by_rate ? "rate (req/s)" : "parallel";
+    std::string out =
+        fmt::format("\nSearch over {} (bisection; each probe is a full run)\n\n", axis);
+    out += fmt::format("| probe | {} | meets every --slo |\n|---|---|---|\n", axis);
+    for (size_t i = 0; i < outcome.probes.size(); ++i) {
+      out += fmt::format("| {} | {:g} | {} |\n", i + 1, outcome.probes[i].value,
+                         outcome.probes[i].passed ? "yes" : "no");
+    }
+    out += outcome.best
+               ? fmt::format("\nHighest {} meeting every --slo: {:g}\n", axis, *outcome.best)
+               : fmt::format("\nNo {} in the range meets every --slo.\n", axis);
+    if (outcome.interrupted) out += "(search interrupted: the answer is a lower bound)\n";
+    return out;
+  }
+
+  const Config& config_;
+  const std::vector<Prompt> prompts_;
+  const DatasetStats dataset_;
+  const RequestBuilder& builder_;
+  std::vector<Slo> slos_;
+  std::optional<BaselineSummary> baseline_;
+  MetricsOptions metrics_options_;
+  std::string sweep_dir_;
+  std::vector<SweepRow> rows_;
+  std::vector<RunVerdict> verdicts_;
+  std::string search_text_;
+  int failed_verdicts_ = 0;
+  int regressions_ = 0;
+  bool interrupted_ = false;
+};
+
+}  // namespace
+
+int run_benchmark(const Config& config) {
+  install_interrupt_handlers();
+  init_transport();
+
+  int64_t most_requests = 0;
+  for (const Config::RunSpec& run : config.run_specs()) {
+    most_requests = std::max(most_requests, run.number + config.warmup_count(run.number));
+  }
+
+  DatasetOptions dataset_options;
+  dataset_options.kind = config.dataset;
+  dataset_options.path = config.dataset_path;
+  dataset_options.fixed_prompt = config.prompt;
+  dataset_options.min_length = config.min_prompt_length;
+  dataset_options.max_length = config.max_prompt_length;
+  dataset_options.limit = most_requests;
+  DatasetStats dataset_stats;
+  std::vector<Prompt> prompts = load_prompts(dataset_options, dataset_stats);
+  spdlog::info(
+      "dataset: {} prompts from {} ({} records read, {} outside the length filter, {} "
+      "malformed)",
+      prompts.size(), config.prompt.empty() ? config.dataset_path : "--prompt",
+      dataset_stats.records_read, dataset_stats.skipped_length, dataset_stats.malformed);
+  if (dataset_stats.malformed > 0) {
+    spdlog::warn("dataset: skipped {} malformed records; first: {}", dataset_stats.malformed,
+                 dataset_stats.first_malformed_reason);
+  }
+
+  const RequestBuilder builder(config);
+  if (config.debug) {
+    spdlog::debug("first request body: {}", builder.build_body(prompts.front()));
+  }
+  Benchmark benchmark(config, std::move(prompts), dataset_stats, builder);
+
+  if (config.probe) {
+    spdlog::info("probe: one request to {}", config.url);
+    LoadProgress probe_progress;
+    std::vector<RequestRecord> probe;
+    run_load(config, LoadPlan{}, benchmark.prompts(), builder, &probe_progress, StopControl{},
+             [&probe](std::span<RequestRecord> records) {
+               for (RequestRecord& record : records) probe.push_back(std::move(record));
+             });
+    if (probe.empty() || probe_blocks_run(config, probe.front())) return kExitCannotProceed;
+  }
+
+  if (config.search.empty()) {
+    benchmark.run_sweep();
+  } else {
+    benchmark.run_search();
+  }
+  return benchmark.finish();
+}
+
+}  // namespace llmperf

@@ -1,0 +1,122 @@
+// One worker thread of the engine: a curl multi handle driven by curl_multi_socket_action with
+// epoll and curl's timer (the pattern of curl's ephiperfifo.c example), and a fixed set of slots,
+// each an easy handle reused for every request it carries. The worker owns all of its state; the
+// only shared things are the request counter (one atomic increment per request), the progress
+// counters (one increment per finished request) and the mailbox of finished records (one lock per
+// batch, at most every 50 ms). Nothing per event is shared.
+#pragma once
+
+#include <curl/curl.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/curl_transport.h"
+#include "engine/engine.h"
+#include "engine/response_handler.h"
+
+namespace llmperf {
+
+// State shared read-only (plus the atomic counter) by all workers of one run.
+struct WorkerShared {
+  const Config* config = nullptr;
+  const std::vector<Prompt>* prompts = nullptr;
+  const RequestBuilder* builder = nullptr;
+  TransportOptions transport;
+  const LoadPlan* plan = nullptr;
+  int64_t total = 0;                // requests to dispatch in total (warm-up + measured)
+  int threads = 1;                  // workers in the run
+  int64_t start_ns = 0;             // steady time the run starts: open-loop offsets count from it
+  int64_t read_timeout_ns = 0;      // longest silence allowed between reads; 0: no limit
+  std::atomic<int64_t> next_id{0};  // closed loop: next request id to dispatch
+  LoadProgress* progress = nullptr;
+  StopControl stop;
+  std::atomic<bool> abort{false};  // set by run_load when the record sink failed: cancel everything
+};
+
+class Worker {
+ public:
+  Worker(WorkerShared& shared, uint32_t index, int slot_count);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // The thread body: runs until every request this worker took has finished and its record has
+  // been handed over.
+  void run();
+
+  // The batches of finished records handed over so far, oldest first (any thread).
+  std::vector<std::vector<RequestRecord>> take_finished();
+
+  PooledSamples& stamp_delays() { return stamp_delay_ns_; }
+  int64_t spin_ns() const { return spin_ns_; }
+  int64_t cpu_ns() const { return cpu_ns_; }
+  int64_t end_ns() const { return end_ns_; }
+  bool interrupted() const { return stopping_; }
+
+ private:
+  struct Slot {
+    Worker* worker = nullptr;
+    CURL* easy = nullptr;
+    RequestRecord record;
+    ResponseHandler handler;
+    std::string body;          // the request body; curl reads it in place (CURLOPT_POSTFIELDS)
+    int64_t last_read_ns = 0;  // when bytes were last read (or the request was sent)
+    bool busy = false;
+    char error_buffer[CURL_ERROR_SIZE] = {};
+  };
+
+  static size_t on_write(char* data, size_t size, size_t count, void* user);
+  static size_t on_header(char* data, size_t size, size_t count, void* user);
+  static int on_socket(CURL* easy, curl_socket_t fd, int what, void* user, void* socket_data);
+  static int on_timer(CURLM* multi, long timeout_ms, void* user);
+
+  bool may_dispatch() const { return !exhausted_ && !stopping_; }
+  void dispatch(int limit);               // starts at most `limit` requests
+  bool start_pending(int64_t now) const;  // a request could be started right now
+  bool next_request(int64_t now, int64_t& id, int64_t& planned_ns);
+  void arm_schedule_timer();
+  void spin_until(int64_t deadline_ns);  // busy-waits; at most kSpinLeadNs in practice
+  void start(Slot& slot, int64_t id, int64_t planned_ns);
+  void drain_completions();
+  void complete(Slot& slot, CURLcode code);
+  void abort(Slot& slot, ErrorKind kind, const std::string& message);
+  void release(Slot& slot);
+  void check_read_timeouts(int64_t now);
+  void check_stop(int64_t now);
+  void hand_over();  // moves finished_ into the mailbox
+  int wait_ms(int64_t now) const;
+
+  WorkerShared& shared_;
+  uint32_t index_;
+  int epoll_fd_ = -1;
+  int timer_fd_ = -1;          // open loop: fires at the next planned send time
+  int64_t next_open_id_ = 0;   // open loop: this worker's next request id (round-robin)
+  int64_t armed_for_ns_ = -1;  // planned time the timer is armed for; -1: disarmed
+  CURLM* multi_ = nullptr;
+  std::unique_ptr<Slot[]> slots_;
+  int slot_count_ = 0;
+  std::vector<Slot*> free_slots_;
+  int active_ = 0;                  // slots with a request in flight
+  int64_t timer_deadline_ns_ = -1;  // curl's requested timeout; -1: none
+  int64_t next_housekeeping_ns_ = 0;
+  bool exhausted_ = false;               // the shared request counter ran out
+  bool stopping_ = false;                // an interrupt was seen: dispatch no more
+  int64_t stop_deadline_ns_ = 0;         // in-flight requests are cancelled after this
+  std::vector<RequestRecord> finished_;  // records of finished requests, not yet handed over
+  std::mutex mailbox_mutex_;
+  std::vector<std::vector<RequestRecord>> mailbox_;  // batches handed over, not yet taken
+  // See LoadResult::stamp_delay_ns; one sample per loop turn, so only the first kStampDelayExact
+  // are kept exactly (a diagnostic: the histogram's 0.006 % is plenty).
+  static constexpr size_t kStampDelayExact = 65'536;
+  PooledSamples stamp_delay_ns_{kStampDelayExact};
+  int64_t spin_ns_ = 0;  // time spent busy-waiting for planned send times
+  int64_t end_ns_ = 0;   // when run() finished
+  int64_t cpu_ns_ = 0;   // CPU time of this thread in run()
+};
+
+}  // namespace llmperf

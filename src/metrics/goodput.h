@@ -1,0 +1,35 @@
+// Goodput (vLLM's meaning): the requests that met every latency bound given with
+// `--goodput ttft:500 tpot:50 e2el:2000` (milliseconds, any subset). Part of the metrics stage:
+// pure functions over request records, no I/O, logging or threads.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+
+namespace llmperf {
+
+// The per-request bounds a good request meets (inclusive: a value equal to the bound is good).
+struct GoodputSpec {
+  std::optional<int64_t>
+      ttft_ns;  // TTFT bound; only stream requests with a first chunk can meet it
+  std::optional<int64_t> tpot_ns;  // TPOT bound; met by any request with output_tokens <= 1
+  std::optional<int64_t> e2el_ns;  // end-to-end latency bound
+  // True when at least one bound was given (goodput is computed and reported).
+  bool enabled() const { return ttft_ns || tpot_ns || e2el_ns; }
+};
+
+// Parses `--goodput` items "KEY:MS" with KEY one of ttft, tpot, e2el and MS a non-negative number
+// of milliseconds. An empty list gives a disabled spec. Throws std::invalid_argument naming
+// --goodput and the bad item (unknown key, repeated key, missing ':', bad or negative number).
+GoodputSpec parse_goodput(const std::vector<std::string>& items);
+
+// True when `record` succeeded and meets every bound of `spec` (warm-up is not checked here).
+// TTFT and TPOT are vLLM's definitions (DESIGN §3); a non-stream request has neither, so it fails a
+// ttft or tpot bound, except that a tpot bound is met whenever output_tokens <= 1.
+bool is_good_request(const RequestRecord& record, const GoodputSpec& spec);
+
+}  // namespace llmperf

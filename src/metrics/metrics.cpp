@@ -1,0 +1,242 @@
+// SummaryBuilder and summarize(): request records -> RunSummary, following the metric definitions
+// of DESIGN §3. add() folds one record into counters, a compact Row and the pooled ITL samples;
+// finish() turns the rows into each per-request Distribution in turn. Pure: no I/O, logging or
+// threads.
+#include "metrics/metrics.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace llmperf {
+namespace {
+
+constexpr double kNsPerSecond = 1e9;
+
+void count_source(TokenSource source, TokenProvenance& provenance) {
+  switch (source) {
+    case TokenSource::kUsage:
+      ++provenance.from_usage;
+      break;
+    case TokenSource::kChunkCount:
+    case TokenSource::kCharCount:
+      ++provenance.estimated;
+      break;
+    case TokenSource::kNone:
+      ++provenance.unknown;
+      break;
+  }
+}
+
+// The Distribution of the values `pick` gives for the rows it accepts (std::optional), and, when
+// `cdf` is given, the values at RunTrace::cdf_points() for charts.
+template <typename Rows, typename Pick>
+Distribution describe_rows(const Rows& rows, const std::vector<double>& percentiles, Pick pick,
+                           std::vector<double>* cdf = nullptr) {
+  std::vector<double> values;
+  for (const auto& row : rows) {
+    if (const std::optional<double> v = pick(row)) values.push_back(*v);
+  }
+  if (cdf != nullptr && !values.empty()) {
+    std::sort(values.begin(), values.end());
+    for (double p : RunTrace::cdf_points()) cdf->push_back(percentile_sorted(values, p));
+  }
+  return describe(std::move(values), percentiles);
+}
+
+}  // namespace
+
+std::string TokenProvenance::label() const {
+  if (from_usage == 0 && estimated == 0) return "none";
+  if (estimated == 0 && unknown == 0) return "usage";
+  if (from_usage == 0 && unknown == 0) return "estimated";
+  return "mixed";
+}
+
+const std::vector<double>& RunTrace::cdf_points() {
+  static const std::vector<double> points = [] {
+    std::vector<double> p;
+    for (int i = 0; i <= 400; ++i) p.push_back(i * 0.25);
+    return p;
+  }();
+  return points;
+}
+
+SummaryBuilder::SummaryBuilder(MetricsOptions options)
+    : options_(std::move(options)),
+      itl_(options_.itl_exact_limit),
+      output_tokens_(options_.origin_ns) {
+  summary_.percentiles = options_.percentiles;
+}
+
+void SummaryBuilder::add(const RequestRecord& r) {
+  if (r.warmup) {
+    ++summary_.warmup;
+    return;
+  }
+  RunSummary& s = summary_;
+  ++s.total;
+  s.streamed = s.streamed || r.stream;
+  rows_.push_back(Row{r.planned_ns, r.sent_ns, r.first_byte_ns, r.first_content_ns, r.end_ns,
+                      r.input_tokens, r.output_tokens, static_cast<int32_t>(r.chunk_ns.size()),
+                      r.ok(), r.stream});
+  if (r.output_tokens > 0) {  // output tokens over the run, failed requests' partial output too
+    if (!r.chunk_ns.empty()) {
+      const double per_chunk =
+          static_cast<double>(r.output_tokens) / static_cast<double>(r.chunk_ns.size());
+      for (int64_t t : r.chunk_ns) output_tokens_.add(t, per_chunk);
+    } else if (r.end_ns >= 0) {
+      output_tokens_.add(r.end_ns, static_cast<double>(r.output_tokens));
+    }
+  }
+  if (!r.ok()) {
+    add_failure(r);
+    return;
+  }
+  ++s.succeeded;
+  s.total_input_tokens += r.input_tokens;
+  s.total_output_tokens += r.output_tokens;
+  count_source(r.input_source, s.input_provenance);
+  count_source(r.output_source, s.output_provenance);
+  if (options_.goodput.enabled() && is_good_request(r, options_.goodput)) ++s.good_requests;
+  // vLLM's per-chunk ITL: every gap between consecutive output chunks, pooled.
+  if (r.stream && r.first_content_ns >= 0) {
+    for (size_t i = 1; i < r.chunk_ns.size(); ++i) itl_.add(r.chunk_ns[i] - r.chunk_ns[i - 1]);
+  }
+}
+
+void SummaryBuilder::add_failure(const RequestRecord& r) {
+  ++summary_.failed;
+  const std::string kind = failure_kind_name(r.error, r.http_status);
+  ++summary_.failures_by_kind[kind];
+  auto [it, inserted] = summary_.failure_examples.try_emplace(kind, r.error_message);
+  if (!inserted && it->second.empty()) it->second = r.error_message;
+}
+
+RunSummary SummaryBuilder::finish(RunTrace* trace) {
+  RunSummary s = std::move(summary_);
+  const std::vector<double>& p = options_.percentiles;
+
+  // DESIGN §3 run window: earliest t_send to latest end among measured requests.
+  int64_t window_start = std::numeric_limits<int64_t>::max();
+  int64_t window_end = std::numeric_limits<int64_t>::min();
+  for (const Row& r : rows_) {
+    if (r.sent_ns >= 0) window_start = std::min(window_start, r.sent_ns);
+    if (r.end_ns >= 0) window_end = std::max(window_end, r.end_ns);
+  }
+  if (window_start != std::numeric_limits<int64_t>::max() &&
+      window_end != std::numeric_limits<int64_t>::min() && window_end > window_start) {
+    s.window_ns = window_end - window_start;
+    const double window_s = static_cast<double>(s.window_ns) / kNsPerSecond;
+    s.qps = static_cast<double>(s.succeeded) / window_s;
+    s.output_throughput = static_cast<double>(s.total_output_tokens) / window_s;
+    s.total_throughput =
+        static_cast<double>(s.total_input_tokens + s.total_output_tokens) / window_s;
+  }
+  if (options_.goodput.enabled()) {
+    s.goodput_enabled = true;
+    s.goodput_spec = options_.goodput;
+    const auto good = static_cast<double>(s.good_requests);
+    if (s.window_ns > 0) s.goodput_rps = good / (static_cast<double>(s.window_ns) / kNsPerSecond);
+    if (s.total > 0) s.good_fraction = good / static_cast<double>(s.total);
+  }
+
+  using Value = std::optional<double>;
+  auto latency = [](const Row& r) -> Value {
+    if (!r.ok || r.sent_ns < 0 || r.end_ns < r.sent_ns) return std::nullopt;
+    return static_cast<double>(r.end_ns - r.sent_ns);
+  };
+  auto has_content = [](const Row& r) { return r.ok && r.stream && r.first_content_ns >= 0; };
+  auto ttft = [&](const Row& r) -> Value {
+    if (!has_content(r) || r.sent_ns < 0) return std::nullopt;
+    return static_cast<double>(r.first_content_ns - r.sent_ns);
+  };
+  // tok/s per request over its E2E latency (zero-length requests have none).
+  auto per_second = [](const Row& r, int64_t tokens) -> Value {
+    if (!r.ok || r.sent_ns < 0 || r.end_ns <= r.sent_ns) return std::nullopt;
+    return static_cast<double>(tokens) / (static_cast<double>(r.end_ns - r.sent_ns) / kNsPerSecond);
+  };
+  std::vector<double>* no_cdf = nullptr;
+  s.latency_ns = describe_rows(rows_, p, latency, trace ? &trace->latency_cdf_ns : no_cdf);
+  s.ttft_ns = describe_rows(rows_, p, ttft, trace ? &trace->ttft_cdf_ns : no_cdf);
+  s.ttfb_ns = describe_rows(rows_, p, [](const Row& r) -> Value {
+    if (!r.ok || r.sent_ns < 0 || r.first_byte_ns < r.sent_ns) return std::nullopt;
+    return static_cast<double>(r.first_byte_ns - r.sent_ns);
+  });
+  // vLLM's TPOT definition: (E2E - TTFT) / (output_tokens - 1), only when output_tokens > 1.
+  s.tpot_ns = describe_rows(rows_, p, [&](const Row& r) -> Value {
+    if (!has_content(r) || r.output_tokens <= 1 || r.end_ns < r.first_content_ns)
+      return std::nullopt;
+    return static_cast<double>(r.end_ns - r.first_content_ns) /
+           static_cast<double>(r.output_tokens - 1);
+  });
+  s.itl_ns = itl_.describe(p, RunTrace::cdf_points(), trace ? &trace->itl_cdf_ns : no_cdf);
+  s.input_tokens = describe_rows(rows_, p, [](const Row& r) -> Value {
+    return r.ok ? Value(static_cast<double>(r.input_tokens)) : std::nullopt;
+  });
+  s.output_tokens = describe_rows(rows_, p, [](const Row& r) -> Value {
+    return r.ok ? Value(static_cast<double>(r.output_tokens)) : std::nullopt;
+  });
+  s.chunks_per_request = describe_rows(rows_, p, [&](const Row& r) -> Value {
+    return has_content(r) ? Value(static_cast<double>(r.chunks)) : std::nullopt;
+  });
+  s.output_tps_per_request =
+      describe_rows(rows_, p, [&](const Row& r) { return per_second(r, r.output_tokens); });
+  s.total_tps_per_request = describe_rows(
+      rows_, p, [&](const Row& r) { return per_second(r, r.input_tokens + r.output_tokens); });
+
+  if (options_.open_loop) {
+    // wrk2's correction for coordinated omission: latencies from the planned send.
+    s.latency_from_planned_ns = describe_rows(rows_, p, [](const Row& r) -> Value {
+      if (!r.ok || r.planned_ns < 0 || r.end_ns < 0) return std::nullopt;
+      return static_cast<double>(r.end_ns - r.planned_ns);
+    });
+    s.ttft_from_planned_ns = describe_rows(rows_, p, [&](const Row& r) -> Value {
+      if (!has_content(r) || r.planned_ns < 0) return std::nullopt;
+      return static_cast<double>(r.first_content_ns - r.planned_ns);
+    });
+    int64_t first_send = std::numeric_limits<int64_t>::max();
+    int64_t last_send = std::numeric_limits<int64_t>::min();
+    size_t sends = 0;
+    for (const Row& r : rows_) {
+      if (r.planned_ns < 0 || r.sent_ns < 0) continue;
+      ++sends;
+      first_send = std::min(first_send, r.sent_ns);
+      last_send = std::max(last_send, r.sent_ns);
+    }
+    if (sends > 1 && last_send > first_send) {
+      s.achieved_rate = static_cast<double>(sends - 1) /
+                        (static_cast<double>(last_send - first_send) / kNsPerSecond);
+    }
+    s.schedule_lag_ns = describe_rows(rows_, p, [](const Row& r) -> Value {
+      if (r.planned_ns < 0 || r.sent_ns < 0) return std::nullopt;
+      return static_cast<double>(r.sent_ns - r.planned_ns);
+    });
+  } else {
+    for (Distribution* d :
+         {&s.latency_from_planned_ns, &s.ttft_from_planned_ns, &s.schedule_lag_ns}) {
+      *d = describe({}, p);
+    }
+  }
+
+  if (trace != nullptr) {
+    trace->requests.clear();
+    trace->requests.reserve(rows_.size());
+    for (const Row& r : rows_) {
+      if (r.sent_ns >= 0 && r.end_ns >= r.sent_ns)
+        trace->requests.push_back({r.sent_ns, r.end_ns, r.ok});
+    }
+    trace->output_tokens = std::move(output_tokens_);
+  }
+  rows_ = {};
+  return s;
+}
+
+RunSummary summarize(const std::vector<RequestRecord>& records, const MetricsOptions& options,
+                     RunTrace* trace) {
+  SummaryBuilder builder(options);
+  for (const RequestRecord& r : records) builder.add(r);
+  return builder.finish(trace);
+}
+
+}  // namespace llmperf

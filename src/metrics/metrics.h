@@ -1,0 +1,149 @@
+// Metrics: request records -> run summary (DESIGN §3), either all at once (summarize) or one record
+// at a time as a run goes on (SummaryBuilder), so that records can be written out and dropped as
+// they finish. No curl, threads, I/O or logging in here. Times stay in nanoseconds and throughputs
+// in per-second units; only reports convert units.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+#include "metrics/client_health.h"
+#include "metrics/goodput.h"
+#include "metrics/pooled_samples.h"
+#include "metrics/stats.h"
+#include "metrics/time_bins.h"
+
+namespace llmperf {
+
+struct MetricsOptions {
+  std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};
+  bool open_loop = false;  // compute the latency_from_planned_ns / ttft_from_planned_ns fields
+  GoodputSpec goodput;     // --goodput bounds; goodput is computed only when goodput.enabled()
+  // Pooled ITL samples kept exactly up to this many; past it their percentiles come from a
+  // histogram (within PooledSamples::kRelativeError), so memory stays bounded.
+  size_t itl_exact_limit = PooledSamples::kDefaultExactLimit;
+  // Steady time the run started: TimeBins in RunTrace count from here.
+  int64_t origin_ns = 0;
+};
+
+// How a summary's token counts were obtained.
+struct TokenProvenance {
+  int64_t from_usage = 0;  // successful requests whose count came from `usage`
+  int64_t estimated = 0;   // ... estimated (chunk count or characters)
+  int64_t unknown = 0;     // ... with no count at all
+  // "usage" or "estimated" when every successful request's count is of that kind, "none" when
+  // no successful request has a known count, otherwise "mixed".
+  std::string label() const;
+};
+
+struct RunSummary {
+  int64_t total = 0;  // measured requests (warm-up excluded)
+  int64_t succeeded = 0;
+  int64_t failed = 0;
+  int64_t warmup = 0;  // warm-up requests excluded from everything below
+  std::map<std::string, int64_t> failures_by_kind;      // failure_kind_name -> count
+  std::map<std::string, std::string> failure_examples;  // kind -> first error message
+
+  int64_t window_ns = 0;           // earliest t_send to latest end among measured requests
+  double qps = 0;                  // successful requests / window (req/s)
+  double output_throughput = 0;    // sum output tokens (successful) / window (tok/s)
+  double total_throughput = 0;     // (input + output tokens) / window (tok/s)
+  int64_t total_input_tokens = 0;  // successful requests only
+  int64_t total_output_tokens = 0;
+  TokenProvenance input_provenance;
+  TokenProvenance output_provenance;
+  bool streamed = false;  // any measured request was a stream
+
+  // Per-request distributions over successful requests (ns, tokens, tok/s).
+  Distribution latency_ns;  // E2E: end - t_send
+  Distribution ttft_ns;     // first_content - t_send (stream only)
+  Distribution ttfb_ns;     // first_byte - t_send
+  Distribution tpot_ns;     // (E2E - TTFT) / (output_tokens - 1), output_tokens > 1 (stream only)
+  Distribution itl_ns;      // pooled gaps between consecutive output chunks (stream only)
+  Distribution input_tokens;
+  Distribution output_tokens;
+  Distribution chunks_per_request;      // output-carrying chunks per request (stream only)
+  Distribution output_tps_per_request;  // output_tokens / E2E (tok/s)
+  Distribution total_tps_per_request;   // (input + output tokens) / E2E (tok/s)
+  // Only when MetricsOptions::open_loop: latencies from the planned send (wrk2's correction for
+  // coordinated omission). Empty otherwise.
+  Distribution latency_from_planned_ns;
+  Distribution ttft_from_planned_ns;
+  // Only when MetricsOptions::open_loop: actual - planned send of every measured request, and the
+  // achieved arrival rate: (requests - 1) / (last send - first send).
+  Distribution schedule_lag_ns;
+  double achieved_rate = 0;
+  std::vector<double> percentiles;  // the percentile points every Distribution above uses
+  ClientHealth client;  // filled by the runner from engine measurements (not by summarize)
+
+  // Goodput (vLLM's meaning), only when MetricsOptions::goodput.enabled().
+  bool goodput_enabled = false;  // the fields below are meaningful
+  GoodputSpec goodput_spec;      // the bounds a good request met
+  int64_t good_requests = 0;     // measured requests meeting every bound
+  double goodput_rps = 0;        // good_requests / window (req/s)
+  double good_fraction = 0;      // good_requests / total (failed requests count as not good)
+};
+
+// What report.html draws beyond the summary, gathered in the same pass: about 24 bytes per
+// request plus bounded bins and CDF points.
+struct RunTrace {
+  struct Request {
+    int64_t sent_ns = 0;
+    int64_t end_ns = 0;
+    bool ok = false;
+  };
+  std::vector<Request> requests;  // measured requests that were sent and ended, in arrival order
+  TimeBins output_tokens;         // output tokens of measured requests by the read time of their
+                                  // chunks (spread evenly over a request's chunks; at its end
+                                  // when it had none)
+  // Values at cdf_points() (0, 0.25, ..., 100 percent) of the successful requests' TTFT, ITL and
+  // latency (ns), for CDF charts; empty where there are no samples.
+  std::vector<double> ttft_cdf_ns;
+  std::vector<double> itl_cdf_ns;
+  std::vector<double> latency_cdf_ns;
+  static const std::vector<double>& cdf_points();
+};
+
+// Builds a RunSummary one record at a time, keeping a 64-byte row per measured request (enough for
+// every per-request metric, exact) and the pooled ITL samples, never the records themselves.
+class SummaryBuilder {
+ public:
+  explicit SummaryBuilder(MetricsOptions options);
+
+  void add(const RequestRecord& record);
+
+  // The summary of every record added; `trace`, when given, receives the chart data. Call once.
+  RunSummary finish(RunTrace* trace = nullptr);
+
+ private:
+  // One measured request: what the statistics need once its record is gone.
+  struct Row {
+    int64_t planned_ns;
+    int64_t sent_ns;
+    int64_t first_byte_ns;
+    int64_t first_content_ns;
+    int64_t end_ns;
+    int64_t input_tokens;
+    int64_t output_tokens;
+    int32_t chunks;  // output-carrying chunks
+    bool ok;
+    bool stream;
+  };
+  void add_failure(const RequestRecord& record);
+
+  MetricsOptions options_;
+  RunSummary summary_;
+  std::deque<Row> rows_;  // grows in fixed blocks: no doubling, no copy, for long runs
+  PooledSamples itl_;
+  TimeBins output_tokens_;
+};
+
+// summarize(records) == a SummaryBuilder fed every record, finished.
+RunSummary summarize(const std::vector<RequestRecord>& records, const MetricsOptions& options,
+                     RunTrace* trace = nullptr);
+
+}  // namespace llmperf

@@ -1,0 +1,208 @@
+// Writing a run's files (the JSON summaries, requests.jsonl and report.html): the directory, each
+// file atomically (temporary file + rename, so a reader never sees half a summary; requests.jsonl
+// is streamed to a .partial file during the run and renamed at its end), and a last scrub of
+// credentials from everything written (DESIGN §4: an API key or Authorization header never
+// reaches a file, even if a server echoes it back).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "report/internal.h"
+#include "report/views.h"
+
+namespace llmperf {
+namespace {
+
+constexpr size_t kMinSecretLength = 6;  // shorter values would scrub innocent text
+
+std::runtime_error write_error(const std::string& path, int error) {
+  return std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(error)));
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (size_t pos = text.find(from); pos != std::string::npos;
+       pos = text.find(from, pos + to.size())) {
+    text.replace(pos, from.size(), to);
+  }
+}
+
+// Credential values from the config, as they would appear in plain text and inside JSON strings.
+std::vector<std::string> secrets_of(const Config& config) {
+  std::vector<std::string> raw;
+  if (!config.api_key.empty()) raw.push_back(config.api_key);
+  for (const auto& [name, value] : config.headers) {
+    if (!report_detail::is_secret_header(name)) continue;
+    raw.push_back(value);
+    if (value.rfind("Bearer ", 0) == 0) raw.push_back(value.substr(7));
+  }
+  std::vector<std::string> secrets;
+  for (const auto& secret : raw) {
+    if (secret.size() < kMinSecretLength) continue;
+    secrets.push_back(secret);
+    std::string escaped =
+        nlohmann::json(secret).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    escaped = escaped.substr(1, escaped.size() - 2);
+    if (escaped != secret) secrets.push_back(escaped);
+  }
+  return secrets;
+}
+
+std::string redact(std::string text, const std::vector<std::string>& secrets) {
+  for (const auto& secret : secrets) replace_all(text, secret, "***");
+  return text;
+}
+
+// fsync()s and closes fd (always closing it); returns 0 or the errno of the first failure.
+int sync_and_close(int fd) {
+  const int synced = ::fsync(fd) == 0 ? 0 : errno;
+  const int closed = ::close(fd) == 0 ? 0 : errno;
+  return synced != 0 ? synced : closed;
+}
+
+// Writes all of `data` to fd; returns 0 or the errno of the failure.
+int write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return 0;
+}
+
+std::filesystem::path create_run_dir(const RunInfo& info) {
+  const std::filesystem::path dir(info.output_dir.empty() ? "." : info.output_dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    throw std::runtime_error(
+        fmt::format("cannot create directory {}: {}", dir.string(), ec.message()));
+  }
+  return dir;
+}
+
+std::string dump(const report_detail::Json& json) {
+  return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+std::string report_detail::read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+nlohmann::json report_detail::read_json_file(const std::string& path) {
+  nlohmann::json j = nlohmann::json::parse(read_text_file(path), nullptr, false);
+  if (j.is_discarded()) throw std::runtime_error(fmt::format("{} is not valid JSON", path));
+  return j;
+}
+
+std::string report_detail::redact_secrets(const Config& config, std::string text) {
+  return redact(std::move(text), secrets_of(config));
+}
+
+std::string output_timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y%m%d_%H%M%S", &tm);
+  return buffer;
+}
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  const std::string tmp = fmt::format("{}.tmp.{}", path, getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw write_error(path, errno);
+  if (const int error = write_all(fd, content); error != 0) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw write_error(path, error);
+  }
+  if (const int error = sync_and_close(fd); error != 0) {
+    ::unlink(tmp.c_str());
+    throw write_error(path, error);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int error = errno;
+    ::unlink(tmp.c_str());
+    throw write_error(path, error);
+  }
+}
+
+void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
+                       const RunTrace& trace) {
+  const std::filesystem::path dir = create_run_dir(info);
+  const auto secrets = secrets_of(config);
+  auto emit = [&](const char* name, std::string content) {
+    write_file_atomic((dir / name).string(), redact(std::move(content), secrets));
+  };
+  emit("summary.json", dump(report_detail::summary_json(config, info, summary)));
+  emit("benchmark_summary.json", dump(report_detail::benchmark_summary_json(info, summary)));
+  emit("benchmark_percentile.json", dump(report_detail::benchmark_percentile_json(summary)));
+  emit("report.html", report_detail::render_run_html(config, info, summary, trace));
+}
+
+void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
+                       const std::vector<RequestRecord>& records) {
+  RecordsFile file(config, info);
+  for (const RequestRecord& record : records) file.append(record);
+  file.commit();
+  MetricsOptions options;
+  options.percentiles = summary.percentiles;
+  options.origin_ns = info.anchor_steady_ns;
+  RunTrace trace;
+  summarize(records, options, &trace);
+  write_run_outputs(config, info, summary, trace);
+}
+
+RecordsFile::RecordsFile(const Config& config, const RunInfo& info)
+    : info_(info), secrets_(secrets_of(config)) {
+  const std::filesystem::path dir = create_run_dir(info);
+  path_ = (dir / "requests.jsonl").string();
+  partial_path_ = path_ + ".partial";
+  fd_ = ::open(partial_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw write_error(partial_path_, errno);
+}
+
+RecordsFile::~RecordsFile() {
+  if (fd_ < 0) return;
+  write_all(fd_, buffer_);  // best effort: every complete line gathered stays in the .partial file
+  ::close(fd_);
+}
+
+void RecordsFile::append(const RequestRecord& record) {
+  buffer_ += redact(record_to_json(record, info_), secrets_);
+  buffer_ += '\n';
+  if (buffer_.size() >= kFlushBytes) flush();
+}
+
+void RecordsFile::flush() {
+  if (const int error = write_all(fd_, buffer_); error != 0)
+    throw write_error(partial_path_, error);
+  buffer_.clear();
+}
+
+void RecordsFile::commit() {
+  flush();
+  const int fd = fd_;
+  fd_ = -1;
+  if (const int error = sync_and_close(fd); error != 0) throw write_error(partial_path_, error);
+  if (::rename(partial_path_.c_str(), path_.c_str()) != 0) throw write_error(path_, errno);
+}
+
+}  // namespace llmperf

@@ -1,0 +1,117 @@
+// Helpers shared by the files of the report stage: unit conversion, null-safe numbers, percentile
+// labels, the JSON documents each file holds, and a plain-text table renderer. Private to
+// src/report/.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/report.h"
+
+namespace llmperf::report_detail {
+
+using Json = nlohmann::ordered_json;
+
+inline constexpr double kNsPerMs = 1e6;
+inline constexpr double kNsPerS = 1e9;
+
+// The integer `value` holds when it is a JSON integer, or a float with an integral value, that
+// fits T; nullopt otherwise. nlohmann's get<T>() converts a float without a range check (undefined
+// behaviour for 1e30), so numbers from files that users keep and edit go through this.
+template <typename T, typename BasicJson>
+std::optional<T> json_integer(const BasicJson& value) {
+  static_assert(std::is_integral_v<T>);
+  if (value.is_number_unsigned()) {
+    const auto v = value.template get<uint64_t>();
+    if (!std::in_range<T>(v)) return std::nullopt;
+    return static_cast<T>(v);
+  }
+  if (value.is_number_integer()) {
+    const auto v = value.template get<int64_t>();
+    if (!std::in_range<T>(v)) return std::nullopt;
+    return static_cast<T>(v);
+  }
+  if (value.is_number_float()) {
+    const auto d = value.template get<double>();
+    // [min, 2^digits): both ends exact in a double, so no value out of T's range slips through.
+    const double upper = std::ldexp(1.0, std::numeric_limits<T>::digits);
+    if (!(d >= static_cast<double>(std::numeric_limits<T>::min()) && d < upper) ||
+        std::trunc(d) != d) {
+      return std::nullopt;
+    }
+    return static_cast<T>(d);
+  }
+  return std::nullopt;
+}
+
+// A finite number, or JSON null (JSON has no NaN or infinity).
+Json number_or_null(double value);
+Json number_or_null(std::optional<double> value);
+
+// Rounds to `decimals` places (EvalScope's files use 4).
+double round_to(double value, int decimals);
+
+// "50", "99.9": the shortest text of a percentile point.
+std::string percentile_label(double p);
+
+// Index into summary.percentiles of `p`, or nullopt when it was not requested.
+std::optional<size_t> percentile_index(const std::vector<double>& percentiles, double p);
+
+// The distribution's value at percentile index i (or its mean) divided by `unit` (1e6 for ns ->
+// ms); nullopt when the distribution is empty.
+std::optional<double> percentile_in(const Distribution& d, size_t i, double unit);
+std::optional<double> mean_in(const Distribution& d, double unit);
+
+// {"count","mean","std","min","max","percentiles":{"p50":...}} divided by `unit`, or null.
+Json distribution_json(const Distribution& d, const std::vector<double>& percentiles, double unit);
+
+// A line saying that the ITL percentiles are approximate and how closely, or "" when every
+// percentile is exact.
+std::string approximation_note(const RunSummary& summary);
+
+Json config_json(const Config& config);
+Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary);
+Json benchmark_summary_json(const RunInfo& info, const RunSummary& summary);
+Json benchmark_percentile_json(const RunSummary& summary);
+
+// The whole content of a file; throws std::runtime_error naming the file when it cannot be read.
+std::string read_text_file(const std::string& path);
+// A file's content parsed as JSON; throws std::runtime_error naming the file when it cannot be read
+// or is not valid JSON.
+nlohmann::json read_json_file(const std::string& path);
+
+// True when a header's value is a credential and must be masked.
+bool is_secret_header(const std::string& name);
+
+// `text` with the config's credential values (API key, secret header values) replaced by "***".
+std::string redact_secrets(const Config& config, std::string text);
+
+// Aligned plain-text table. Columns are right-aligned except the first and those listed in
+// `left_aligned`.
+std::string render_table(const std::vector<std::string>& headers,
+                         const std::vector<std::vector<std::string>>& rows,
+                         const std::vector<size_t>& left_aligned = {});
+
+// A number for text output with about 4 significant digits; "-" when absent or not finite.
+std::string format_number(std::optional<double> value);
+
+// One per-request metric as the summaries list it: display label, distribution, unit divisor.
+struct MetricRow {
+  const char* label;
+  const Distribution* dist;
+  double unit;
+};
+
+// The per-request metrics in display order (with the planned-send rows of open-loop runs).
+std::vector<MetricRow> per_request_metrics(const RunSummary& s);
+
+}  // namespace llmperf::report_detail

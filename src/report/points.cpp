@@ -1,0 +1,333 @@
+// Runs reduced to display points (from in-memory summaries or from summary.json files), the
+// transposed sweep table built from them (text, Markdown, CSV, HTML), and the sweep charts against
+// concurrency that report.html and compare.html draw.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "report/internal.h"
+#include "report/views.h"
+
+namespace llmperf::report_detail {
+namespace {
+
+using Getter = std::function<std::optional<double>(const MetricPoint&)>;
+
+// The tail percentile of a set of percentile points: 99 when requested, else the largest.
+std::optional<size_t> tail_index(const std::vector<double>& p) {
+  if (p.empty()) return std::nullopt;
+  if (auto i = percentile_index(p, 99)) return i;
+  return static_cast<size_t>(std::max_element(p.begin(), p.end()) - p.begin());
+}
+
+std::optional<double> json_number(const nlohmann::json& j,
+                                  std::initializer_list<const char*> path) {
+  const nlohmann::json* node = &j;
+  for (const char* key : path) {
+    if (!node->is_object()) return std::nullopt;
+    auto it = node->find(key);
+    if (it == node->end()) return std::nullopt;
+    node = &*it;
+  }
+  if (!node->is_number()) return std::nullopt;
+  return node->get<double>();
+}
+
+std::string cell(std::optional<double> value) { return format_number(value); }
+
+struct RowDef {
+  std::string label;  // row label; "{}" is replaced by the tail percentile label
+  Getter value;
+  bool always = false;  // shown even when absent for every run
+};
+
+std::vector<RowDef> row_defs() {
+  auto count = [](int64_t MetricPoint::*field) {
+    return [field](const MetricPoint& p) {
+      return std::optional<double>(static_cast<double>(p.*field));
+    };
+  };
+  auto opt = [](std::optional<double> MetricPoint::*field) {
+    return [field](const MetricPoint& p) { return p.*field; };
+  };
+  return {
+      {"Requests", count(&MetricPoint::total), true},
+      {"Succeeded", count(&MetricPoint::succeeded), true},
+      {"Failed", count(&MetricPoint::failed), true},
+      {"QPS (req/s)", opt(&MetricPoint::qps), true},
+      {"Output (tok/s)", opt(&MetricPoint::output_tps), true},
+      {"Total (tok/s)", opt(&MetricPoint::total_tps), true},
+      {"Avg Lat (s)", opt(&MetricPoint::latency_mean_s), true},
+      {"P50 Lat (s)", opt(&MetricPoint::latency_p50_s)},
+      {"P90 Lat (s)", opt(&MetricPoint::latency_p90_s)},
+      {"P{} Lat (s)", opt(&MetricPoint::latency_tail_s)},
+      {"Avg TTFT (ms)", opt(&MetricPoint::ttft_mean_ms)},
+      {"P{} TTFT (ms)", opt(&MetricPoint::ttft_tail_ms)},
+      {"Avg TPOT (ms)", opt(&MetricPoint::tpot_mean_ms)},
+      {"P{} TPOT (ms)", opt(&MetricPoint::tpot_tail_ms)},
+      {"Avg ITL (ms)", opt(&MetricPoint::itl_mean_ms)},
+      {"P{} ITL (ms)", opt(&MetricPoint::itl_tail_ms)},
+      {"Avg input tokens", opt(&MetricPoint::input_tokens_mean)},
+      {"Avg output tokens", opt(&MetricPoint::output_tokens_mean)},
+  };
+}
+
+std::string column_name(const MetricPoint& p, bool by_rate) {
+  return by_rate ? fmt::format("{} req/s", format_number(p.rate)) : fmt::format("{}", p.parallel);
+}
+
+bool by_rate(const std::vector<MetricPoint>& points) {
+  return !points.empty() && std::all_of(points.begin(), points.end(),
+                                        [](const MetricPoint& p) { return p.rate >= 0; });
+}
+
+double x_of(const MetricPoint& p, bool rate) { return rate ? p.rate : p.parallel; }
+
+struct StatDef {
+  std::string name;  // legend text for a single deployment; title suffix otherwise
+  Getter value;
+  std::string dash;
+};
+
+struct ChartDef {
+  std::string title;
+  std::string y_label;
+  std::vector<StatDef> stats;
+};
+
+std::vector<ChartDef> chart_defs(const std::string& tail) {
+  const std::string t = "P" + tail;
+  return {
+      {"Request throughput", "QPS (req/s)", {{"QPS", [](auto& p) { return p.qps; }, ""}}},
+      {"Token throughput",
+       "Tokens/s",
+       {{"Output tok/s", [](auto& p) { return p.output_tps; }, ""},
+        {"Total tok/s", [](auto& p) { return p.total_tps; }, "5 3"}}},
+      {"End-to-end latency",
+       "Latency (s)",
+       {{"Mean", [](auto& p) { return p.latency_mean_s; }, ""},
+        {"P50", [](auto& p) { return p.latency_p50_s; }, "2 2"},
+        {"P90", [](auto& p) { return p.latency_p90_s; }, "6 3"},
+        {t, [](auto& p) { return p.latency_tail_s; }, "9 3 2 3"}}},
+      {"Time to first token",
+       "TTFT (ms)",
+       {{"Mean", [](auto& p) { return p.ttft_mean_ms; }, ""},
+        {t, [](auto& p) { return p.ttft_tail_ms; }, "6 3"}}},
+      {"Time per output token",
+       "TPOT (ms)",
+       {{"Mean", [](auto& p) { return p.tpot_mean_ms; }, ""},
+        {t, [](auto& p) { return p.tpot_tail_ms; }, "6 3"}}},
+      {"Failed requests",
+       "Requests",
+       {{"Failed", [](auto& p) { return std::optional<double>(static_cast<double>(p.failed)); },
+         ""}}},
+  };
+}
+
+svg::Series series_of(const std::string& name, const std::vector<MetricPoint>& points,
+                      const Getter& value, bool rate) {
+  svg::Series s;
+  s.name = name;
+  for (const auto& p : points) {
+    auto v = value(p);
+    if (!v) continue;
+    s.x.push_back(x_of(p, rate));
+    s.y.push_back(*v);
+  }
+  return s;
+}
+
+}  // namespace
+
+MetricPoint point_from_row(const SweepRow& row) {
+  const RunSummary& s = row.summary;
+  MetricPoint p;
+  p.parallel = row.info.parallel;
+  p.number = row.info.number;
+  p.rate = row.info.rate;
+  p.total = s.total;
+  p.succeeded = s.succeeded;
+  p.failed = s.failed;
+  auto finite = [](double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; };
+  p.qps = finite(s.qps);
+  p.output_tps = finite(s.output_throughput);
+  p.total_tps = finite(s.total_throughput);
+  p.latency_mean_s = mean_in(s.latency_ns, kNsPerS);
+  p.ttft_mean_ms = mean_in(s.ttft_ns, kNsPerMs);
+  p.tpot_mean_ms = mean_in(s.tpot_ns, kNsPerMs);
+  p.itl_mean_ms = mean_in(s.itl_ns, kNsPerMs);
+  p.input_tokens_mean = mean_in(s.input_tokens, 1);
+  p.output_tokens_mean = mean_in(s.output_tokens, 1);
+  if (auto i = percentile_index(s.percentiles, 50)) {
+    p.latency_p50_s = percentile_in(s.latency_ns, *i, kNsPerS);
+  }
+  if (auto i = percentile_index(s.percentiles, 90)) {
+    p.latency_p90_s = percentile_in(s.latency_ns, *i, kNsPerS);
+  }
+  if (auto i = tail_index(s.percentiles)) {
+    p.tail = percentile_label(s.percentiles[*i]);
+    p.latency_tail_s = percentile_in(s.latency_ns, *i, kNsPerS);
+    p.ttft_tail_ms = percentile_in(s.ttft_ns, *i, kNsPerMs);
+    p.tpot_tail_ms = percentile_in(s.tpot_ns, *i, kNsPerMs);
+    p.itl_tail_ms = percentile_in(s.itl_ns, *i, kNsPerMs);
+  }
+  return p;
+}
+
+MetricPoint point_from_summary_json(const nlohmann::json& j) {
+  MetricPoint p;
+  p.parallel = static_cast<int>(json_number(j, {"run", "parallel"}).value_or(0));
+  p.number = static_cast<int64_t>(json_number(j, {"run", "number"}).value_or(0));
+  p.rate = json_number(j, {"run", "rate"}).value_or(-1);
+  p.total = static_cast<int64_t>(json_number(j, {"requests", "total"}).value_or(0));
+  p.succeeded = static_cast<int64_t>(json_number(j, {"requests", "succeeded"}).value_or(0));
+  p.failed = static_cast<int64_t>(json_number(j, {"requests", "failed"}).value_or(0));
+  p.qps = json_number(j, {"qps"});
+  p.output_tps = json_number(j, {"output_throughput_tok_s"});
+  p.total_tps = json_number(j, {"total_throughput_tok_s"});
+  p.latency_mean_s = json_number(j, {"metrics", "latency_s", "mean"});
+  p.ttft_mean_ms = json_number(j, {"metrics", "ttft_ms", "mean"});
+  p.tpot_mean_ms = json_number(j, {"metrics", "tpot_ms", "mean"});
+  p.itl_mean_ms = json_number(j, {"metrics", "itl_ms", "mean"});
+  p.input_tokens_mean = json_number(j, {"metrics", "input_tokens", "mean"});
+  p.output_tokens_mean = json_number(j, {"metrics", "output_tokens", "mean"});
+  p.latency_p50_s = json_number(j, {"metrics", "latency_s", "percentiles", "p50"});
+  p.latency_p90_s = json_number(j, {"metrics", "latency_s", "percentiles", "p90"});
+  std::vector<double> requested;
+  if (auto it = j.find("config"); it != j.end() && it->is_object()) {
+    for (const auto& v : it->value("percentiles", nlohmann::json::array())) {
+      if (v.is_number()) requested.push_back(v.get<double>());
+    }
+  }
+  if (auto i = tail_index(requested)) p.tail = percentile_label(requested[*i]);
+  const std::string key = "p" + p.tail;
+  p.latency_tail_s = json_number(j, {"metrics", "latency_s", "percentiles", key.c_str()});
+  p.ttft_tail_ms = json_number(j, {"metrics", "ttft_ms", "percentiles", key.c_str()});
+  p.tpot_tail_ms = json_number(j, {"metrics", "tpot_ms", "percentiles", key.c_str()});
+  p.itl_tail_ms = json_number(j, {"metrics", "itl_ms", "percentiles", key.c_str()});
+  return p;
+}
+
+TextTable transposed_sweep_table(const std::vector<MetricPoint>& points) {
+  const bool rate = by_rate(points);
+  const std::string tail = points.empty() ? "99" : points.front().tail;
+  TextTable table;
+  table.headers.push_back(rate ? "Rate" : "Concurrency");
+  for (const auto& p : points) table.headers.push_back(column_name(p, rate));
+  for (const auto& def : row_defs()) {
+    std::vector<std::string> row = {fmt::format(fmt::runtime(def.label), tail)};
+    bool any = false;
+    for (const auto& p : points) {
+      auto v = def.value(p);
+      any = any || v.has_value();
+      row.push_back(cell(v));
+    }
+    if (any || def.always) table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+std::string markdown_table(const TextTable& table) {
+  auto line = [](const std::vector<std::string>& cells) {
+    std::string out = "|";
+    for (const auto& c : cells) {
+      std::string escaped;
+      for (char ch : c) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
+      out += " " + escaped + " |";
+    }
+    return out + "\n";
+  };
+  std::string out = line(table.headers) + "|";
+  for (size_t c = 0; c < table.headers.size(); ++c) out += c == 0 ? " --- |" : " ---: |";
+  out += "\n";
+  for (const auto& row : table.rows) out += line(row);
+  return out;
+}
+
+std::string csv_table(const TextTable& table) {
+  auto field = [](const std::string& text) {
+    if (text == "-") return std::string();
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+  };
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out;
+    for (size_t c = 0; c < cells.size(); ++c) out += (c ? "," : "") + field(cells[c]);
+    return out + "\n";
+  };
+  std::string out = line(table.headers);
+  for (const auto& row : table.rows) out += line(row);
+  return out;
+}
+
+std::string html_table(const TextTable& table) {
+  std::string out = "<table><thead><tr>";
+  for (const auto& h : table.headers) out += "<th>" + xml_escape(h) + "</th>";
+  out += "</tr></thead><tbody>";
+  for (const auto& row : table.rows) {
+    out += "<tr>";
+    for (size_t c = 0; c < row.size(); ++c) {
+      const bool text = row[c].find_first_not_of("0123456789.-") != std::string::npos;
+      out += (c == 0 ? "<th scope=\"row\">"
+              : text ? "<td class=\"l\">"
+                     : "<td>") +
+             xml_escape(row[c]) + (c == 0 ? "</th>" : "</td>");
+    }
+    out += "</tr>";
+  }
+  return out + "</tbody></table>";
+}
+
+std::vector<svg::ChartSpec> sweep_charts(const std::vector<Deployment>& deployments) {
+  std::vector<MetricPoint> all;
+  for (const auto& d : deployments) all.insert(all.end(), d.points.begin(), d.points.end());
+  const bool rate = by_rate(all);
+  std::set<double> xs;
+  for (const auto& p : all) xs.insert(x_of(p, rate));
+  const bool log_x = !xs.empty() && *xs.begin() > 0 && *xs.rbegin() / *xs.begin() >= 8;
+  const std::string tail = all.empty() ? "99" : all.front().tail;
+
+  auto base = [&](const std::string& title, const std::string& y_label) {
+    svg::ChartSpec chart;
+    chart.title = title;
+    chart.y_label = y_label;
+    chart.x_label = rate ? "Request rate (req/s)" : "Concurrency";
+    chart.x_axis = log_x ? svg::AxisKind::kLog : svg::AxisKind::kLinear;
+    if (xs.size() <= 12) chart.x_ticks.assign(xs.begin(), xs.end());
+    return chart;
+  };
+  std::vector<svg::ChartSpec> charts;
+  for (const auto& def : chart_defs(tail)) {
+    if (deployments.size() == 1) {
+      svg::ChartSpec chart = base(def.title, def.y_label);
+      chart.integer_y = def.y_label == "Requests";
+      for (const auto& stat : def.stats) {
+        svg::Series s = series_of(stat.name, deployments.front().points, stat.value, rate);
+        s.dash = stat.dash;
+        if (!s.x.empty()) chart.series.push_back(std::move(s));
+      }
+      charts.push_back(std::move(chart));
+      continue;
+    }
+    for (const auto& stat : def.stats) {
+      const std::string title =
+          def.stats.size() == 1 ? def.title : fmt::format("{}: {}", def.title, stat.name);
+      svg::ChartSpec chart = base(title, def.y_label);
+      chart.integer_y = def.y_label == "Requests";
+      bool any = false;
+      for (const auto& d : deployments) {
+        chart.series.push_back(series_of(d.label, d.points, stat.value, rate));
+        any = any || !chart.series.back().x.empty();
+      }
+      if (any) charts.push_back(std::move(chart));
+    }
+  }
+  return charts;
+}
+
+}  // namespace llmperf::report_detail

@@ -1,0 +1,219 @@
+// `llmperf report DIR`: rebuilds every summary and chart of a run directory, or of each run of a
+// sweep directory plus the sweep files, from requests.jsonl (record_from_json + summarize) without
+// sending a request. The run's identity and config are read back from its summary.json ("run",
+// "config" and "dataset"); secrets there are already masked and stay masked.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <tuple>
+#include <type_traits>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/internal.h"
+#include "report/report.h"
+#include "report/tools.h"
+
+namespace llmperf {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// `value` as a T, or nullopt when it is of another type (integers must also fit T).
+template <typename T>
+std::optional<T> as(const json& value) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return report_detail::json_integer<T>(value);
+  } else {
+    try {
+      return value.get<T>();
+    } catch (const json::exception&) {
+      return std::nullopt;
+    }
+  }
+}
+
+// A field of an unexpected type keeps its default: these are for presentation only.
+template <typename T>
+void take(const json& j, const char* key, T& field) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  if (const std::optional<T> value = as<T>(*it)) field = *value;
+}
+
+template <typename T>
+void take_optional(const json& j, const char* key, std::optional<T>& field) {
+  auto it = j.find(key);
+  if (it == j.end()) return;
+  if (it->is_null()) {
+    field.reset();
+  } else if (it->is_number()) {
+    if (const std::optional<T> value = as<T>(*it)) field = *value;
+  }
+}
+
+// The Config fields summary.json records (config_json), as far as presentation needs them.
+Config config_from_json(const json& c) {
+  Config config;
+  if (!c.is_object()) return config;
+  take(c, "api", config.api);
+  take(c, "url", config.url);
+  take(c, "model", config.model);
+  take(c, "name", config.name);
+  take(c, "dataset", config.dataset);
+  take(c, "dataset_path", config.dataset_path);
+  take(c, "prompt", config.prompt);
+  take(c, "min_prompt_length", config.min_prompt_length);
+  take(c, "max_prompt_length", config.max_prompt_length);
+  take(c, "parallel", config.parallel);
+  take(c, "number", config.number);
+  take(c, "threads", config.threads);
+  take(c, "sleep_interval", config.sleep_interval_s);
+  take(c, "seed", config.seed);
+  take(c, "stream", config.stream);
+  take_optional(c, "max_tokens", config.max_tokens);
+  take_optional(c, "min_tokens", config.min_tokens);
+  take_optional(c, "temperature", config.temperature);
+  take_optional(c, "top_p", config.top_p);
+  take(c, "stop", config.stop);
+  take(c, "stop_token_ids", config.stop_token_ids);
+  if (auto it = c.find("extra_args"); it != c.end() && !it->is_null()) {
+    config.extra_args = it->is_string() ? it->get<std::string>() : it->dump();
+  }
+  take(c, "connect_timeout", config.connect_timeout_s);
+  take(c, "read_timeout", config.read_timeout_s);
+  take(c, "total_timeout", config.total_timeout_s);
+  take(c, "outputs_dir", config.outputs_dir);
+  take(c, "log_every_n_query", config.log_every_n_query);
+  take(c, "debug", config.debug);
+  take(c, "percentiles", config.percentiles);
+  take(c, "probe", config.probe);
+  take(c, "insecure", config.insecure);
+  if (auto it = c.find("api_key"); it != c.end() && it->is_string()) config.api_key = "***";
+  if (auto it = c.find("headers"); it != c.end() && it->is_object()) {
+    for (const auto& [name, value] : it->items()) {
+      if (value.is_string()) config.headers.emplace_back(name, value.get<std::string>());
+    }
+  }
+  const std::string kind = c.value("api_kind", "chat");
+  config.api_kind = kind == "completions" ? ApiKind::kCompletions : ApiKind::kChat;
+  return config;
+}
+
+RunInfo info_from_json(const json& summary, const fs::path& dir) {
+  RunInfo info;
+  const json run = summary.value("run", json::object());
+  take(run, "parallel", info.parallel);
+  take(run, "number", info.number);
+  take(run, "rate", info.rate);
+  take(run, "started_at", info.started_at);
+  take(run, "duration_s", info.duration_s);
+  take(run, "interrupted", info.interrupted);
+  // Kept for summary.json only: the records read back count from 0, and so does the rebuild.
+  take(run, "monotonic_anchor_ns", info.anchor_steady_ns);
+  info.output_dir = dir.string();
+  const json d = summary.value("dataset", json::object());
+  take(d, "records_read", info.dataset.records_read);
+  take(d, "accepted", info.dataset.accepted);
+  take(d, "skipped_length", info.dataset.skipped_length);
+  take(d, "skipped_empty", info.dataset.skipped_empty);
+  take(d, "malformed", info.dataset.malformed);
+  take(d, "malformed_lines", info.dataset.malformed_lines);
+  take(d, "first_malformed_reason", info.dataset.first_malformed_reason);
+  return info;
+}
+
+struct RebuiltRun {
+  SweepRow row;
+  std::string text;  // the text summary
+};
+
+RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
+  const json summary = report_detail::read_json_file((dir / "summary.json").string());
+  Config config = config_from_json(summary.value("config", json::object()));
+  if (!options.summary_format.empty()) config.summary_format = options.summary_format;
+  if (!options.percentiles.empty()) config.percentiles = options.percentiles;
+  RunInfo info = info_from_json(summary, dir);
+
+  MetricsOptions metrics;
+  metrics.percentiles = config.percentiles;
+  metrics.open_loop = info.rate >= 0;
+  SummaryBuilder builder(metrics);  // record times are relative to the run's anchor: origin 0
+  const std::string path = (dir / "requests.jsonl").string();
+  std::ifstream lines(path, std::ios::binary);
+  if (!lines) throw std::runtime_error(fmt::format("cannot read {}", path));
+  std::string line;
+  int line_number = 0;
+  bool anchored = false;
+  while (std::getline(lines, line)) {
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      builder.add(record_from_json(line));
+    } catch (const std::exception& e) {
+      throw std::runtime_error(fmt::format("{}:{}: {}", path, line_number, e.what()));
+    }
+    // record_from_json keeps times relative to the anchor (0); recover the wall-clock anchor.
+    if (!anchored) {
+      const json j = json::parse(line, nullptr, false);
+      if (!j.is_object()) continue;
+      const auto unix_ns = report_detail::json_integer<int64_t>(j.value("sent_unix_ns", json()));
+      const auto sent_ns = report_detail::json_integer<int64_t>(j.value("sent_ns", json()));
+      anchored =
+          unix_ns && sent_ns && !__builtin_sub_overflow(*unix_ns, *sent_ns, &info.anchor_unix_ns);
+    }
+  }
+
+  // requests.jsonl is the source and stays as it is; every other file is rewritten.
+  RunTrace trace;
+  RebuiltRun out{SweepRow{info, builder.finish(&trace)}, ""};
+  write_run_outputs(config, out.row.info, out.row.summary, trace);
+  out.text = render_text_summary(config, out.row.info, out.row.summary);
+  return out;
+}
+
+bool is_run_dir(const fs::path& dir) {
+  return fs::exists(dir / "summary.json") && fs::exists(dir / "requests.jsonl");
+}
+
+}  // namespace
+
+std::string rebuild_reports(const RebuildOptions& options) {
+  const fs::path dir(options.dir);
+  if (!fs::is_directory(dir)) {
+    throw std::runtime_error(fmt::format("{} is not a directory", options.dir));
+  }
+  if (is_run_dir(dir)) return rebuild_run(dir, options).text;
+
+  std::vector<fs::path> runs;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.is_directory() && is_run_dir(entry.path())) runs.push_back(entry.path());
+  }
+  if (runs.empty()) {
+    throw std::runtime_error(
+        fmt::format("{} holds no run: expected summary.json and requests.jsonl in it or in its "
+                    "parallel_<p>_number_<n> subdirectories",
+                    options.dir));
+  }
+  std::vector<RebuiltRun> rebuilt;
+  for (const auto& run : runs) rebuilt.push_back(rebuild_run(run, options));
+  std::stable_sort(rebuilt.begin(), rebuilt.end(), [](const RebuiltRun& a, const RebuiltRun& b) {
+    const RunInfo& x = a.row.info;
+    const RunInfo& y = b.row.info;
+    return std::tie(x.rate, x.parallel, x.number) < std::tie(y.rate, y.parallel, y.number);
+  });
+  std::string text;
+  std::vector<SweepRow> rows;
+  for (auto& run : rebuilt) {
+    text += run.text + "\n";
+    rows.push_back(std::move(run.row));
+  }
+  if (rows.size() > 1) text += render_sweep_text(rows);
+  write_sweep_outputs(dir.string(), rows);
+  return text;
+}
+
+}  // namespace llmperf

@@ -1,0 +1,142 @@
+// Reports: presentation only, and the only place units are converted (ns -> ms/s). Renders the
+// human text summary (stdout), and writes each run's files (DESIGN §4): summary.json
+// ("llmperf.summary/1"), EvalScope-compatible benchmark_summary.json and
+// benchmark_percentile.json, requests.jsonl; and the sweep table (JSON, CSV, Markdown).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/dataset_stats.h"
+#include "core/record.h"
+#include "metrics/metrics.h"
+#include "verdict/baseline.h"
+#include "verdict/slo.h"
+
+namespace llmperf {
+
+// Identity and context of one run of a sweep.
+struct RunInfo {
+  int parallel = 1;              // concurrency of this run
+  int64_t number = 0;            // requests asked for in this run
+  double rate = -1;              // requests/s for open loop; -1 for closed loop
+  std::string output_dir;        // the run's directory (files are written here)
+  std::string started_at;        // wall-clock start, ISO-8601 UTC, e.g. "2026-11-21T12:48:33Z"
+  int64_t anchor_steady_ns = 0;  // steady_clock reading taken together with...
+  int64_t anchor_unix_ns = 0;    // ...this wall-clock reading: maps record times to Unix time
+  double duration_s = 0;         // wall time of the run, dispatch to last completion
+  bool interrupted = false;      // the run was cut short by Ctrl-C/SIGTERM; results are partial
+  DatasetStats dataset;          // what reading the dataset found
+
+  // One --slo outcome of this run, for summary.json's "slo" (empty without --slo).
+  struct SloOutcome {
+    std::string expression;  // as given, e.g. "ttft.p99<=800ms"
+    bool passed = false;     // the limit held
+    std::string detail;      // measured value and limit, or why it is unavailable
+  };
+  std::vector<SloOutcome> slo;
+};
+
+// Load shape and client health for stdout: requested vs achieved rate and schedule lag (open
+// loop), the client's CPU and stamp delay, and a warning when the client was the bottleneck.
+std::string render_load_text(const RunInfo& info, const RunSummary& summary,
+                             const std::string& arrival);
+
+// Human summary for stdout: aligned tables with units in the headers.
+std::string render_text_summary(const Config& config, const RunInfo& info,
+                                const RunSummary& summary);
+
+// Writes summary.json, benchmark_summary.json, benchmark_percentile.json and report.html (charts
+// from `trace`) into info.output_dir (created if needed), each atomically (temporary file +
+// rename). requests.jsonl is RecordsFile's. Throws std::runtime_error naming the path when a file
+// cannot be written.
+void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
+                       const RunTrace& trace);
+
+// The same for a caller that holds every record: requests.jsonl (through RecordsFile), then the
+// files above with the trace of `records`.
+void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
+                       const std::vector<RequestRecord>& records);
+
+// A run's requests.jsonl, written while the run goes on so that finished records need not be kept:
+// each appended record becomes one line (record_to_json, credentials scrubbed) of
+// requests.jsonl.partial in info.output_dir, written out by flush() (and whenever 256 KiB are
+// pending), so that a run killed outright still leaves what it gathered. commit() makes it
+// requests.jsonl (fsync, then rename), so that name only ever holds a complete file. Destroyed
+// without commit() (an error elsewhere), the .partial file keeps every line gathered so far.
+class RecordsFile {
+ public:
+  // Creates info.output_dir if needed. Throws std::runtime_error naming the path on failure, as
+  // do append() and commit().
+  RecordsFile(const Config& config, const RunInfo& info);
+  ~RecordsFile();
+  RecordsFile(const RecordsFile&) = delete;
+  RecordsFile& operator=(const RecordsFile&) = delete;
+
+  void append(const RequestRecord& record);
+  void flush();  // writes the pending lines to the .partial file
+  void commit();
+
+ private:
+  static constexpr size_t kFlushBytes = 256 * 1024;
+
+  RunInfo info_;  // the run's anchor, for record_to_json
+  std::vector<std::string> secrets_;
+  std::string path_;
+  std::string partial_path_;
+  int fd_ = -1;
+  std::string buffer_;  // lines not yet written
+};
+
+struct SweepRow {
+  RunInfo info;
+  RunSummary summary;
+};
+
+// The table over all runs of a sweep (concurrency, requests, ok/failed, QPS, latency, TTFT, TPOT,
+// ITL, tok/s) for stdout.
+std::string render_sweep_text(const std::vector<SweepRow>& rows);
+
+// Writes sweep_summary.json, sweep_summary.csv and sweep_summary.md into `dir`, atomically.
+void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& rows);
+
+// The resolved config as JSON text with secrets masked (API key, Authorization and other
+// credential-looking header values).
+std::string config_to_json(const Config& config);
+
+// One line of requests.jsonl (no trailing newline): every field of `record`, with times as integer
+// nanoseconds relative to info.anchor_steady_ns (null for -1), chunk times relative to sent_ns,
+// "sent_unix_ns", and the convenience values "ttft_ms", "ttfb_ms" and "latency_s".
+std::string record_to_json(const RequestRecord& record, const RunInfo& info);
+
+// The inverse of record_to_json. Times come back relative to the run's anchor (as if
+// anchor_steady_ns were 0), which preserves every interval. Throws std::runtime_error on a line
+// that is not a requests.jsonl record.
+RequestRecord record_from_json(const std::string& line);
+
+// --- verdicts (verdict_text.cpp, formats/junit.cpp) ---
+
+// A JUnit XML document: <testsuites> holding one <testsuite name="llmperf RUN"> per run and one
+// <testcase classname="llmperf.RUN" name="EXPRESSION"> per SLO, with a <failure> when it failed.
+std::string render_junit(const std::vector<RunVerdict>& verdicts);
+
+// Text for stdout: the goodput line(s) when goodput was computed. "" otherwise.
+std::string render_goodput_text(const RunSummary& summary);
+
+// Text for stdout: render_goodput_text(summary), then, when there are SLOs, an aligned block with
+// PASS/FAIL and the detail of each SLO and the run's overall verdict.
+std::string render_verdicts_text(const RunSummary& summary, const RunVerdict& verdict);
+
+// The side-by-side table for stdout (Metric, Baseline, Current, Change, Verdict) with a title
+// naming the baseline and tolerance and a closing PASS/FAIL line listing the regressions.
+std::string render_baseline_table(const BaselineComparison& comparison);
+
+// The local time as YYYYmmdd_HHMMSS, the timestamp level of output directories (EvalScope's).
+std::string output_timestamp();
+
+// Writes `content` to `path` atomically: a temporary file in the same directory, then rename.
+void write_file_atomic(const std::string& path, const std::string& content);
+
+}  // namespace llmperf

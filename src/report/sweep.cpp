@@ -1,0 +1,206 @@
+// The sweep tables: sweep_summary.json, .csv and .md hold one row per run (concurrency, requests,
+// ok/failed, QPS, latency, TTFT, TPOT, ITL, throughput); the transposed table (metrics as rows,
+// one column per concurrency level) is printed on stdout and written as sweep_table.md and .csv;
+// report.html draws the sweep charts above it. The tail column is the 99th percentile when it was
+// requested, else the largest requested percentile; its label ("p99", "p95", ...) is in every
+// header and key.
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "report/internal.h"
+#include "report/views.h"
+
+namespace llmperf {
+namespace {
+
+using report_detail::Json;
+using report_detail::kNsPerMs;
+using report_detail::kNsPerS;
+
+constexpr int kDecimals = 4;
+
+struct Column {
+  std::string key;     // JSON key and CSV header
+  std::string header;  // text and Markdown header; empty for machine-only columns
+  std::function<Json(const SweepRow&)> value;
+};
+
+Json rounded(std::optional<double> value) {
+  if (!value) return nullptr;
+  return report_detail::number_or_null(report_detail::round_to(*value, kDecimals));
+}
+
+// The tail percentile shared by all rows (they come from one config); nullopt when none.
+std::optional<double> tail_percentile(const std::vector<SweepRow>& rows) {
+  if (rows.empty() || rows.front().summary.percentiles.empty()) return std::nullopt;
+  const auto& p = rows.front().summary.percentiles;
+  if (report_detail::percentile_index(p, 99)) return 99.0;
+  return *std::max_element(p.begin(), p.end());
+}
+
+std::vector<Column> columns(std::optional<double> tail) {
+  const std::string label = tail ? report_detail::percentile_label(*tail) : "99";
+  const std::string key = "p" + label;
+  const std::string head = "P" + label;
+  auto tail_value = [tail](const SweepRow& r, const Distribution& d, double unit) -> Json {
+    if (!tail) return nullptr;
+    auto i = report_detail::percentile_index(r.summary.percentiles, *tail);
+    if (!i) return nullptr;
+    return rounded(report_detail::percentile_in(d, *i, unit));
+  };
+  auto mean = [](const Distribution& d, double unit) {
+    return rounded(report_detail::mean_in(d, unit));
+  };
+  return {
+      {"parallel", "Parallel", [](const SweepRow& r) { return Json(r.info.parallel); }},
+      {"number", "", [](const SweepRow& r) { return Json(r.info.number); }},
+      {"rate", "",
+       [](const SweepRow& r) { return r.info.rate < 0 ? Json(nullptr) : rounded(r.info.rate); }},
+      {"total", "Requests", [](const SweepRow& r) { return Json(r.summary.total); }},
+      {"succeeded", "OK", [](const SweepRow& r) { return Json(r.summary.succeeded); }},
+      {"failed", "Failed", [](const SweepRow& r) { return Json(r.summary.failed); }},
+      {"qps", "QPS (req/s)", [](const SweepRow& r) { return rounded(r.summary.qps); }},
+      {"latency_avg_s", "Avg Lat (s)",
+       [=](const SweepRow& r) { return mean(r.summary.latency_ns, kNsPerS); }},
+      {"latency_" + key + "_s", head + " Lat (s)",
+       [=](const SweepRow& r) { return tail_value(r, r.summary.latency_ns, kNsPerS); }},
+      {"ttft_avg_ms", "Avg TTFT (ms)",
+       [=](const SweepRow& r) { return mean(r.summary.ttft_ns, kNsPerMs); }},
+      {"ttft_" + key + "_ms", head + " TTFT (ms)",
+       [=](const SweepRow& r) { return tail_value(r, r.summary.ttft_ns, kNsPerMs); }},
+      {"tpot_avg_ms", "Avg TPOT (ms)",
+       [=](const SweepRow& r) { return mean(r.summary.tpot_ns, kNsPerMs); }},
+      {"tpot_" + key + "_ms", "",
+       [=](const SweepRow& r) { return tail_value(r, r.summary.tpot_ns, kNsPerMs); }},
+      {"itl_avg_ms", "Avg ITL (ms)",
+       [=](const SweepRow& r) { return mean(r.summary.itl_ns, kNsPerMs); }},
+      {"itl_" + key + "_ms", head + " ITL (ms)",
+       [=](const SweepRow& r) { return tail_value(r, r.summary.itl_ns, kNsPerMs); }},
+      {"output_throughput_tok_s", "Output (tok/s)",
+       [](const SweepRow& r) { return rounded(r.summary.output_throughput); }},
+      {"total_throughput_tok_s", "Total (tok/s)",
+       [](const SweepRow& r) { return rounded(r.summary.total_throughput); }},
+      {"output_dir", "", [](const SweepRow& r) { return Json(r.info.output_dir); }},
+  };
+}
+
+std::string display(const Json& value) {
+  if (value.is_null()) return "-";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_integer()) return value.dump();
+  return report_detail::format_number(value.get<double>());
+}
+
+std::string csv_cell(const Json& value) {
+  if (value.is_null()) return "";
+  if (!value.is_string()) return value.dump();
+  std::string text = value.get<std::string>();
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+// Headers and display cells of the columns shown to people (text and Markdown).
+std::pair<std::vector<std::string>, std::vector<std::vector<std::string>>> display_table(
+    const std::vector<SweepRow>& rows) {
+  const auto cols = columns(tail_percentile(rows));
+  std::vector<std::string> headers;
+  for (const auto& c : cols) {
+    if (!c.header.empty()) headers.push_back(c.header);
+  }
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& row : rows) {
+    std::vector<std::string> line;
+    for (const auto& c : cols) {
+      if (!c.header.empty()) line.push_back(display(c.value(row)));
+    }
+    cells.push_back(std::move(line));
+  }
+  return {headers, cells};
+}
+
+std::string tail_note(const std::vector<SweepRow>& rows) {
+  auto tail = tail_percentile(rows);
+  if (!tail) return "no percentiles requested";
+  const std::string label = report_detail::percentile_label(*tail);
+  return fmt::format("P{} = {}th percentile", label, label);
+}
+
+std::vector<report_detail::MetricPoint> sweep_points(const std::vector<SweepRow>& rows) {
+  std::vector<report_detail::MetricPoint> points;
+  for (const auto& row : rows) points.push_back(report_detail::point_from_row(row));
+  return points;
+}
+
+// A sweep's name for page titles: "<name> (<timestamp>)" from <outputs>/<timestamp>/<name>.
+std::string sweep_title(const std::string& dir) {
+  const std::filesystem::path path(dir);
+  const std::string name = path.filename().string();
+  const std::string stamp = path.parent_path().filename().string();
+  return stamp.empty() ? name : fmt::format("{} ({})", name, stamp);
+}
+
+}  // namespace
+
+std::string render_sweep_text(const std::vector<SweepRow>& rows) {
+  const auto table = report_detail::transposed_sweep_table(sweep_points(rows));
+  return fmt::format("\nSweep summary ({})\n", tail_note(rows)) +
+         report_detail::render_table(table.headers, table.rows);
+}
+
+void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& rows) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    throw std::runtime_error(fmt::format("cannot create directory {}: {}", dir, ec.message()));
+  const auto cols = columns(tail_percentile(rows));
+
+  Json list = Json::array();
+  std::string csv;
+  for (size_t c = 0; c < cols.size(); ++c) csv += (c ? "," : "") + cols[c].key;
+  csv += "\n";
+  for (const auto& row : rows) {
+    Json object = Json::object();
+    for (size_t c = 0; c < cols.size(); ++c) {
+      Json value = cols[c].value(row);
+      csv += (c ? "," : "") + csv_cell(value);
+      object[cols[c].key] = std::move(value);
+    }
+    csv += "\n";
+    list.push_back(std::move(object));
+  }
+
+  auto [headers, cells] = display_table(rows);
+  auto md_line = [](const std::vector<std::string>& cells_of_row) {
+    std::string line = "|";
+    for (const auto& cell : cells_of_row) line += " " + cell + " |";
+    return line + "\n";
+  };
+  std::string md = fmt::format("Sweep summary ({})\n\n", tail_note(rows)) + md_line(headers);
+  md += "|";
+  for (size_t c = 0; c < headers.size(); ++c) md += c == 0 ? " --- |" : " ---: |";
+  md += "\n";
+  for (const auto& line : cells) md += md_line(line);
+
+  const fs::path base(dir);
+  write_file_atomic((base / "sweep_summary.json").string(),
+                    list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  write_file_atomic((base / "sweep_summary.csv").string(), csv);
+  write_file_atomic((base / "sweep_summary.md").string(), md);
+
+  const auto points = sweep_points(rows);
+  const auto table = report_detail::transposed_sweep_table(points);
+  write_file_atomic(
+      (base / "sweep_table.md").string(),
+      fmt::format("Sweep table ({})\n\n", tail_note(rows)) + report_detail::markdown_table(table));
+  write_file_atomic((base / "sweep_table.csv").string(), report_detail::csv_table(table));
+  write_file_atomic((base / "report.html").string(),
+                    report_detail::render_sweep_html(sweep_title(dir), points));
+}
+
+}  // namespace llmperf

@@ -1,0 +1,247 @@
+// The human summary printed on stdout after a run: a header line, a key/value block of counts and
+// throughputs, a statistics table (one row per metric), an EvalScope-style percentile table,
+// failures by kind and dataset notes. Units are in every header; absent values print as "-".
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "report/internal.h"
+#include "report/views.h"
+
+namespace llmperf {
+namespace report_detail {
+namespace {
+
+constexpr size_t kMessageChars = 100;
+
+size_t display_width(const std::string& text) {
+  size_t width = 0;
+  for (unsigned char c : text) {
+    if ((c & 0xC0) != 0x80) ++width;
+  }
+  return width;
+}
+
+std::string pad(const std::string& text, size_t width, bool left) {
+  size_t w = display_width(text);
+  std::string fill(w < width ? width - w : 0, ' ');
+  return left ? text + fill : fill + text;
+}
+
+// First `max_chars` code points of `text` on one line, with "..." when cut.
+std::string one_line_excerpt(const std::string& text, size_t max_chars) {
+  std::string out;
+  size_t chars = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c & 0xC0) != 0x80 && chars++ == max_chars) return out + "...";
+    out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : text[i];
+  }
+  return out;
+}
+
+std::string format_count(int64_t value) { return fmt::format("{}", value); }
+
+// The statistics table's three percentile columns: 50/90/99, or first/middle/last requested.
+std::vector<size_t> headline_percentiles(const std::vector<double>& percentiles) {
+  if (percentiles.empty()) return {};
+  auto p50 = percentile_index(percentiles, 50);
+  auto p90 = percentile_index(percentiles, 90);
+  auto p99 = percentile_index(percentiles, 99);
+  if (p50 && p90 && p99) return {*p50, *p90, *p99};
+  std::vector<size_t> picked = {0, percentiles.size() / 2, percentiles.size() - 1};
+  picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
+  return picked;
+}
+
+std::string statistics_table(const RunSummary& s) {
+  const std::vector<MetricRow> metrics = per_request_metrics(s);
+  const auto picked = headline_percentiles(s.percentiles);
+  std::vector<std::string> headers = {"Metric", "Mean", "Std", "Min"};
+  for (size_t i : picked) headers.push_back("P" + percentile_label(s.percentiles[i]));
+  headers.push_back("Max");
+
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& m : metrics) {
+    const Distribution& d = *m.dist;
+    auto value = [&](double v) {
+      return format_number(d.empty() ? std::nullopt : std::optional<double>(v / m.unit));
+    };
+    std::vector<std::string> row = {m.label, value(d.mean), value(d.std), value(d.min)};
+    for (size_t i : picked) row.push_back(format_number(percentile_in(d, i, m.unit)));
+    row.push_back(value(d.max));
+    rows.push_back(std::move(row));
+  }
+  return render_table(headers, rows);
+}
+
+std::string percentile_table(const RunSummary& s) {
+  const std::vector<std::string> headers = {"Percentile",    "TTFT (ms)",      "ITL (ms)",
+                                            "TPOT (ms)",     "Latency (s)",    "Input tokens",
+                                            "Output tokens", "Output (tok/s)", "Total (tok/s)"};
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < s.percentiles.size(); ++i) {
+    rows.push_back({
+        percentile_label(s.percentiles[i]) + "%",
+        format_number(percentile_in(s.ttft_ns, i, kNsPerMs)),
+        format_number(percentile_in(s.itl_ns, i, kNsPerMs)),
+        format_number(percentile_in(s.tpot_ns, i, kNsPerMs)),
+        format_number(percentile_in(s.latency_ns, i, kNsPerS)),
+        format_number(percentile_in(s.input_tokens, i, 1)),
+        format_number(percentile_in(s.output_tokens, i, 1)),
+        format_number(percentile_in(s.output_tps_per_request, i, 1)),
+        format_number(percentile_in(s.total_tps_per_request, i, 1)),
+    });
+  }
+  return render_table(headers, rows);
+}
+
+std::string failures_table(const RunSummary& s) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [kind, count] : s.failures_by_kind) {
+    auto example = s.failure_examples.find(kind);
+    std::string message = example == s.failure_examples.end() ? "" : example->second;
+    rows.push_back({kind, format_count(count), one_line_excerpt(message, kMessageChars)});
+  }
+  return render_table({"Kind", "Count", "First message"}, rows, {2});
+}
+
+std::string dataset_notes(const DatasetStats& d) {
+  std::string out;
+  if (d.malformed > 0) {
+    std::string lines;
+    for (int64_t line : d.malformed_lines)
+      lines += (lines.empty() ? "" : ", ") + format_count(line);
+    out +=
+        fmt::format("  {} malformed record(s) skipped (first at line(s) {})", d.malformed, lines);
+    if (!d.first_malformed_reason.empty()) {
+      out += ": " + one_line_excerpt(d.first_malformed_reason, kMessageChars);
+    }
+    out += "\n";
+  }
+  if (d.skipped_length > 0) {
+    out += fmt::format("  {} prompt(s) skipped by the length filter\n", d.skipped_length);
+  }
+  if (d.skipped_empty > 0) out += fmt::format("  {} empty prompt(s) skipped\n", d.skipped_empty);
+  return out;
+}
+
+}  // namespace
+
+std::vector<MetricRow> per_request_metrics(const RunSummary& s) {
+  std::vector<MetricRow> metrics = {
+      {"Latency (s)", &s.latency_ns, kNsPerS},
+      {"TTFT (ms)", &s.ttft_ns, kNsPerMs},
+      {"TTFB (ms)", &s.ttfb_ns, kNsPerMs},
+      {"TPOT (ms)", &s.tpot_ns, kNsPerMs},
+      {"ITL (ms)", &s.itl_ns, kNsPerMs},
+      {"Input tokens", &s.input_tokens, 1},
+      {"Output tokens", &s.output_tokens, 1},
+      {"Chunks/request", &s.chunks_per_request, 1},
+      {"Output tok/s per request", &s.output_tps_per_request, 1},
+  };
+  if (!s.latency_from_planned_ns.empty()) {
+    metrics.push_back({"Latency from planned send (s)", &s.latency_from_planned_ns, kNsPerS});
+    metrics.push_back({"TTFT from planned send (ms)", &s.ttft_from_planned_ns, kNsPerMs});
+  }
+  return metrics;
+}
+
+std::string format_number(std::optional<double> value) {
+  if (!value || !std::isfinite(*value)) return "-";
+  double v = *value;
+  double magnitude = std::fabs(v);
+  if (v == std::trunc(v) && magnitude < 1e15) return fmt::format("{:.0f}", v);
+  if (magnitude >= 100) return fmt::format("{:.1f}", v);
+  if (magnitude >= 10) return fmt::format("{:.2f}", v);
+  if (magnitude >= 1) return fmt::format("{:.3f}", v);
+  return fmt::format("{:.4f}", v);
+}
+
+std::string render_table(const std::vector<std::string>& headers,
+                         const std::vector<std::vector<std::string>>& rows,
+                         const std::vector<size_t>& left_aligned) {
+  std::vector<size_t> widths(headers.size(), 0);
+  auto measure = [&](const std::vector<std::string>& row) {
+    for (size_t c = 0; c < row.size() && c < widths.size(); ++c) {
+      widths[c] = std::max(widths[c], display_width(row[c]));
+    }
+  };
+  measure(headers);
+  for (const auto& row : rows) measure(row);
+
+  auto line = [&](const std::vector<std::string>& row) {
+    std::string out;
+    for (size_t c = 0; c < widths.size(); ++c) {
+      const std::string cell = c < row.size() ? row[c] : "";
+      if (c > 0) out += "  ";
+      bool left =
+          c == 0 || std::find(left_aligned.begin(), left_aligned.end(), c) != left_aligned.end();
+      out += pad(cell, widths[c], left);
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + "\n";
+  };
+  std::string out = line(headers);
+  std::vector<std::string> rule;
+  for (size_t w : widths) rule.emplace_back(w, '-');
+  out += line(rule);
+  for (const auto& row : rows) out += line(row);
+  return out;
+}
+
+}  // namespace report_detail
+
+std::string render_text_summary(const Config& config, const RunInfo& info,
+                                const RunSummary& summary) {
+  using namespace report_detail;
+  if (config.summary_format == "evalscope-legacy") {
+    return redact_secrets(config, render_evalscope_legacy(info, summary));
+  }
+  const RunSummary& s = summary;
+  std::string title = config.name.empty() || config.name == config.model
+                          ? config.model
+                          : fmt::format("{} (model {})", config.name, config.model);
+  std::string out =
+      fmt::format("llmperf: {} | {} | parallel {} | {} requests | {}", title, config.url,
+                  info.parallel, info.number, config.stream ? "stream" : "non-stream");
+  if (info.rate >= 0) out += fmt::format(" | rate {} req/s", format_number(info.rate));
+  if (info.interrupted) out += " (interrupted: partial results)";
+  out += "\n\n";
+
+  auto avg_tokens = [](const Distribution& d, const TokenProvenance& p) {
+    return fmt::format("{} ({})", format_number(mean_in(d, 1)), p.label());
+  };
+  std::vector<std::pair<std::string, std::string>> kv = {
+      {"Test duration (s)", format_number(static_cast<double>(s.window_ns) / kNsPerS)},
+      {"Wall time (s)", format_number(info.duration_s)},
+      {"Total requests", format_count(s.total)},
+      {"Succeeded requests", format_count(s.succeeded)},
+      {"Failed requests", format_count(s.failed)},
+  };
+  if (s.warmup > 0) kv.emplace_back("Warm-up requests (excluded)", format_count(s.warmup));
+  kv.insert(kv.end(), {
+                          {"QPS (req/s)", format_number(s.qps)},
+                          {"Output throughput (tok/s)", format_number(s.output_throughput)},
+                          {"Total throughput (tok/s)", format_number(s.total_throughput)},
+                          {"Avg input tokens", avg_tokens(s.input_tokens, s.input_provenance)},
+                          {"Avg output tokens", avg_tokens(s.output_tokens, s.output_provenance)},
+                          {"Total input tokens", format_count(s.total_input_tokens)},
+                          {"Total output tokens", format_count(s.total_output_tokens)},
+                      });
+  size_t key_width = 0;
+  for (const auto& [key, value] : kv) key_width = std::max(key_width, key.size());
+  for (const auto& [key, value] : kv) {
+    out += fmt::format("{:<{}}  {}\n", key, key_width, value);
+  }
+
+  out += "\nStatistics (successful requests)\n" + statistics_table(s) + approximation_note(s);
+  if (!s.percentiles.empty()) out += "\nPercentiles\n" + percentile_table(s);
+  if (s.failed > 0) out += "\nFailures by kind\n" + failures_table(s);
+  std::string notes = dataset_notes(info.dataset);
+  if (!notes.empty()) out += "\nDataset notes\n" + notes;
+  return redact_secrets(config, std::move(out));
+}
+
+}  // namespace llmperf

@@ -1,0 +1,86 @@
+// Shared pieces of the presentation layer beyond internal.h: the per-run "point" that sweep
+// tables, sweep charts and `llmperf compare` are drawn from, the transposed sweep table (metrics as
+// rows, concurrency levels as columns) in text/Markdown/CSV/HTML, the HTML page shell, and the
+// HTML and legacy-text renderers. Private to src/report/.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/html/svg_chart.h"
+#include "report/report.h"
+
+namespace llmperf::report_detail {
+
+// One run reduced to the numbers a sweep table or chart shows, in display units.
+struct MetricPoint {
+  int parallel = 0;                          // concurrency of the run
+  int64_t number = 0;                        // requests asked for
+  double rate = -1;                          // open-loop request rate (req/s); -1 for closed loop
+  int64_t total = 0;                         // measured requests
+  int64_t succeeded = 0;                     // successful requests
+  int64_t failed = 0;                        // failed requests
+  std::optional<double> qps;                 // successful requests / window (req/s)
+  std::optional<double> output_tps;          // output tokens / window (tok/s)
+  std::optional<double> total_tps;           // input + output tokens / window (tok/s)
+  std::optional<double> latency_mean_s;      // E2E latency mean (s)
+  std::optional<double> latency_p50_s;       // E2E latency median (s), when requested
+  std::optional<double> latency_p90_s;       // E2E latency p90 (s), when requested
+  std::optional<double> latency_tail_s;      // E2E latency at the tail percentile (s)
+  std::optional<double> ttft_mean_ms;        // TTFT mean (ms)
+  std::optional<double> ttft_tail_ms;        // TTFT at the tail percentile (ms)
+  std::optional<double> tpot_mean_ms;        // TPOT mean (ms)
+  std::optional<double> tpot_tail_ms;        // TPOT at the tail percentile (ms)
+  std::optional<double> itl_mean_ms;         // ITL mean (ms)
+  std::optional<double> itl_tail_ms;         // ITL at the tail percentile (ms)
+  std::optional<double> input_tokens_mean;   // mean input tokens per successful request
+  std::optional<double> output_tokens_mean;  // mean output tokens per successful request
+  std::string tail = "99";                   // the tail percentile's label ("99", "95", ...)
+};
+
+MetricPoint point_from_row(const SweepRow& row);
+// From a summary.json document ("llmperf.summary/1"); missing values stay absent.
+MetricPoint point_from_summary_json(const nlohmann::json& summary);
+
+// A named series of runs: one deployment in `compare`, or the one sweep of a sweep directory.
+struct Deployment {
+  std::string label;                // legend and column name
+  std::vector<MetricPoint> points;  // ordered by concurrency (or rate)
+};
+
+struct TextTable {
+  std::vector<std::string> headers;            // first header names the row labels' column
+  std::vector<std::vector<std::string>> rows;  // display cells ("-" when absent)
+};
+
+// Metrics as rows, one column per run (the layout engineers paste into reports).
+TextTable transposed_sweep_table(const std::vector<MetricPoint>& points);
+std::string markdown_table(const TextTable& table);
+std::string csv_table(const TextTable& table);
+std::string html_table(const TextTable& table);
+
+// The sweep charts vs concurrency (or rate): one chart per metric group with one line per
+// statistic for a single deployment; one chart per statistic with one line per deployment else.
+std::vector<svg::ChartSpec> sweep_charts(const std::vector<Deployment>& deployments);
+
+// A complete self-contained HTML document (inline CSS, no scripts, no external resources).
+std::string html_page(const std::string& title, const std::string& body);
+// A grid of charts.
+std::string chart_grid(const std::vector<svg::ChartSpec>& charts);
+
+std::string render_run_html(const Config& config, const RunInfo& info, const RunSummary& summary,
+                            const RunTrace& trace);
+std::string render_sweep_html(const std::string& title, const std::vector<MetricPoint>& points);
+
+// The per-run charts drawn from the run's trace (distributions, timeline, throughput and in-flight
+// requests over the run) and summary (failures by kind).
+std::vector<svg::ChartSpec> run_charts(const RunSummary& summary, const RunTrace& trace);
+
+// EvalScope 0.5.x's "Benchmarking summary:" block (--summary-format evalscope-legacy).
+std::string render_evalscope_legacy(const RunInfo& info, const RunSummary& summary);
+
+}  // namespace llmperf::report_detail

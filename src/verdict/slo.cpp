@@ -1,0 +1,397 @@
+// SLOs: parsing the `--slo` grammar (documented in llmperf/slo.h and the README) and evaluating an
+// SLO against a RunSummary. Values are converted from the summary's base units (ns, fractions,
+// per-second rates) into the unit the SLO was written in, and compared there.
+#include "verdict/slo.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace llmperf {
+namespace {
+
+// What kind of value a metric is, which decides its STAT and UNIT rules.
+enum class Kind {
+  kTime,      // per-request distribution in ns; STAT and a time unit required
+  kTokens,    // per-request distribution of token counts; STAT required
+  kReqRate,   // run-level req/s
+  kTokRate,   // run-level tok/s
+  kFraction,  // run-level fraction in [0, 1]; % or a plain fraction
+  kCount,     // run-level count
+};
+
+struct MetricDef {
+  const char* name;                // canonical name
+  Kind kind;                       // value kind
+  Distribution RunSummary::*dist;  // the distribution, for per-request metrics
+  bool stream_only;                // only stream requests have it (TTFT, TPOT, ITL)
+};
+
+constexpr MetricDef kMetrics[] = {
+    {"ttft", Kind::kTime, &RunSummary::ttft_ns, true},
+    {"ttfb", Kind::kTime, &RunSummary::ttfb_ns, false},
+    {"tpot", Kind::kTime, &RunSummary::tpot_ns, true},
+    {"itl", Kind::kTime, &RunSummary::itl_ns, true},
+    {"latency", Kind::kTime, &RunSummary::latency_ns, false},
+    {"input_tokens", Kind::kTokens, &RunSummary::input_tokens, false},
+    {"output_tokens", Kind::kTokens, &RunSummary::output_tokens, false},
+    {"qps", Kind::kReqRate, nullptr, false},
+    {"goodput", Kind::kReqRate, nullptr, false},
+    {"output_throughput", Kind::kTokRate, nullptr, false},
+    {"total_throughput", Kind::kTokRate, nullptr, false},
+    {"error_rate", Kind::kFraction, nullptr, false},
+    {"success_rate", Kind::kFraction, nullptr, false},
+    {"good_fraction", Kind::kFraction, nullptr, false},
+    {"failed", Kind::kCount, nullptr, false},
+};
+
+constexpr double kRelativeEpsilon = 1e-9;
+
+const MetricDef* find_metric(const std::string& name) {
+  const std::string canonical = name == "e2el" ? "latency" : name;
+  for (const MetricDef& def : kMetrics) {
+    if (canonical == def.name) return &def;
+  }
+  return nullptr;
+}
+
+std::string known_metrics() {
+  std::string out;
+  for (const MetricDef& def : kMetrics) {
+    if (!out.empty()) out += ", ";
+    out += def.name;
+  }
+  return out;
+}
+
+std::string_view trim(std::string_view text) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+const char* op_text(SloOp op) {
+  switch (op) {
+    case SloOp::kLe:
+      return "<=";
+    case SloOp::kLt:
+      return "<";
+    case SloOp::kGe:
+      return ">=";
+    case SloOp::kGt:
+      return ">";
+    case SloOp::kEq:
+      return "==";
+  }
+  return "?";
+}
+
+// Reads a leading operator from `rest`, advancing it.
+std::optional<SloOp> take_op(std::string_view& rest) {
+  static constexpr std::pair<const char*, SloOp> kOps[] = {
+      {"<=", SloOp::kLe}, {">=", SloOp::kGe}, {"==", SloOp::kEq},
+      {"<", SloOp::kLt},  {">", SloOp::kGt},
+  };
+  for (const auto& [text, op] : kOps) {
+    const std::string_view t(text);
+    if (rest.substr(0, t.size()) == t) {
+      rest.remove_prefix(t.size());
+      return op;
+    }
+  }
+  return std::nullopt;
+}
+
+// Fills slo.unit and slo.divisor from the unit text, or returns why it is wrong.
+std::optional<std::string> apply_unit(const MetricDef& def, std::string_view unit, Slo& slo) {
+  switch (def.kind) {
+    case Kind::kTime:
+      if (unit.empty()) return "missing unit (ms, s or us)";
+      if (unit == "ms") {
+        slo.divisor = 1e6;
+      } else if (unit == "s") {
+        slo.divisor = 1e9;
+      } else if (unit == "us" || unit == "\xC2\xB5s") {
+        slo.divisor = 1e3;
+        unit = "us";
+      } else {
+        return fmt::format("unit '{}' does not apply to {} (use ms, s or us)", unit, def.name);
+      }
+      slo.unit = unit;
+      return std::nullopt;
+    case Kind::kTokens:
+      if (!unit.empty() && unit != "tokens" && unit != "tok") {
+        return fmt::format("unit '{}' does not apply to {} (use tokens or none)", unit, def.name);
+      }
+      slo.unit = "tokens";
+      return std::nullopt;
+    case Kind::kReqRate:
+    case Kind::kTokRate: {
+      const char* expected = def.kind == Kind::kReqRate ? "req/s" : "tok/s";
+      if (!unit.empty() && unit != expected) {
+        return fmt::format("unit '{}' does not apply to {} (use {} or none)", unit, def.name,
+                           expected);
+      }
+      slo.unit = expected;
+      return std::nullopt;
+    }
+    case Kind::kFraction:
+      if (unit == "%") {
+        slo.unit = "%";
+        slo.divisor = 0.01;
+        return std::nullopt;
+      }
+      if (!unit.empty()) {
+        return fmt::format("unit '{}' does not apply to {} (use % or a plain fraction)", unit,
+                           def.name);
+      }
+      if (slo.threshold < 0 || slo.threshold > 1) {
+        return fmt::format("{} without % is a fraction between 0 and 1; write {}% for percent",
+                           def.name, fmt::format("{}", slo.threshold));
+      }
+      return std::nullopt;
+    case Kind::kCount:
+      if (!unit.empty()) return fmt::format("{} is a count and takes no unit", def.name);
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Parses STAT into slo.stat / slo.percentile, or returns why it is wrong.
+std::optional<std::string> apply_stat(std::string_view stat, Slo& slo) {
+  if (stat == "mean" || stat == "std" || stat == "min" || stat == "max") {
+    slo.stat = stat;
+    return std::nullopt;
+  }
+  const std::string bad = fmt::format(
+      "unknown statistic '{}' (use mean, std, min, max or a percentile such as p99 or p99.9)",
+      stat);
+  if (stat.size() < 2 || stat.front() != 'p') return bad;
+  const std::string_view digits = stat.substr(1);
+  if (!std::all_of(digits.begin(), digits.end(),
+                   [](char c) { return (c >= '0' && c <= '9') || c == '.'; })) {
+    return bad;
+  }
+  double p = 0;
+  const char* end = digits.data() + digits.size();
+  auto [ptr, ec] = std::from_chars(digits.data(), end, p);
+  if (ec != std::errc() || ptr != end) return bad;
+  if (p < 0 || p > 100) return fmt::format("percentile '{}' is outside 0..100", stat);
+  slo.percentile = p;
+  slo.stat = fmt::format("p{}", p);
+  return std::nullopt;
+}
+
+bool near(double a, double b) {
+  return std::fabs(a - b) <= kRelativeEpsilon * std::max({std::fabs(a), std::fabs(b), 1e-300});
+}
+
+bool holds(double actual, SloOp op, double limit) {
+  const bool equal = near(actual, limit);
+  switch (op) {
+    case SloOp::kLe:
+      return equal || actual < limit;
+    case SloOp::kLt:
+      return !equal && actual < limit;
+    case SloOp::kGe:
+      return equal || actual > limit;
+    case SloOp::kGt:
+      return !equal && actual > limit;
+    case SloOp::kEq:
+      return equal;
+  }
+  return false;
+}
+
+// About four significant digits, no exponent, no trailing zeros: 812.3, 0.01235, 1500.
+std::string format_value(double value) {
+  if (!std::isfinite(value)) return fmt::format("{}", value);
+  const double magnitude = std::fabs(value);
+  if (value == std::trunc(value) && magnitude < 1e15) return fmt::format("{:.0f}", value);
+  int decimals = magnitude > 0 ? 3 - static_cast<int>(std::floor(std::log10(magnitude))) : 1;
+  decimals = std::clamp(decimals, 1, 9);
+  std::string text = fmt::format("{:.{}f}", value, decimals);
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+std::string with_unit(const std::string& number, const std::string& unit) {
+  if (unit.empty()) return number;
+  if (unit == "%") return number + "%";
+  return number + " " + unit;
+}
+
+// The metric's value in its base unit (ns, tokens, req/s, tok/s, fraction, count), or why the run
+// does not have it.
+struct BaseValue {
+  std::optional<double> value;  // absent when unavailable
+  std::string why;              // reason when unavailable
+};
+
+BaseValue unavailable(std::string why) { return BaseValue{std::nullopt, std::move(why)}; }
+
+BaseValue distribution_value(const Slo& slo, const MetricDef& def, const RunSummary& s) {
+  if (def.stream_only && !s.streamed) {
+    return unavailable("the run did not stream (non-stream requests have no " + slo.metric + ")");
+  }
+  const Distribution& d = s.*(def.dist);
+  if (d.empty()) return unavailable("no successful request has a " + slo.metric + " value");
+  if (slo.stat == "mean") return {d.mean, {}};
+  if (slo.stat == "std") return {d.std, {}};
+  if (slo.stat == "min") return {d.min, {}};
+  if (slo.stat == "max") return {d.max, {}};
+  for (size_t i = 0; i < s.percentiles.size() && i < d.percentiles.size(); ++i) {
+    if (s.percentiles[i] == slo.percentile) return {d.percentiles[i], {}};
+  }
+  return unavailable(slo.stat + " not computed; add it to --percentiles");
+}
+
+BaseValue base_value(const Slo& slo, const MetricDef& def, const RunSummary& s) {
+  if (s.total <= 0) return unavailable("the run measured no requests");
+  if (def.dist != nullptr) return distribution_value(slo, def, s);
+  const std::string name = def.name;
+  const bool needs_goodput = name == "goodput" || name == "good_fraction";
+  if (needs_goodput && !s.goodput_enabled) return unavailable("add --goodput to compute it");
+  const bool needs_window = def.kind == Kind::kReqRate || def.kind == Kind::kTokRate;
+  if (needs_window && s.window_ns <= 0) return unavailable("the run window is empty");
+  const auto total = static_cast<double>(s.total);
+  double value = 0;
+  if (name == "qps") {
+    value = s.qps;
+  } else if (name == "goodput") {
+    value = s.goodput_rps;
+  } else if (name == "output_throughput") {
+    value = s.output_throughput;
+  } else if (name == "total_throughput") {
+    value = s.total_throughput;
+  } else if (name == "error_rate") {
+    value = static_cast<double>(s.failed) / total;
+  } else if (name == "success_rate") {
+    value = static_cast<double>(s.succeeded) / total;
+  } else if (name == "good_fraction") {
+    value = s.good_fraction;
+  } else if (name == "failed") {
+    value = static_cast<double>(s.failed);
+  }
+  if (!std::isfinite(value)) return unavailable("the value is not finite");
+  return {value, {}};
+}
+
+}  // namespace
+
+std::string Slo::name() const { return stat.empty() ? metric : metric + "." + stat; }
+
+Slo parse_slo(const std::string& expression) {
+  const std::string_view text = trim(expression);
+  const auto fail = [&](const std::string& why) {
+    return std::invalid_argument(fmt::format("--slo '{}': {}", expression, why));
+  };
+  if (text.empty()) throw fail("empty expression (expected e.g. 'ttft.p99<=800ms')");
+
+  Slo slo;
+  slo.expression = text;
+  std::string_view rest = text;
+  size_t n = 0;
+  while (n < rest.size() && ((rest[n] >= 'a' && rest[n] <= 'z') ||
+                             (rest[n] >= '0' && rest[n] <= '9') || rest[n] == '_')) {
+    ++n;
+  }
+  const std::string metric(rest.substr(0, n));
+  rest.remove_prefix(n);
+  if (metric.empty()) {
+    throw fail("expected a metric name at the start (one of " + known_metrics() + ")");
+  }
+  const MetricDef* def = find_metric(metric);
+  if (def == nullptr)
+    throw fail(fmt::format("unknown metric '{}' (use {})", metric, known_metrics()));
+  slo.metric = def->name;
+
+  if (!rest.empty() && rest.front() == '.') {
+    rest.remove_prefix(1);
+    size_t m = 0;
+    while (m < rest.size() && rest[m] != '<' && rest[m] != '>' && rest[m] != '=' &&
+           rest[m] != ' ' && rest[m] != '!') {
+      ++m;
+    }
+    const std::string_view stat = rest.substr(0, m);
+    rest.remove_prefix(m);
+    if (def->dist == nullptr) {
+      throw fail(fmt::format("{} is a run-level value and takes no statistic (write e.g. {}>=...)",
+                             slo.metric, slo.metric));
+    }
+    if (auto why = apply_stat(stat, slo)) throw fail(*why);
+  } else if (def->dist != nullptr) {
+    throw fail(fmt::format("{} needs a statistic, e.g. {}.p99 or {}.mean", slo.metric, slo.metric,
+                           slo.metric));
+  }
+
+  rest = trim(rest);
+  const std::optional<SloOp> op = take_op(rest);
+  if (!op) {
+    throw fail(fmt::format("expected an operator (<=, <, >=, >, ==) after '{}'", slo.name()));
+  }
+  slo.op = *op;
+
+  rest = trim(rest);
+  const char* end = rest.data() + rest.size();
+  auto [ptr, ec] = std::from_chars(rest.data(), end, slo.threshold);
+  if (rest.empty() || ec != std::errc() || !std::isfinite(slo.threshold)) {
+    throw fail(fmt::format("expected a number after '{}'", op_text(slo.op)));
+  }
+  rest.remove_prefix(static_cast<size_t>(ptr - rest.data()));
+  if (auto why = apply_unit(*def, trim(rest), slo)) throw fail(*why);
+  return slo;
+}
+
+SloResult evaluate_slo(const Slo& slo, const RunSummary& summary) {
+  SloResult result;
+  const std::string limit = fmt::format("limit {} {}", op_text(slo.op),
+                                        with_unit(fmt::format("{}", slo.threshold), slo.unit));
+  const MetricDef* def = find_metric(slo.metric);
+  if (def == nullptr) {
+    result.text = fmt::format("{} unavailable: unknown metric; {}", slo.name(), limit);
+    return result;
+  }
+  const BaseValue base = base_value(slo, *def, summary);
+  if (!base.value) {
+    result.text = fmt::format("{} unavailable: {}; {}", slo.name(), base.why, limit);
+    return result;
+  }
+  result.available = true;
+  result.actual = *base.value / slo.divisor;
+  result.passed = holds(result.actual, slo.op, slo.threshold);
+  result.text = fmt::format("{} = {}, {}", slo.name(),
+                            with_unit(format_value(result.actual), slo.unit), limit);
+  return result;
+}
+
+bool RunVerdict::passed() const {
+  return std::all_of(results.begin(), results.end(),
+                     [](const auto& entry) { return entry.second.passed; });
+}
+
+RunVerdict evaluate_slos(const std::string& run_name, const std::vector<Slo>& slos,
+                         const RunSummary& summary) {
+  RunVerdict verdict;
+  verdict.run_name = run_name;
+  for (const Slo& slo : slos) verdict.results.emplace_back(slo, evaluate_slo(slo, summary));
+  return verdict;
+}
+
+std::string slo_grammar_help() {
+  return "SLO grammar: METRIC[.STAT] OP NUMBER[UNIT], e.g. 'ttft.p99<=800ms', 'error_rate<=1%',\n"
+         "'output_throughput>=1000'. Per-request metrics (STAT = mean|std|min|max|pNN):\n"
+         "ttft, ttfb, tpot, itl, latency|e2el (unit ms|s|us required), input_tokens,\n"
+         "output_tokens. Run-level: qps, goodput (req/s), output_throughput, total_throughput\n"
+         "(tok/s), error_rate, success_rate, good_fraction (% or a fraction), failed (count).\n"
+         "OP: <= < >= > ==. Any violation exits with code 3.";
+}
+
+}  // namespace llmperf

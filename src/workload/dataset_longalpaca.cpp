@@ -1,0 +1,146 @@
+// longalpaca: the file is one JSON list of objects; the prompt is each item's `instruction`.
+// The list is scanned incrementally: a small bracket/string-aware scanner finds where each item
+// ends and only that item is parsed, so reading stops after `limit` prompts without touching the
+// rest of the file, and one broken item does not hide the items after it.
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "workload/dataset_readers.h"
+#include "workload/utf8.h"
+
+namespace llmperf::detail {
+namespace {
+
+using Traits = std::char_traits<char>;
+
+class LongAlpacaReader final : public PromptReader {
+ public:
+  explicit LongAlpacaReader(const DatasetOptions& options)
+      : options_(options), in_(open_input(options.path)), buffer_(in_.rdbuf()) {}
+
+  bool next(Prompt& out) override {
+    while (stats_.accepted < options_.limit && next_item()) {
+      ++stats_.records_read;
+      out.text.clear();
+      out.messages_json.clear();
+      out.body_json.clear();
+      out.length = 0;
+      reason_.clear();
+      const RecordStatus status = parse_item(out);
+      if (tally_record(status, options_, "item", stats_.records_read, out.length, reason_,
+                       stats_)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  const DatasetStats& stats() const override { return stats_; }
+
+ private:
+  enum class State : uint8_t { kStart, kInList, kDone };
+
+  static bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+  // Consumes the opening '[' (after an optional BOM and whitespace). False when there is none.
+  bool open_list() {
+    int c = buffer_->sbumpc();
+    if (c == 0xEF && buffer_->sgetc() == 0xBB) {
+      buffer_->sbumpc();
+      if (buffer_->sgetc() == 0xBF) buffer_->sbumpc();
+      c = buffer_->sbumpc();
+    }
+    while (is_space(c)) c = buffer_->sbumpc();
+    if (c == Traits::eof()) return false;
+    if (c == '[') return true;
+    ++stats_.records_read;
+    tally_record(RecordStatus::kMalformed, options_, "item", 1, 0,
+                 fmt::format("the file is not a JSON list (it starts with '{}', expected '[')",
+                             static_cast<char>(c)),
+                 stats_);
+    return false;
+  }
+
+  // Copies the next item's text into item_. False at the end of the list.
+  bool next_item() {
+    if (state_ == State::kStart) state_ = open_list() ? State::kInList : State::kDone;
+    if (state_ == State::kDone) return false;
+    item_.clear();
+    truncated_ = false;
+    int depth = 0;
+    bool in_string = false;
+    bool escaped = false;
+    for (int c = buffer_->sbumpc(); c != Traits::eof(); c = buffer_->sbumpc()) {
+      const char ch = static_cast<char>(c);
+      if (in_string) {
+        if (escaped) {
+          escaped = false;
+        } else if (ch == '\\') {
+          escaped = true;
+        } else if (ch == '"') {
+          in_string = false;
+        }
+      } else if (depth == 0 && (ch == ',' || ch == ']')) {
+        if (ch == ']') state_ = State::kDone;
+        // An empty slot before ']' is "[]" or a trailing comma: nothing more to read.
+        return !(ch == ']' && is_blank(item_));
+      } else if (ch == '"') {
+        in_string = true;
+      } else if (ch == '{' || ch == '[') {
+        ++depth;
+      } else if ((ch == '}' || ch == ']') && depth > 0) {
+        --depth;
+      }
+      item_.push_back(ch);
+    }
+    state_ = State::kDone;
+    truncated_ = true;
+    return !is_blank(item_);
+  }
+
+  RecordStatus parse_item(Prompt& out) {
+    if (is_blank(item_)) {
+      reason_ = "empty list item (two commas in a row)";
+      return RecordStatus::kMalformed;
+    }
+    nlohmann::json item;
+    try {
+      item = nlohmann::json::parse(item_);
+    } catch (const nlohmann::json::exception& error) {  // parse_error, or out_of_range for 1e999
+      reason_ = truncated_ ? "the list ends without ']' (file truncated?): " : "not valid JSON: ";
+      reason_ += json_error_text(error);
+      return RecordStatus::kMalformed;
+    }
+    if (!item.is_object()) {
+      reason_ = "not a JSON object";
+      return RecordStatus::kMalformed;
+    }
+    const auto instruction = item.find("instruction");
+    if (instruction == item.end() || !instruction->is_string()) {
+      reason_ = "no string field \"instruction\"";
+      return RecordStatus::kMalformed;
+    }
+    out.text = std::move(instruction->get_ref<std::string&>());
+    if (is_blank(out.text)) return RecordStatus::kEmpty;
+    out.length = utf8_length(out.text);
+    return RecordStatus::kPrompt;
+  }
+
+  DatasetOptions options_;       // path, length filter and limit
+  std::ifstream in_;             // the open dataset file
+  std::streambuf* buffer_;       // in_'s buffer, read a byte at a time
+  State state_ = State::kStart;  // where the scanner is in the list
+  std::string item_;             // the current item's JSON text (reused)
+  bool truncated_ = false;       // item_ ended at end of file, not at ',' or ']'
+  std::string reason_;           // why the current item is malformed
+  DatasetStats stats_;           // counts so far
+};
+
+}  // namespace
+
+std::unique_ptr<PromptReader> make_longalpaca_reader(const DatasetOptions& options) {
+  return std::make_unique<LongAlpacaReader>(options);
+}
+
+}  // namespace llmperf::detail

@@ -1,0 +1,180 @@
+// Request builder: turns a Prompt into an OpenAI-compatible JSON body and the Config into curl
+// header lines. The generation parameters and the parsed --extra-args are prepared once; each
+// build_body() copies that base and adds the prompt.
+#include "workload/request_builder.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+namespace llmperf {
+namespace {
+
+using Json = nlohmann::json;
+
+bool same_header_name(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+    return lower(x) == lower(y);
+  });
+}
+
+// Appends the text of one message content (a string or a list of parts) to pieces.
+void collect_text(const Json& content, std::vector<std::string_view>& pieces) {
+  if (content.is_string()) {
+    pieces.emplace_back(content.get_ref<const std::string&>());
+    return;
+  }
+  if (!content.is_array()) return;
+  for (const auto& part : content) {
+    if (!part.is_object()) continue;
+    const auto text = part.find("text");
+    if (text != part.end() && text->is_string()) {
+      pieces.emplace_back(text->get_ref<const std::string&>());
+    }
+  }
+}
+
+// All message contents joined with "\n", for a messages prompt sent to the completions API.
+std::string join_contents(const Json& messages) {
+  std::vector<std::string_view> pieces;
+  for (const auto& message : messages) {
+    if (!message.is_object()) continue;
+    const auto content = message.find("content");
+    if (content != message.end()) collect_text(*content, pieces);
+  }
+  std::string joined;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    if (i > 0) joined += '\n';
+    joined += pieces[i];
+  }
+  return joined;
+}
+
+Json parse_prompt_json(const std::string& text, std::string_view what) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::exception& error) {  // parse_error, or out_of_range for 1e999
+    throw std::invalid_argument(std::string("prompt ") + std::string(what) +
+                                " is not valid JSON: " + error.what());
+  }
+}
+
+}  // namespace
+
+struct RequestBuilder::Impl {
+  ApiKind api_kind = ApiKind::kChat;  // chat or completions body shape
+  Json base;                          // model and generation parameters from the Config
+  Json extra;                         // parsed --extra-args object (empty object when none)
+
+  // Applies --extra-args: top-level keys replace the body's; a null value removes the key
+  // (JSON merge patch, RFC 7386, at the top level only).
+  void apply_extra(Json& body) const {
+    for (const auto& [key, value] : extra.items()) {
+      if (value.is_null()) {
+        body.erase(key);
+      } else {
+        body[key] = value;
+      }
+    }
+  }
+};
+
+RequestBuilder::RequestBuilder(const Config& config) : impl_(std::make_unique<Impl>()) {
+  impl_->api_kind = config.api_kind;
+  Json& base = impl_->base;
+  base = Json::object();
+  base["model"] = config.model;
+  if (config.max_tokens) base["max_tokens"] = *config.max_tokens;
+  if (config.min_tokens) base["min_tokens"] = *config.min_tokens;
+  if (config.temperature) base["temperature"] = *config.temperature;
+  if (config.top_p) base["top_p"] = *config.top_p;
+  if (!config.stop.empty()) base["stop"] = config.stop;
+  if (!config.stop_token_ids.empty()) base["stop_token_ids"] = config.stop_token_ids;
+  base["stream"] = config.stream;
+  if (config.stream) base["stream_options"] = {{"include_usage", true}};
+
+  impl_->extra = Json::object();
+  if (!config.extra_args.empty()) {
+    try {
+      impl_->extra = Json::parse(config.extra_args);
+    } catch (const Json::exception& error) {  // parse_error, or out_of_range for 1e999
+      throw std::invalid_argument("--extra-args must be a JSON object: " +
+                                  std::string(error.what()));
+    }
+    if (!impl_->extra.is_object()) {
+      throw std::invalid_argument("--extra-args must be a JSON object: got a JSON " +
+                                  std::string(impl_->extra.type_name()));
+    }
+  }
+
+  std::vector<std::pair<std::string, std::string>> headers = {
+      {"Content-Type", "application/json"},
+      {"Accept", config.stream ? "text/event-stream" : "application/json"},
+  };
+  if (!config.api_key.empty()) headers.emplace_back("Authorization", "Bearer " + config.api_key);
+  for (const auto& extra : config.headers) {  // (clang 14 cannot capture structured bindings)
+    const auto existing = std::find_if(headers.begin(), headers.end(), [&](const auto& header) {
+      return same_header_name(header.first, extra.first);
+    });
+    if (existing != headers.end()) {
+      *existing = extra;
+    } else {
+      headers.push_back(extra);
+    }
+  }
+  for (const auto& [name, value] : headers) header_lines_.push_back(name + ": " + value);
+  const bool user_expect = std::any_of(headers.begin(), headers.end(), [](const auto& header) {
+    return same_header_name(header.first, "Expect");
+  });
+  if (!user_expect) header_lines_.emplace_back("Expect:");
+}
+
+RequestBuilder::~RequestBuilder() = default;
+RequestBuilder::RequestBuilder(RequestBuilder&&) noexcept = default;
+RequestBuilder& RequestBuilder::operator=(RequestBuilder&&) noexcept = default;
+
+std::string RequestBuilder::build_body(const Prompt& prompt) const {
+  Json body;
+  if (!prompt.body_json.empty()) {
+    body = parse_prompt_json(prompt.body_json, "body");
+    if (!body.is_object()) throw std::invalid_argument("prompt body is not a JSON object");
+    for (const auto& [key, value] : impl_->base.items()) {
+      if (key != "stream_options" && !body.contains(key)) body[key] = value;
+    }
+    // stream_options is only valid on a streaming request, and the body may decide streaming.
+    const auto stream = body.find("stream");
+    if (stream != body.end() && *stream == true && !body.contains("stream_options")) {
+      body["stream_options"] = {{"include_usage", true}};
+    }
+  } else {
+    body = impl_->base;
+    if (!prompt.messages_json.empty()) {
+      Json messages = parse_prompt_json(prompt.messages_json, "messages");
+      if (impl_->api_kind == ApiKind::kChat) {
+        body["messages"] = std::move(messages);
+      } else {
+        body["prompt"] = join_contents(messages);
+      }
+    } else if (impl_->api_kind == ApiKind::kChat) {
+      body["messages"] = Json::array({{{"role", "user"}, {"content", prompt.text}}});
+    } else {
+      body["prompt"] = prompt.text;
+    }
+  }
+  impl_->apply_extra(body);
+  return body.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string mask_secret(const std::string& secret) {
+  if (secret.empty()) return "";
+  constexpr size_t kShownChars = 3;
+  constexpr size_t kMinLengthToShow = 8;
+  if (secret.size() < kMinLengthToShow) return "***";
+  return secret.substr(0, kShownChars) + "***";
+}
+
+}  // namespace llmperf

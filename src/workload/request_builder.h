@@ -1,0 +1,42 @@
+// Request builder: prompt + config -> HTTP body and headers (nlohmann_json). Everything that is
+// the same for every request (headers, generation parameters, --extra-args) is prepared once in
+// the constructor; build_body() is called lazily, once per request, on the worker thread.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "workload/dataset.h"
+
+namespace llmperf {
+
+class RequestBuilder {
+ public:
+  // Throws std::invalid_argument when --extra-args is not a JSON object.
+  explicit RequestBuilder(const Config& config);
+  ~RequestBuilder();
+  RequestBuilder(RequestBuilder&&) noexcept;
+  RequestBuilder& operator=(RequestBuilder&&) noexcept;
+
+  // The JSON body for one request. For chat: {"model","messages":[{"role":"user",...}],...};
+  // for completions: {"model","prompt",...}. Streaming bodies carry
+  // "stream": true and "stream_options": {"include_usage": true}. A prompt's body_json keeps its
+  // own keys (CLI values fill only missing ones); --extra-args is merged last and wins.
+  std::string build_body(const Prompt& prompt) const;
+
+  // "Name: value" header lines for curl: Content-Type, Accept, Authorization (if an API key is
+  // set), user --headers, and an empty "Expect:" to disable 100-continue.
+  const std::vector<std::string>& header_lines() const { return header_lines_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::vector<std::string> header_lines_;
+};
+
+// Masks a secret for display: "sk-abc...xyz" -> "sk-***" (never more than 3 leading chars).
+std::string mask_secret(const std::string& secret);
+
+}  // namespace llmperf

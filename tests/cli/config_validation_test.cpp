@@ -1,0 +1,220 @@
+// Tests for validate_config(): each bad field yields one error naming its flag, and api_kind
+// follows the URL path.
+#include "cli/cli.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace llmperf {
+namespace {
+
+Config valid_config() {
+  Config c;
+  c.model = "qwen";
+  c.dataset_path = "open_qa.jsonl";
+  return c;
+}
+
+// Validates `c` and expects exactly one error, containing `needle`.
+void expect_single_error(Config c, const std::string& needle) {
+  std::vector<std::string> errors = validate_config(c);
+  ASSERT_EQ(errors.size(), 1u) << (errors.empty() ? "no errors" : errors.front());
+  EXPECT_NE(errors[0].find(needle), std::string::npos) << errors[0];
+}
+
+TEST(ConfigValidate, DefaultsWithModelAndDatasetAreValid) {
+  Config c = valid_config();
+  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_EQ(c.api_kind, ApiKind::kChat);
+}
+
+TEST(ConfigValidate, UrlNeedsHttpSchemeAndHost) {
+  for (const char* bad : {"127.0.0.1:8000/v1/chat/completions", "ftp://host/v1", "http://",
+                          "https:///v1/completions", "http://:8000/v1", ""}) {
+    Config c = valid_config();
+    c.url = bad;
+    expect_single_error(c, "--url");
+  }
+  for (const char* good : {"https://api.example.com/v1/chat/completions", "http://[::1]:8000/v1",
+                           "http://localhost", "http://user:pw@host:1/v1/chat/completions"}) {
+    Config c = valid_config();
+    c.url = good;
+    EXPECT_TRUE(validate_config(c).empty()) << good;
+  }
+}
+
+TEST(ConfigValidate, ApiKindFromUrlPath) {
+  struct Case {
+    const char* url;
+    ApiKind kind;
+  };
+  for (const Case& tc : {Case{"http://h/v1/completions", ApiKind::kCompletions},
+                         Case{"http://h/v1/completions/", ApiKind::kCompletions},
+                         Case{"http://h/v1/completions?x=1", ApiKind::kCompletions},
+                         Case{"http://h/v1/chat/completions", ApiKind::kChat},
+                         Case{"http://h/v1/chat/completions?a=/completions", ApiKind::kChat},
+                         Case{"http://h/generate", ApiKind::kChat},
+                         Case{"http://h:9/completions", ApiKind::kCompletions}}) {
+    Config c = valid_config();
+    c.url = tc.url;
+    ASSERT_TRUE(validate_config(c).empty()) << tc.url;
+    EXPECT_EQ(c.api_kind, tc.kind) << tc.url;
+  }
+}
+
+TEST(ConfigValidate, ModelAndApi) {
+  Config c = valid_config();
+  c.model.clear();
+  expect_single_error(c, "--model");
+  c = valid_config();
+  c.api = "dashscope";
+  expect_single_error(c, "--api must be \"openai\"");
+}
+
+TEST(ConfigValidate, LoadLists) {
+  Config c = valid_config();
+  c.parallel = {4, 0};
+  c.number = {10};
+  expect_single_error(c, "--parallel values must be >= 1, got 0");
+  c = valid_config();
+  c.number = {0};
+  expect_single_error(c, "-n/--number values must be >= 1");
+  c = valid_config();
+  c.parallel = {1, 2, 3};
+  c.number = {10, 20};
+  expect_single_error(c,
+                      "--parallel has 3 values but -n/--number has 2: give one -n for all runs "
+                      "or one per --parallel value");
+  c = valid_config();
+  c.parallel = {1};
+  c.number = {10, 20};
+  expect_single_error(c, "--parallel has 1 value but -n/--number has 2");
+  c = valid_config();
+  c.parallel.clear();
+  expect_single_error(c, "--parallel needs at least one value");
+}
+
+TEST(ConfigValidate, LoadScalars) {
+  Config c = valid_config();
+  c.threads = 0;
+  expect_single_error(c, "--threads");
+  c = valid_config();
+  c.sleep_interval_s = -0.1;
+  expect_single_error(c, "--sleep-interval");
+  c = valid_config();
+  c.sleep_interval_s = 0;
+  EXPECT_TRUE(validate_config(c).empty());
+}
+
+TEST(ConfigValidate, Timeouts) {
+  Config c = valid_config();
+  c.connect_timeout_s = -1;
+  expect_single_error(c, "--connect-timeout");
+  c = valid_config();
+  c.read_timeout_s = std::nan("");
+  expect_single_error(c, "--read-timeout");
+  c = valid_config();
+  c.total_timeout_s = -5;
+  expect_single_error(c, "--total-timeout");
+  c = valid_config();
+  c.connect_timeout_s = c.read_timeout_s = c.total_timeout_s = 0;
+  EXPECT_TRUE(validate_config(c).empty());
+}
+
+TEST(ConfigValidate, TokenLimits) {
+  Config c = valid_config();
+  c.max_tokens = 0;
+  expect_single_error(c, "--max-tokens must be >= 1");
+  c = valid_config();
+  c.min_tokens = -1;
+  expect_single_error(c, "--min-tokens must be >= 0");
+  c = valid_config();
+  c.min_tokens = 100;
+  c.max_tokens = 50;
+  expect_single_error(c, "--min-tokens (100) must not exceed --max-tokens (50)");
+  c = valid_config();
+  c.min_tokens = 50;
+  c.max_tokens = 50;
+  EXPECT_TRUE(validate_config(c).empty());
+  c = valid_config();
+  c.max_tokens.reset();
+  c.min_tokens = 5000;
+  EXPECT_TRUE(validate_config(c).empty());
+}
+
+TEST(ConfigValidate, Sampling) {
+  Config c = valid_config();
+  c.temperature = -0.5;
+  expect_single_error(c, "--temperature");
+  for (double bad : {0.0, -0.1, 1.01}) {
+    c = valid_config();
+    c.top_p = bad;
+    expect_single_error(c, "--top-p must be in (0, 1]");
+  }
+  c = valid_config();
+  c.top_p = 1.0;
+  c.temperature.reset();
+  EXPECT_TRUE(validate_config(c).empty());
+}
+
+TEST(ConfigValidate, PromptLengths) {
+  Config c = valid_config();
+  c.min_prompt_length = -1;
+  expect_single_error(c, "--min-prompt-length must be >= 0");
+  c = valid_config();
+  c.min_prompt_length = 100;
+  c.max_prompt_length = 99;
+  expect_single_error(c, "--min-prompt-length (100) must not exceed --max-prompt-length (99)");
+  c = valid_config();
+  c.min_prompt_length = c.max_prompt_length = 100;
+  EXPECT_TRUE(validate_config(c).empty());
+}
+
+TEST(ConfigValidate, DatasetKindAndSource) {
+  Config c = valid_config();
+  c.dataset = "sharegpt";
+  expect_single_error(c, "--dataset must be one of openqa, line_by_line, longalpaca");
+  c.dataset_path.clear();  // an unknown kind is the only complaint, not also its missing file
+  expect_single_error(c, "--dataset must be one of openqa, line_by_line, longalpaca");
+  c = valid_config();
+  c.dataset_path.clear();
+  expect_single_error(c, "--prompt");
+  c.prompt = "hello";
+  EXPECT_TRUE(validate_config(c).empty());
+}
+
+TEST(ConfigValidate, ExtraArgsMustBeJsonObject) {
+  Config c = valid_config();
+  c.extra_args = R"({"ignore_eos": true, "top_k": 5})";
+  EXPECT_TRUE(validate_config(c).empty());
+  c.extra_args = "{oops";
+  expect_single_error(c, "--extra-args is not valid JSON");
+  c.extra_args = R"(["a"])";
+  expect_single_error(c, "--extra-args must be a JSON object");
+}
+
+TEST(ConfigValidate, OutputFields) {
+  Config c = valid_config();
+  c.percentiles = {50, 100.5};
+  expect_single_error(c, "--percentiles values must be in [0, 100], got 100.5");
+  c = valid_config();
+  c.percentiles = {0, 100};
+  EXPECT_TRUE(validate_config(c).empty());
+  c = valid_config();
+  c.log_every_n_query = 0;
+  expect_single_error(c, "--log-every-n-query");
+}
+
+TEST(ConfigValidate, ReportsEveryProblemAtOnce) {
+  Config c;
+  c.url = "nope";
+  c.threads = 0;
+  c.top_p = 2;
+  EXPECT_EQ(validate_config(c).size(), 5u);  // url, model, dataset-path, threads, top-p
+}
+
+}  // namespace
+}  // namespace llmperf

@@ -1,0 +1,230 @@
+// `llmperf report` and `llmperf compare` on the hand-made output directories in
+// tests/fixtures/outputs (round-number timestamps, so every expected value is obvious), the
+// legacy EvalScope summary block, and the subcommand argv handling.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/subcommands.h"
+#include "report/tools.h"
+
+namespace llmperf {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kFixtures = fs::path(LLMPERF_FIXTURES_DIR) / "outputs";
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class SubcommandsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           (std::string("llmperf_sub_") + test->name() + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    fs::copy(kFixtures, dir_, fs::copy_options::recursive);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(SubcommandsTest, ReportRebuildsARunFromItsRecords) {
+  const fs::path run = dir_ / "sweep_a" / "parallel_1_number_2";
+  const std::string text = rebuild_reports({run.string(), {}, ""});
+  EXPECT_NE(text.find("QPS (req/s)"), std::string::npos) << text;
+
+  // Two requests 0-200 ms and 200-400 ms: 3 output and 10 input tokens each.
+  const json s = json::parse(read(run / "summary.json"));
+  EXPECT_EQ(s["schema"], "llmperf.summary/1");
+  EXPECT_EQ(s["config"]["model"], "qwen");
+  EXPECT_EQ(s["config"]["api_key"], "***");
+  EXPECT_EQ(s["run"]["started_at"], "2026-01-02T03:04:05Z");
+  EXPECT_DOUBLE_EQ(s["window_s"].get<double>(), 0.4);
+  EXPECT_DOUBLE_EQ(s["qps"].get<double>(), 5.0);
+  EXPECT_DOUBLE_EQ(s["output_throughput_tok_s"].get<double>(), 15.0);
+  EXPECT_DOUBLE_EQ(s["total_throughput_tok_s"].get<double>(), 65.0);
+  EXPECT_DOUBLE_EQ(s["metrics"]["ttft_ms"]["mean"].get<double>(), 100.0);
+  EXPECT_DOUBLE_EQ(s["metrics"]["tpot_ms"]["mean"].get<double>(), 50.0);
+  EXPECT_DOUBLE_EQ(s["metrics"]["itl_ms"]["mean"].get<double>(), 20.0);
+  EXPECT_DOUBLE_EQ(s["metrics"]["latency_s"]["percentiles"]["p99"].get<double>(), 0.2);
+  for (const char* file : {"benchmark_summary.json", "benchmark_percentile.json", "report.html"}) {
+    EXPECT_TRUE(fs::exists(run / file)) << file;
+  }
+  // The records survive the round trip, wall-clock anchor included.
+  const json first =
+      json::parse(read(run / "requests.jsonl").substr(0, read(run / "requests.jsonl").find('\n')));
+  EXPECT_EQ(first["sent_unix_ns"], 1'767'323'045'000'000'000);
+  EXPECT_EQ(first["chunk_ns"], json({100'000'000, 120'000'000, 140'000'000}));
+}
+
+TEST_F(SubcommandsTest, ReportOnASweepRewritesTheSweepTables) {
+  const std::string text = rebuild_reports({(dir_ / "sweep_a").string(), {50, 95}, ""});
+  EXPECT_NE(text.find("Sweep summary (P95 = 95th percentile)"), std::string::npos) << text;
+  EXPECT_EQ(read(dir_ / "sweep_a" / "sweep_table.md"),
+            "Sweep table (P95 = 95th percentile)\n\n"
+            "| Concurrency | 1 | 2 |\n"
+            "| --- | ---: | ---: |\n"
+            "| Requests | 2 | 4 |\n"
+            "| Succeeded | 2 | 3 |\n"
+            "| Failed | 0 | 1 |\n"
+            "| QPS (req/s) | 5 | 7.500 |\n"
+            "| Output (tok/s) | 15 | 22.50 |\n"
+            "| Total (tok/s) | 65 | 97.50 |\n"
+            "| Avg Lat (s) | 0.2000 | 0.2000 |\n"
+            "| P50 Lat (s) | 0.2000 | 0.2000 |\n"
+            "| P95 Lat (s) | 0.2000 | 0.2000 |\n"
+            "| Avg TTFT (ms) | 100 | 100 |\n"
+            "| P95 TTFT (ms) | 100 | 100 |\n"
+            "| Avg TPOT (ms) | 50 | 50 |\n"
+            "| P95 TPOT (ms) | 50 | 50 |\n"
+            "| Avg ITL (ms) | 20 | 20 |\n"
+            "| P95 ITL (ms) | 20 | 20 |\n"
+            "| Avg input tokens | 10 | 10 |\n"
+            "| Avg output tokens | 3 | 3 |\n");
+  EXPECT_EQ(read(dir_ / "sweep_a" / "sweep_table.csv").substr(0, 60),
+            "Concurrency,1,2\nRequests,2,4\nSucceeded,2,3\nFailed,0,1\nQPS (r");
+  const json sweep = json::parse(read(dir_ / "sweep_a" / "sweep_summary.json"));
+  ASSERT_EQ(sweep.size(), 2U);
+  EXPECT_EQ(sweep[1]["parallel"], 2);
+  EXPECT_EQ(sweep[1]["succeeded"], 3);
+  EXPECT_DOUBLE_EQ(sweep[1]["latency_p95_s"].get<double>(), 0.2);
+  EXPECT_TRUE(fs::exists(dir_ / "sweep_a" / "report.html"));
+  const json p2 = json::parse(read(dir_ / "sweep_a" / "parallel_2_number_4" / "summary.json"));
+  EXPECT_EQ(p2["failures_by_kind"], json({{"http_500", 1}}));
+  EXPECT_EQ(p2["config"]["percentiles"], json({50, 95}));
+}
+
+TEST_F(SubcommandsTest, LegacySummaryFormatPrintsEvalScopeLabels) {
+  const fs::path run = dir_ / "sweep_a" / "parallel_1_number_2";
+  EXPECT_EQ(rebuild_reports({run.string(), {}, "evalscope-legacy"}),
+            "Benchmarking summary: \n"
+            " Time taken for tests: 0.400 seconds\n"
+            " Expected number of requests: 2\n"
+            " Number of concurrency: 1\n"
+            " Total requests: 2\n"
+            " Succeed requests: 2\n"
+            " Failed requests: 0\n"
+            " Average QPS: 5.000\n"
+            " Average latency: 0.200\n"
+            " Throughput(average output tokens per second): 15.000\n"
+            " Average time to first token: 0.100\n"
+            " Average input tokens per request: 10.000\n"
+            " Average output tokens per request: 3.000\n"
+            " Average time per output token: 0.06667\n"
+            " Average package per request: 3.000\n"
+            " Average package latency: 0.020\n"
+            " Percentile of time to first token: \n"
+            "     p50: 0.1000\n"
+            "     p90: 0.1000\n"
+            "     p99: 0.1000\n"
+            " Percentile of request latency: \n"
+            "     p50: 0.2000\n"
+            "     p90: 0.2000\n"
+            "     p99: 0.2000\n");
+}
+
+TEST_F(SubcommandsTest, CompareSweepAndRunSideBySide) {
+  rebuild_reports({(dir_ / "sweep_a").string(), {}, ""});
+  rebuild_reports({(dir_ / "run_b").string(), {}, ""});
+  CompareOptions options;
+  options.dirs = {(dir_ / "sweep_a").string(), (dir_ / "run_b").string()};
+  options.labels = {"vLLM", "Xinference|中文"};
+  options.outputs_dir = (dir_ / "cmp").string();
+  const std::string md = compare_outputs(options);
+  EXPECT_EQ(read(dir_ / "cmp" / "compare.md"), md);
+  const std::string expected_head =
+      "# llmperf compare\n\n"
+      "| Deployment | Model | Runs | Directory |\n"
+      "| --- | ---: | ---: | ---: |\n"
+      "| vLLM | qwen | 2 | " +
+      options.dirs[0] +
+      " |\n"
+      "| Xinference\\|中文 | qwen | 1 | " +
+      options.dirs[1] +
+      " |\n"
+      "\n## QPS (req/s)\n\n"
+      "| Concurrency | vLLM | Xinference\\|中文 |\n"
+      "| --- | ---: | ---: |\n"
+      "| 1 | 5 | - |\n"
+      "| 2 | 7.500 | 20 |\n"
+      "\n## Output throughput (tok/s)\n\n"
+      "| Concurrency | vLLM | Xinference\\|中文 |\n"
+      "| --- | ---: | ---: |\n"
+      "| 1 | 15 | - |\n"
+      "| 2 | 22.50 | 60 |\n";
+  EXPECT_EQ(md.substr(0, expected_head.size()), expected_head);
+  EXPECT_NE(md.find("## Failed requests\n\n| Concurrency | vLLM | Xinference\\|中文 |\n"
+                    "| --- | ---: | ---: |\n| 1 | 0 | - |\n| 2 | 1 | 0 |\n"),
+            std::string::npos)
+      << md;
+  const std::string html = read(dir_ / "cmp" / "compare.html");
+  EXPECT_NE(html.find("Xinference|中文"), std::string::npos);
+  EXPECT_NE(html.find("Request throughput"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+}
+
+TEST_F(SubcommandsTest, CompareReadsSweepSummaryJsonWhenRunsAreGone) {
+  rebuild_reports({(dir_ / "sweep_a").string(), {}, ""});
+  fs::remove_all(dir_ / "sweep_a" / "parallel_1_number_2");
+  fs::remove_all(dir_ / "sweep_a" / "parallel_2_number_4");
+  CompareOptions options;
+  options.dirs = {(dir_ / "sweep_a").string()};
+  options.outputs_dir = (dir_ / "cmp").string();
+  const std::string md = compare_outputs(options);
+  EXPECT_NE(md.find("| Concurrency | sweep_a |\n| --- | ---: |\n| 1 | 5 |\n| 2 | 7.500 |\n"),
+            std::string::npos)
+      << md;
+}
+
+std::optional<SubcommandOutcome> run(std::vector<std::string> args) {
+  args.insert(args.begin(), "llmperf");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return run_subcommand(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST_F(SubcommandsTest, ArgvHandling) {
+  EXPECT_FALSE(run({"--url", "http://x/v1/chat/completions"}).has_value());
+  EXPECT_FALSE(run({}).has_value());
+
+  auto mismatched = run({"compare", (dir_ / "run_b").string(), "--label", "a", "b", "--outputs-dir",
+                         (dir_ / "cmp").string()});
+  ASSERT_TRUE(mismatched.has_value());
+  EXPECT_EQ(mismatched->exit_code, 2) << mismatched->err;
+  EXPECT_NE(mismatched->err.find("--label"), std::string::npos);
+
+  auto missing = run({"report", (dir_ / "nope").string()});
+  ASSERT_TRUE(missing.has_value());
+  EXPECT_EQ(missing->exit_code, 2);
+
+  auto empty = run({"report", dir_.string() + "/cmp_empty_dir_does_not_exist"});
+  EXPECT_EQ(empty->exit_code, 2);
+
+  fs::create_directories(dir_ / "empty");
+  auto no_runs = run({"report", (dir_ / "empty").string()});
+  EXPECT_EQ(no_runs->exit_code, 1);
+  EXPECT_NE(no_runs->err.find("holds no run"), std::string::npos);
+
+  auto ok = run({"report", (dir_ / "run_b").string()});
+  EXPECT_EQ(ok->exit_code, 0) << ok->err;
+  EXPECT_NE(ok->out.find("QPS (req/s)"), std::string::npos);
+
+  auto help = run({"compare", "--help"});
+  EXPECT_EQ(help->exit_code, 0);
+  EXPECT_NE(help->out.find("--label"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace llmperf

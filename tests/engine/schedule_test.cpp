@@ -1,0 +1,81 @@
+// Arrival schedules: exact spacing for constant arrivals, and the mean and variance of Poisson and
+// gamma inter-arrival gaps within statistical bounds for a fixed seed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "engine/schedule.h"
+
+namespace llmperf {
+namespace {
+
+struct GapStats {
+  double mean_s = 0;
+  double variance_s2 = 0;
+};
+
+GapStats gap_stats(const std::vector<int64_t>& offsets) {
+  std::vector<double> gaps;
+  for (size_t i = 1; i < offsets.size(); ++i) {
+    gaps.push_back(static_cast<double>(offsets[i] - offsets[i - 1]) / 1e9);
+  }
+  GapStats s;
+  for (double g : gaps) s.mean_s += g;
+  s.mean_s /= static_cast<double>(gaps.size());
+  for (double g : gaps) s.variance_s2 += (g - s.mean_s) * (g - s.mean_s);
+  s.variance_s2 /= static_cast<double>(gaps.size() - 1);
+  return s;
+}
+
+TEST(Schedule, ConstantArrivalsAreEvenlySpacedWithoutDrift) {
+  // 3 req/s: offsets are round(i / 3 s) exactly, so rounding never accumulates.
+  const auto offsets = make_schedule({3.0, Arrival::kConstant, 1.0, 0}, 3001);
+  ASSERT_EQ(offsets.size(), 3001u);
+  EXPECT_EQ(offsets[0], 0);
+  EXPECT_EQ(offsets[1], 333'333'333);
+  EXPECT_EQ(offsets[2], 666'666'667);
+  EXPECT_EQ(offsets[3000], 1'000'000'000'000);
+}
+
+TEST(Schedule, PoissonGapsHaveMeanAndVarianceOfAnExponential) {
+  // Exponential gaps at 100 req/s: mean 10 ms, variance 1e-4 s^2. With n = 200,000 the standard
+  // error of the mean is 10 ms / sqrt(n) = 0.022 ms, so 1% (0.1 ms) is > 4 standard errors.
+  const double rate = 100;
+  const auto offsets = make_schedule({rate, Arrival::kPoisson, 1.0, 42}, 200'001);
+  const GapStats s = gap_stats(offsets);
+  EXPECT_NEAR(s.mean_s, 1 / rate, 0.01 / rate);
+  EXPECT_NEAR(s.variance_s2, 1 / (rate * rate), 0.03 / (rate * rate));
+}
+
+TEST(Schedule, GammaBurstinessSetsTheVariance) {
+  // Gamma gaps with shape k: mean 1/rate, variance 1/(k rate^2) (vLLM's burstiness).
+  const double rate = 50;
+  for (const double k : {0.25, 4.0}) {
+    const auto offsets = make_schedule({rate, Arrival::kGamma, k, 7}, 200'001);
+    const GapStats s = gap_stats(offsets);
+    EXPECT_NEAR(s.mean_s, 1 / rate, 0.015 / rate) << "k=" << k;
+    EXPECT_NEAR(s.variance_s2, 1 / (k * rate * rate), 0.06 / (k * rate * rate)) << "k=" << k;
+  }
+}
+
+TEST(Schedule, SameSeedSameScheduleOtherSeedOtherSchedule) {
+  const auto a = make_schedule({10, Arrival::kPoisson, 1, 1}, 100);
+  const auto b = make_schedule({10, Arrival::kPoisson, 1, 1}, 100);
+  const auto c = make_schedule({10, Arrival::kPoisson, 1, 2}, 100);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  for (size_t i = 1; i < a.size(); ++i) EXPECT_GE(a[i], a[i - 1]);
+}
+
+TEST(Schedule, ArrivalNamesParse) {
+  EXPECT_EQ(parse_arrival("constant"), Arrival::kConstant);
+  EXPECT_EQ(parse_arrival("poisson"), Arrival::kPoisson);
+  EXPECT_EQ(parse_arrival("gamma"), Arrival::kGamma);
+  EXPECT_THROW(parse_arrival("uniform"), std::invalid_argument);
+  EXPECT_TRUE(make_schedule({10, Arrival::kConstant, 1, 0}, 0).empty());
+}
+
+}  // namespace
+}  // namespace llmperf

@@ -1,0 +1,265 @@
+// SLOs: every valid form of the --slo grammar, every parse error (each naming --slo and the
+// expression), and evaluation against a hand-made RunSummary: pass, fail, equality at the limit,
+// unit conversion (ms, s, us, %), unavailable metrics and missing percentiles; per-run verdicts.
+// Their text is tested in tests/report/verdict_text_test.cpp.
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "verdict/slo.h"
+
+namespace llmperf {
+namespace {
+
+Distribution dist(double mean, double min, double max, std::vector<double> percentiles) {
+  Distribution d;
+  d.count = 4;
+  d.mean = mean;
+  d.std = 1e6;
+  d.min = min;
+  d.max = max;
+  d.percentiles = std::move(percentiles);
+  return d;
+}
+
+// A streamed run: 100 requests, 2 failed, window 10 s; percentiles 50/90/99 (ns for times).
+RunSummary stream_summary() {
+  RunSummary s;
+  s.total = 100;
+  s.succeeded = 98;
+  s.failed = 2;
+  s.window_ns = 10'000'000'000;
+  s.qps = 9.8;
+  s.output_throughput = 1000;
+  s.total_throughput = 1500;
+  s.streamed = true;
+  s.percentiles = {50, 90, 99};
+  s.ttft_ns = dist(500e6, 100e6, 900e6, {450e6, 700e6, 800e6});
+  s.ttfb_ns = dist(50e6, 10e6, 90e6, {45e6, 70e6, 80e6});
+  s.tpot_ns = dist(20e6, 10e6, 40e6, {19e6, 30e6, 39e6});
+  s.itl_ns = dist(20e6, 1e6, 50e6, {18e6, 35e6, 45e6});
+  s.latency_ns = dist(2.5e9, 1e9, 4e9, {2.4e9, 3.5e9, 3.9e9});
+  s.input_tokens = dist(100, 50, 150, {100, 140, 149});
+  s.output_tokens = dist(120, 100, 128, {120, 128, 128});
+  return s;
+}
+
+RunSummary non_stream_summary() {
+  RunSummary s = stream_summary();
+  s.streamed = false;
+  s.ttft_ns = Distribution{};
+  s.tpot_ns = Distribution{};
+  s.itl_ns = Distribution{};
+  return s;
+}
+
+SloResult eval(const std::string& expression, const RunSummary& s = stream_summary()) {
+  return evaluate_slo(parse_slo(expression), s);
+}
+
+void expect_parse_error(const std::string& expression, const std::string& fragment) {
+  try {
+    parse_slo(expression);
+    FAIL() << "no error for " << expression;
+  } catch (const std::invalid_argument& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind("--slo '" + expression + "': ", 0), 0U) << message;
+    EXPECT_NE(message.find(fragment), std::string::npos) << message;
+  }
+}
+
+TEST(SloParse, DistributionWithStatAndTimeUnit) {
+  Slo slo = parse_slo("  ttft.p99<=800ms ");
+  EXPECT_EQ(slo.expression, "ttft.p99<=800ms");
+  EXPECT_EQ(slo.metric, "ttft");
+  EXPECT_EQ(slo.stat, "p99");
+  EXPECT_EQ(slo.percentile, 99);
+  EXPECT_EQ(slo.op, SloOp::kLe);
+  EXPECT_EQ(slo.threshold, 800);
+  EXPECT_EQ(slo.unit, "ms");
+  EXPECT_EQ(slo.divisor, 1e6);
+  EXPECT_EQ(slo.name(), "ttft.p99");
+
+  slo = parse_slo("e2el.mean < 2.5 s");
+  EXPECT_EQ(slo.metric, "latency");
+  EXPECT_EQ(slo.stat, "mean");
+  EXPECT_EQ(slo.op, SloOp::kLt);
+  EXPECT_EQ(slo.threshold, 2.5);
+  EXPECT_EQ(slo.divisor, 1e9);
+
+  slo = parse_slo("itl.p99.9>=1500us");
+  EXPECT_EQ(slo.stat, "p99.9");
+  EXPECT_EQ(slo.percentile, 99.9);
+  EXPECT_EQ(slo.op, SloOp::kGe);
+  EXPECT_EQ(slo.unit, "us");
+
+  EXPECT_EQ(parse_slo("tpot.max>1e2ms").threshold, 100);
+  EXPECT_EQ(parse_slo("ttfb.min==0ms").op, SloOp::kEq);
+  EXPECT_EQ(parse_slo("ttft.p50.0<=1s").stat, "p50");
+  EXPECT_EQ(parse_slo("output_tokens.std<=5").unit, "tokens");
+  EXPECT_EQ(parse_slo("input_tokens.p90 <= 100 tokens").threshold, 100);
+}
+
+TEST(SloParse, RunLevelValues) {
+  Slo slo = parse_slo("error_rate<=1%");
+  EXPECT_EQ(slo.stat, "");
+  EXPECT_EQ(slo.unit, "%");
+  EXPECT_EQ(slo.threshold, 1);
+  slo = parse_slo("error_rate<=0.01");
+  EXPECT_EQ(slo.unit, "");
+  EXPECT_EQ(slo.threshold, 0.01);
+  EXPECT_EQ(parse_slo("output_throughput>=1000").unit, "tok/s");
+  EXPECT_EQ(parse_slo("total_throughput >= 1000 tok/s").unit, "tok/s");
+  EXPECT_EQ(parse_slo("qps>=5req/s").unit, "req/s");
+  EXPECT_EQ(parse_slo("goodput>5").unit, "req/s");
+  EXPECT_EQ(parse_slo("success_rate>=99.5%").threshold, 99.5);
+  EXPECT_EQ(parse_slo("good_fraction>=0.9").threshold, 0.9);
+  EXPECT_EQ(parse_slo("failed==0").op, SloOp::kEq);
+}
+
+TEST(SloParse, ErrorsNameTheFlagAndExpression) {
+  expect_parse_error("ttft.p99<=800", "missing unit (ms, s or us)");
+  expect_parse_error("ttft.p99<=800kg", "unit 'kg' does not apply to ttft");
+  expect_parse_error("ttft<=800ms", "ttft needs a statistic");
+  expect_parse_error("ttft.p101<=800ms", "outside 0..100");
+  expect_parse_error("ttft.median<=800ms", "unknown statistic 'median'");
+  expect_parse_error("ttft.p<=800ms", "unknown statistic 'p'");
+  expect_parse_error("ttft.p9x<=800ms", "unknown statistic 'p9x'");
+  expect_parse_error("foo.p99<=1ms", "unknown metric 'foo'");
+  expect_parse_error("TTFT.p99<=1ms", "expected a metric name");
+  expect_parse_error("qps.mean>=1", "qps is a run-level value and takes no statistic");
+  expect_parse_error("ttft.p99 800ms", "expected an operator");
+  expect_parse_error("ttft.p99=800ms", "expected an operator");
+  expect_parse_error("ttft.p99!=800ms", "expected an operator");
+  expect_parse_error("ttft.p99<=ms", "expected a number after '<='");
+  expect_parse_error("ttft.p99<=", "expected a number");
+  expect_parse_error("error_rate<=5", "fraction between 0 and 1; write 5%");
+  expect_parse_error("error_rate<=1ms", "unit 'ms' does not apply to error_rate");
+  expect_parse_error("qps>=1tok/s", "unit 'tok/s' does not apply to qps");
+  expect_parse_error("output_throughput>=1req/s", "use tok/s");
+  expect_parse_error("failed<=1%", "failed is a count and takes no unit");
+  expect_parse_error("output_tokens.mean>=1ms", "unit 'ms' does not apply to output_tokens");
+  expect_parse_error("", "empty expression");
+  expect_parse_error("   ", "empty expression");
+}
+
+TEST(SloEvaluate, PassFailAndTheText) {
+  SloResult r = eval("ttft.p99<=900ms");
+  EXPECT_TRUE(r.passed);
+  EXPECT_TRUE(r.available);
+  EXPECT_DOUBLE_EQ(r.actual, 800);
+  EXPECT_EQ(r.text, "ttft.p99 = 800 ms, limit <= 900 ms");
+
+  r = eval("ttft.p90<=650ms");
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.text, "ttft.p90 = 700 ms, limit <= 650 ms");
+  EXPECT_FALSE(eval("qps>=10").passed);
+  EXPECT_EQ(eval("qps>=10").text, "qps = 9.8 req/s, limit >= 10 req/s");
+  EXPECT_TRUE(eval("output_throughput>=1000").passed);
+  EXPECT_TRUE(eval("total_throughput>1400tok/s").passed);
+  EXPECT_TRUE(eval("output_tokens.mean==120").passed);
+  EXPECT_TRUE(eval("input_tokens.max<=150").passed);
+  EXPECT_TRUE(eval("tpot.std<=1ms").passed);
+  EXPECT_TRUE(eval("ttfb.min>=10ms").passed);
+}
+
+TEST(SloEvaluate, BoundaryEquality) {
+  EXPECT_TRUE(eval("ttft.p99<=800ms").passed);
+  EXPECT_FALSE(eval("ttft.p99<800ms").passed);
+  EXPECT_TRUE(eval("ttft.p99>=800ms").passed);
+  EXPECT_FALSE(eval("ttft.p99>800ms").passed);
+  EXPECT_TRUE(eval("ttft.p99==800ms").passed);
+  EXPECT_TRUE(eval("ttft.p99==0.8s").passed);
+  EXPECT_TRUE(eval("error_rate<=2%").passed);
+  EXPECT_FALSE(eval("error_rate<2%").passed);
+  EXPECT_TRUE(eval("success_rate>=98%").passed);
+  EXPECT_TRUE(eval("failed<=2").passed);
+  EXPECT_FALSE(eval("failed<2").passed);
+}
+
+TEST(SloEvaluate, UnitConversion) {
+  EXPECT_DOUBLE_EQ(eval("latency.p99<=4s").actual, 3.9);
+  EXPECT_DOUBLE_EQ(eval("latency.p99<=4000ms").actual, 3900);
+  EXPECT_DOUBLE_EQ(eval("itl.p50<=20000us").actual, 18000);
+  EXPECT_TRUE(eval("itl.p50<=18000us").passed);
+  EXPECT_FALSE(eval("itl.p50<=17999us").passed);
+  EXPECT_TRUE(eval("latency.mean<2.6s").passed);
+  EXPECT_FALSE(eval("latency.mean<2.5s").passed);
+
+  SloResult percent = eval("error_rate<=1%");
+  EXPECT_FALSE(percent.passed);
+  EXPECT_DOUBLE_EQ(percent.actual, 2);
+  EXPECT_EQ(percent.text, "error_rate = 2%, limit <= 1%");
+  SloResult fraction = eval("error_rate<=0.01");
+  EXPECT_FALSE(fraction.passed);
+  EXPECT_DOUBLE_EQ(fraction.actual, 0.02);
+  EXPECT_EQ(fraction.text, "error_rate = 0.02, limit <= 0.01");
+  EXPECT_TRUE(eval("error_rate<=0.02").passed);
+}
+
+TEST(SloEvaluate, UnavailableMetricsFail) {
+  SloResult r = eval("ttft.p99<=800ms", non_stream_summary());
+  EXPECT_FALSE(r.passed);
+  EXPECT_FALSE(r.available);
+  EXPECT_NE(r.text.find("ttft.p99 unavailable"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("did not stream"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("limit <= 800 ms"), std::string::npos) << r.text;
+  EXPECT_TRUE(eval("latency.p99<=4s", non_stream_summary()).passed);
+
+  RunSummary no_tpot = stream_summary();
+  no_tpot.tpot_ns = Distribution{};
+  r = eval("tpot.mean<=100ms", no_tpot);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.text.find("no successful request"), std::string::npos) << r.text;
+
+  r = eval("ttft.p97<=800ms");
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.text.find("p97 not computed; add it to --percentiles"), std::string::npos) << r.text;
+
+  r = eval("goodput>=1");
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.text.find("add --goodput"), std::string::npos) << r.text;
+
+  RunSummary empty;
+  r = eval("error_rate<=1%", empty);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.text.find("no requests"), std::string::npos) << r.text;
+
+  RunSummary all_failed;
+  all_failed.total = all_failed.failed = 3;
+  EXPECT_FALSE(eval("qps>=0", all_failed).passed);  // empty window: unavailable
+  EXPECT_DOUBLE_EQ(eval("error_rate<=100%", all_failed).actual, 100);
+  EXPECT_FALSE(eval("latency.p99<=1s", all_failed).available);
+}
+
+TEST(SloEvaluate, GoodputMetrics) {
+  RunSummary s = stream_summary();
+  s.goodput_enabled = true;
+  s.good_requests = 90;
+  s.goodput_rps = 9;
+  s.good_fraction = 0.9;
+  EXPECT_TRUE(eval("goodput>=9", s).passed);
+  EXPECT_TRUE(eval("good_fraction>=90%", s).passed);
+  EXPECT_FALSE(eval("good_fraction>0.9", s).passed);
+}
+
+TEST(SloVerdict, AllMustPass) {
+  const std::vector<Slo> slos = {parse_slo("ttft.p99<=800ms"), parse_slo("error_rate<=1%")};
+  RunSummary s = stream_summary();
+  RunVerdict verdict = evaluate_slos("parallel_8_number_100", slos, s);
+  ASSERT_EQ(verdict.results.size(), 2U);
+  EXPECT_FALSE(verdict.passed());
+  EXPECT_TRUE(verdict.results[0].second.passed);
+  s.failed = 1;
+  s.succeeded = 99;
+  EXPECT_TRUE(evaluate_slos("run", slos, s).passed());
+  EXPECT_TRUE(evaluate_slos("run", {}, s).passed());
+}
+
+TEST(SloHelp, MentionsTheGrammar) {
+  EXPECT_NE(slo_grammar_help().find("METRIC[.STAT] OP NUMBER[UNIT]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace llmperf
