@@ -5,6 +5,7 @@
 
 #include "asio.h"
 #include "server_context.h"
+#include "tokenize_api.h"
 
 #include <fmt/format.h>
 
@@ -160,6 +161,13 @@ void Connection::route(const HttpRequest& request) {
   const std::string_view path = request.path;
   const bool post = request.method == "POST";
   const bool get = request.method == "GET";
+  if (post) {
+    if (auto answer = answer_tokenize_api(context_.options().tokenize_api, path, request.body,
+                                          context_.options().max_model_len)) {
+      reply(answer->status, answer->body, {}, answer->content_type);
+      return;
+    }
+  }
   if (path == "/v1/chat/completions" && post) {
     start_completion(Endpoint::kChat, request);
   } else if (path == "/v1/completions" && post) {
@@ -195,8 +203,15 @@ void Connection::start_completion(Endpoint endpoint, const HttpRequest& request)
   plan_.endpoint = endpoint;
   plan_.stream = req.stream;
   plan_.created_s = unix_seconds();
+  // The natural length is --output-tokens (where the model would stop); max_tokens caps it, and
+  // with ignore_eos (or --honour-max-tokens) the reply runs to max_tokens exactly.
   plan_.completion_tokens = options.output_tokens;
-  if (options.honour_max_tokens && req.max_tokens) plan_.completion_tokens = *req.max_tokens;
+  if (req.max_tokens) {
+    plan_.completion_tokens =
+        (req.ignore_eos || options.honour_max_tokens)
+            ? *req.max_tokens
+            : std::min<std::int64_t>(plan_.completion_tokens, *req.max_tokens);
+  }
   plan_.finish_stop = req.max_tokens && *req.max_tokens > plan_.completion_tokens;
   plan_.prompt_tokens = req.prompt_tokens;
   plan_.tokens_per_chunk = options.tokens_per_chunk;
@@ -209,9 +224,9 @@ void Connection::start_completion(Endpoint endpoint, const HttpRequest& request)
   plan_.fault = context_.draw_fault();
   context_.event_log().record_received(plan_.seq, to_ns(received));
   if (options.verbose) {
-    fmt::print(stderr, "llmperf-mock: #{} {} {} stream={} tokens={} fault={}\n", plan_.seq,
-               request.method, request.path, plan_.stream, plan_.completion_tokens,
-               fault_name(plan_.fault));
+    fmt::print(stderr, "llmperf-mock: #{} {} {} stream={} prompt_tokens={} tokens={} fault={}\n",
+               plan_.seq, request.method, request.path, plan_.stream, plan_.prompt_tokens,
+               plan_.completion_tokens, fault_name(plan_.fault));
   }
 
   if (plan_.fault == Fault::kHttpError) {

@@ -11,17 +11,25 @@ namespace {
 
 constexpr const char* kDescription =
     "llmperf-mock: a simulated OpenAI-compatible server for llmperf's demo, tests and benchmarks.\n"
-    "Endpoints: POST /v1/chat/completions, POST /v1/completions, GET /v1/models, GET /health.\n"
+    "Endpoints: POST /v1/chat/completions, POST /v1/completions, GET /v1/models, GET /health,\n"
+    "and the tokenize API (POST /tokenize, /detokenize, /apply-template, /chat_tokenize) in the\n"
+    "shapes of vLLM, llama.cpp and TGI (--tokenize-api).\n"
     "After listening it prints one line: 'llmperf-mock listening on http://HOST:PORT'.";
 
 constexpr const char* kFooter =
     "Token accounting (the usage object is exact):\n"
-    "  completion_tokens = number of tokens generated (--output-tokens, or the request's\n"
-    "    max_tokens / max_completion_tokens with --honour-max-tokens). Tokens cycle over a fixed\n"
-    "    vocabulary of ASCII words and multi-byte UTF-8 (e.g. ' hello', ' 你好', ' café').\n"
-    "  prompt_tokens = number of Unicode code points in all message 'content' strings (chat;\n"
-    "    text parts of array contents included) or in 'prompt' (completions; a token-id array\n"
-    "    counts one per id).\n"
+    "  completion_tokens = number of tokens generated: --output-tokens, capped by the request's\n"
+    "    max_tokens (or max_completion_tokens); exactly max_tokens when the request sets\n"
+    "    \"ignore_eos\": true or with --honour-max-tokens. Tokens cycle over a fixed vocabulary "
+    "of\n"
+    "    ASCII words and multi-byte UTF-8 (e.g. ' hello', ' 你好', ' café').\n"
+    "  prompt_tokens = what the mock's tokenizer counts, as its /tokenize API does: runs of ASCII\n"
+    "    letters and digits cut into pieces of at most 4 bytes (a space before a word joins its\n"
+    "    first piece), every other ASCII byte and every other code point one token, the markers\n"
+    "    <s> <|im_start|> <|im_end|> one token each. Chat: BOS + the ChatML text\n"
+    "    '<|im_start|>ROLE\\nCONTENT<|im_end|>\\n' per message + '<|im_start|>assistant\\n' (one\n"
+    "    user message of C tokens counts C + 11). Completions: BOS + the prompt's tokens; a\n"
+    "    token-id array counts one per id.\n"
     "Timing: the first content chunk is due --ttft-ms after the request is received, or after it\n"
     "  is admitted when --max-active held it; later chunks are due --itl-ms apart (absolute\n"
     "  deadlines). Non-stream replies are sent after ttft + itl * (chunks - 1).\n"
@@ -55,7 +63,16 @@ UsageMode usage_mode_from(const std::string& name) {
   return UsageMode::kSeparate;
 }
 
-void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode) {
+TokenizeApi tokenize_api_from(const std::string& name) {
+  if (name == "vllm") return TokenizeApi::kVllm;
+  if (name == "llamacpp") return TokenizeApi::kLlamaCpp;
+  if (name == "tgi") return TokenizeApi::kTgi;
+  if (name == "none") return TokenizeApi::kNone;
+  return TokenizeApi::kAll;
+}
+
+void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode,
+                 std::string& tokenize_api) {
   app.option_defaults()->always_capture_default();
   app.add_option("--host", o.host, "Address to listen on");
   app.add_option("--port", o.port, "TCP port to listen on (0 picks a free port)");
@@ -136,6 +153,14 @@ void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode) {
                  "Probability of invalid UTF-8 bytes inside the generated content")
       ->check(rate);
 
+  app.add_option("--tokenize-api", tokenize_api,
+                 "Tokenize API shapes served: all (each request answered in the shape its fields "
+                 "name), vllm, llamacpp, tgi, or none (404, like a hosted API)")
+      ->check(CLI::IsMember({"all", "vllm", "llamacpp", "tgi", "none"}));
+  app.add_option("--max-model-len", o.max_model_len,
+                 "Context length reported as max_model_len by /tokenize (vLLM shape)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+
   app.add_option("--event-log", o.event_log,
                  "Write the server's receive/write timestamps to this file at shutdown");
   app.add_flag("--verbose", o.verbose, "Log every request to stderr");
@@ -148,13 +173,15 @@ ParseOutcome parse_mock_options(int argc, char** argv) {
   CLI::App app{kDescription, "llmperf-mock"};
   app.footer(kFooter);
   std::string usage_mode = "separate";
-  add_options(app, options, usage_mode);
+  std::string tokenize_api = "all";
+  add_options(app, options, usage_mode, tokenize_api);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   options.usage_mode = usage_mode_from(usage_mode);
+  options.tokenize_api = tokenize_api_from(tokenize_api);
   const double fault_sum =
       options.fault_http_rate + options.fault_429_rate + options.fault_drop_rate +
       options.fault_stall_rate + options.fault_malformed_rate + options.fault_error_event_rate +

@@ -5,6 +5,8 @@
 #include <string>
 #include <variant>
 
+#include "tokenize_api.h"
+
 namespace llmperf::mock {
 
 // Where (if at all) token usage is reported in a streamed response.
@@ -44,6 +46,8 @@ struct MockOptions {
   double fault_huge_line_rate = 0;    // probability of one extra content chunk of huge_line_bytes
   double fault_bad_utf8_rate = 0;     // probability of invalid UTF-8 bytes in the content
   std::int64_t huge_line_bytes = 4 << 20;  // content bytes of the --fault-huge-line-rate chunk
+  TokenizeApi tokenize_api = TokenizeApi::kAll;  // which tokenize API shapes are served
+  std::int64_t max_model_len = 32768;            // context length reported by /tokenize (vLLM)
   std::string event_log;  // file receiving the server's event timestamps; empty = off
   bool verbose = false;   // log each request to stderr
 };

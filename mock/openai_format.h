@@ -35,7 +35,7 @@ struct ResponsePlan {
   bool stream = false;                  // SSE reply rather than one JSON object
   std::int64_t created_s = 0;           // unix time reported as "created"
   std::int64_t completion_tokens = 0;   // tokens generated
-  std::int64_t prompt_tokens = 0;       // code points of the prompt
+  std::int64_t prompt_tokens = 0;       // tokens of the prompt (tokenizer.h)
   std::int64_t tokens_per_chunk = 1;    // tokens per content chunk
   std::int64_t chunk_count = 0;  // content chunks: ceil(completion_tokens / tokens_per_chunk)
   bool role_chunk = false;       // stream: role-only chunk with the headers

@@ -1,6 +1,9 @@
-// Parses chat/completions request bodies with nlohmann_json. prompt_tokens counts code points in
-// every message's content (strings, or the text of {"type":"text"} parts) or in the prompt.
+// Parses chat/completions request bodies with nlohmann_json. prompt_tokens is what the mock's
+// tokenizer counts: BOS + the ChatML text of the messages (chat), or BOS + the prompt's tokens
+// (completions; a token-id array counts one per id).
 #include "openai_request.h"
+
+#include "tokenizer.h"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -10,43 +13,28 @@ namespace {
 
 using nlohmann::json;
 
-std::int64_t content_code_points(const json& content) {
-  if (content.is_string()) return count_code_points(content.get_ref<const std::string&>());
-  std::int64_t total = 0;
-  if (content.is_array()) {
-    for (const json& part : content) {
-      if (!part.is_object()) continue;
-      const auto text = part.find("text");
-      if (text != part.end() && text->is_string()) {
-        total += count_code_points(text->get_ref<const std::string&>());
-      }
-    }
-  }
-  return total;
-}
-
-std::variant<std::int64_t, std::string> chat_prompt_tokens(const json& body) {
+std::variant<std::int64_t, std::string> chat_request_tokens(const json& body) {
   const auto messages = body.find("messages");
   if (messages == body.end()) return std::string("missing required field 'messages'");
   if (!messages->is_array()) return std::string("'messages' must be an array");
-  std::int64_t total = 0;
-  for (const json& message : *messages) {
-    if (!message.is_object()) return std::string("each entry of 'messages' must be an object");
-    const auto content = message.find("content");
-    if (content != message.end()) total += content_code_points(*content);
-  }
-  return total;
+  const std::optional<std::int64_t> tokens = mock::chat_prompt_tokens(*messages);
+  if (!tokens) return std::string("each entry of 'messages' must be an object");
+  return *tokens;
 }
 
-std::variant<std::int64_t, std::string> completion_prompt_tokens(const json& body) {
+// A string prompt counts BOS + its tokens; a token-id array counts its ids (sent as they are).
+std::variant<std::int64_t, std::string> completion_request_tokens(const json& body) {
   const auto prompt = body.find("prompt");
   if (prompt == body.end()) return std::string("missing required field 'prompt'");
-  if (prompt->is_string()) return count_code_points(prompt->get_ref<const std::string&>());
+  const auto text_tokens = [](const json& text) {
+    return static_cast<std::int64_t>(tokenize(text.get_ref<const std::string&>(), true).size());
+  };
+  if (prompt->is_string()) return text_tokens(*prompt);
   if (!prompt->is_array()) return std::string("'prompt' must be a string or an array");
   std::int64_t total = 0;
   for (const json& item : *prompt) {
     if (item.is_string()) {
-      total += count_code_points(item.get_ref<const std::string&>());
+      total += text_tokens(item);
     } else if (item.is_number_integer()) {
       ++total;
     } else if (item.is_array()) {
@@ -102,9 +90,13 @@ CompletionParse parse_completion_request(Endpoint endpoint, std::string_view bod
         include != options->end() && include->is_boolean() && include->get<bool>();
   }
   if (auto problem = read_max_tokens(doc, request)) return *std::move(problem);
+  if (const auto ignore_eos = doc.find("ignore_eos");
+      ignore_eos != doc.end() && ignore_eos->is_boolean()) {
+    request.ignore_eos = ignore_eos->get<bool>();
+  }
 
   auto prompt =
-      endpoint == Endpoint::kChat ? chat_prompt_tokens(doc) : completion_prompt_tokens(doc);
+      endpoint == Endpoint::kChat ? chat_request_tokens(doc) : completion_request_tokens(doc);
   if (auto* problem = std::get_if<std::string>(&prompt)) return std::move(*problem);
   request.prompt_tokens = std::get<std::int64_t>(prompt);
   return request;

@@ -1,5 +1,5 @@
 // Reading OpenAI-style completion request bodies: the few fields that shape the mock's reply and
-// the prompt size that becomes usage.prompt_tokens.
+// the prompt's token count that becomes usage.prompt_tokens.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,8 @@ struct CompletionRequest {
   bool stream = false;                     // "stream": true asks for SSE
   bool include_usage = false;              // "stream_options": {"include_usage": true}
   std::optional<std::int64_t> max_tokens;  // "max_tokens", else "max_completion_tokens"
-  std::int64_t prompt_tokens = 0;          // Unicode code points of the prompt text
+  bool ignore_eos = false;                 // "ignore_eos": true runs to max_tokens exactly
+  std::int64_t prompt_tokens = 0;          // the prompt's tokens (tokenizer.h), as usage reports
 };
 
 // A parsed request, or the message for a 400 reply saying what is wrong with the body.

@@ -71,7 +71,9 @@ struct IgnoredFlag {
 };
 
 constexpr IgnoredFlag kIgnoredFlags[] = {
-    {"--tokenizer-path", "token counts come from the server's usage report"},
+    {"--tokenizer-path",
+     "llmperf counts tokens with the server under test (its tokenize API, chat template "
+     "included, and its usage report); no tokenizer files are needed"},
     {"--wandb-api-key", "results are written to --outputs-dir only"},
     {"--swanlab-api-key", "results are written to --outputs-dir only"},
 };
@@ -94,7 +96,9 @@ void add_target_options(CLI::App& app, Config& c, RawFlags& raw) {
 
 void add_dataset_options(CLI::App& app, Config& c) {
   const char* group = "Dataset";
-  app.add_option("--dataset", c.dataset, "Dataset format: openqa | line_by_line | longalpaca")
+  app.add_option("--dataset", c.dataset,
+                 "openqa | line_by_line | longalpaca (files), random (synthetic prompts of exact "
+                 "token lengths), speed_benchmark (a preset grid of random)")
       ->group(group);
   app.add_option("--dataset-path", c.dataset_path,
                  "Dataset file (required unless --prompt is given)")
@@ -102,10 +106,12 @@ void add_dataset_options(CLI::App& app, Config& c) {
   app.add_option("--prompt", c.prompt, "Fixed prompt for every request; @path reads a file")
       ->group(group);
   app.add_option("--min-prompt-length", c.min_prompt_length,
-                 "Skip prompts shorter than this (Unicode code points, inclusive)")
+                 "Skip prompts shorter than this (Unicode code points, inclusive); for random: "
+                 "the shortest input, in tokens")
       ->group(group);
   app.add_option("--max-prompt-length", c.max_prompt_length,
-                 "Skip prompts longer than this (Unicode code points, inclusive)")
+                 "Skip prompts longer than this (Unicode code points, inclusive); for random: "
+                 "the longest input, in tokens")
       ->default_str(c.max_prompt_length == std::numeric_limits<int64_t>::max()
                         ? "unlimited"
                         : std::to_string(c.max_prompt_length))
@@ -113,6 +119,37 @@ void add_dataset_options(CLI::App& app, Config& c) {
   app.add_option("--query-template",
                  "Not supported: put whole request bodies (JSON objects) "
                  "in a line_by_line dataset instead")
+      ->group(group);
+}
+
+void add_synthetic_options(CLI::App& app, Config& c) {
+  const char* group = "Synthetic workloads (--dataset random)";
+  app.add_option("--input-tokens", c.input_tokens,
+                 "Input length(s) in tokens, as the server counts them (chat template included); "
+                 "several values make a grid with --output-tokens")
+      ->group(group);
+  app.add_option("--output-tokens", c.output_tokens,
+                 "Output length(s) in tokens, sent as max_tokens; several values make a grid")
+      ->group(group);
+  app.add_option("--prefix-length", c.prefix_length,
+                 "Tokens of a random prefix shared by every request of a run, on top of the "
+                 "input length (prefix-cache tests)")
+      ->group(group);
+  CLI::Option* ignore_eos =
+      app.add_flag_callback(
+             "--ignore-eos", [&c] { c.ignore_eos = true; },
+             "Send \"ignore_eos\": true so outputs run to max_tokens (default: on for random)")
+          ->group(group);
+  app.add_flag_callback(
+         "--no-ignore-eos", [&c] { c.ignore_eos = false; },
+         "Let outputs end at the model's end of sequence, also for random")
+      ->excludes(ignore_eos)
+      ->group(group);
+  app.add_flag("--tokenize-prompt", c.tokenize_prompt,
+               "Send prompts as token ids (\"prompt\": [ids]) to the completions API")
+      ->group(group);
+  app.add_option("--tokenize-url", c.tokenize_url,
+                 "Base URL of the server's tokenize API (default: --url without its /v1/... path)")
       ->group(group);
 }
 
@@ -190,9 +227,15 @@ void add_body_options(CLI::App& app, Config& c) {
          "Send non-streaming requests (no TTFT, TPOT or ITL)")
       ->excludes(stream)
       ->group(group);
-  app.add_option_function<int64_t>(
-         "--max-tokens", [&c](const int64_t& v) { c.max_tokens = v; },
-         "max_tokens for every request")
+  app.add_option_function<std::vector<int64_t>>(
+         "--max-tokens",
+         [&c](const std::vector<int64_t>& v) {
+           c.max_tokens = v.back();
+           c.max_tokens_low = v.size() == 2 ? v.front() : -1;
+         },
+         "max_tokens for every request; two values MIN MAX draw it per request (for random: "
+         "the output length)")
+      ->expected(1, 2)
       ->default_str(c.max_tokens ? std::to_string(*c.max_tokens) : "unset")
       ->group(group);
   app.add_option_function<int64_t>(
@@ -289,6 +332,20 @@ void resolve_prompt_file(std::string& prompt, std::vector<std::string>& errors) 
   prompt = content.str();
 }
 
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// --dataset speed_benchmark: EvalScope's speed test as a grid of exact lengths (inputs of 1,
+// 6,144, 14,336 and 30,720 tokens, 2,048 output tokens, 2 requests each at parallel 1), on the
+// completions API as EvalScope sends it. Flags given explicitly win.
+void apply_speed_benchmark(const CLI::App& app, Config& config) {
+  if (config.input_tokens.empty()) config.input_tokens = {1, 6144, 14336, 30720};
+  if (config.output_tokens.empty()) config.output_tokens = {2048};
+  if (app.count("--parallel") == 0) config.parallel = {1};
+  if (app.count("--number") == 0) config.number = {2};
+}
+
 CliOutcome usage_error(const std::vector<std::string>& errors) {
   CliOutcome outcome;
   outcome.exit_code = 2;
@@ -310,6 +367,7 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   RawFlags raw;
   add_target_options(app, config, raw);
   add_dataset_options(app, config);
+  add_synthetic_options(app, config);
   add_load_options(app, config);
   add_open_loop_options(app, config);
   add_verdict_options(app, config);
@@ -337,8 +395,18 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   } else if (const char* env = std::getenv("OPENAI_API_KEY"); env != nullptr) {
     config.api_key = env;
   }
+  if (config.dataset == "speed_benchmark") apply_speed_benchmark(app, config);
   if (!config.rate.empty() && app.count("--parallel") == 0) {
     config.parallel = {kOpenLoopDefaultCap};
+  }
+  if ((config.tokenize_prompt || config.dataset == "speed_benchmark") &&
+      ends_with(config.url, "/chat/completions")) {
+    config.url.replace(config.url.size() - std::string_view("/chat/completions").size(),
+                       std::string_view("/chat/completions").size(), "/completions");
+    outcome.warnings.push_back(fmt::format(
+        "llmperf: warning: {} uses the completions API: sending to {}",
+        config.tokenize_prompt ? "--tokenize-prompt (token ids)" : "--dataset speed_benchmark",
+        config.url));
   }
   if (app.count("--query-template") > 0) {
     errors.push_back(

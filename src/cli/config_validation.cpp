@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <limits>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -90,16 +91,68 @@ void validate_target(Config& c, std::vector<std::string>& errors) {
   }
 }
 
+// --dataset random (and speed_benchmark): lengths in tokens.
+void validate_synthetic(const Config& c, std::vector<std::string>& errors) {
+  if (c.input_tokens.empty() && c.max_prompt_length == std::numeric_limits<int64_t>::max()) {
+    errors.push_back(fmt::format(
+        "--dataset {} needs input lengths in tokens: --input-tokens N (fixed; several values make "
+        "a grid) or --min-prompt-length/--max-prompt-length (drawn per request)",
+        c.dataset));
+  }
+  if (!c.input_tokens.empty() &&
+      (c.min_prompt_length != 0 || c.max_prompt_length != std::numeric_limits<int64_t>::max())) {
+    errors.push_back(
+        "--input-tokens and --min/--max-prompt-length both set input lengths: give one");
+  }
+  for (const int64_t n : c.input_tokens) {
+    if (n < 1) errors.push_back(fmt::format("--input-tokens must be >= 1, got {}", n));
+  }
+  for (const int64_t n : c.output_tokens) {
+    if (n < 1) errors.push_back(fmt::format("--output-tokens must be >= 1, got {}", n));
+  }
+  if (c.input_tokens.empty() && c.max_prompt_length < 1) {
+    errors.push_back(
+        fmt::format("--max-prompt-length must be >= 1 token, got {}", c.max_prompt_length));
+  }
+  if (c.prefix_length < 0) {
+    errors.push_back(fmt::format("--prefix-length must be >= 0, got {}", c.prefix_length));
+  }
+  if (!c.prompt.empty()) {
+    errors.push_back(
+        fmt::format("--prompt gives a fixed prompt; --dataset {} makes its own", c.dataset));
+  }
+  if (c.tokenize_prompt && c.api_kind == ApiKind::kChat) {
+    errors.push_back(
+        "--tokenize-prompt sends token ids, which only the completions API "
+        "(/v1/completions) takes");
+  }
+}
+
 void validate_dataset(const Config& c, std::vector<std::string>& errors) {
   const std::vector<std::string_view> kinds = dataset_kinds();
   if (std::find(kinds.begin(), kinds.end(), c.dataset) == kinds.end()) {
     // Only this message: what else the unknown kind would need is beside the point.
     errors.push_back(
         fmt::format("--dataset must be one of {} (got \"{}\")", fmt::join(kinds, ", "), c.dataset));
-  } else if (c.dataset_path.empty() && c.prompt.empty()) {
-    errors.push_back(fmt::format(
-        "--dataset-path is required for --dataset {} (or give a fixed prompt with --prompt)",
-        c.dataset));
+  } else if (is_synthetic_dataset(c.dataset)) {
+    validate_synthetic(c, errors);
+  } else {
+    if (c.dataset_path.empty() && c.prompt.empty()) {
+      errors.push_back(fmt::format(
+          "--dataset-path is required for --dataset {} (or give a fixed prompt with --prompt)",
+          c.dataset));
+    }
+    for (const auto& [given, flag] : {std::pair{!c.input_tokens.empty(), "--input-tokens"},
+                                      std::pair{!c.output_tokens.empty(), "--output-tokens"},
+                                      std::pair{c.prefix_length != 0, "--prefix-length"},
+                                      std::pair{c.tokenize_prompt, "--tokenize-prompt"}}) {
+      if (given) {
+        errors.push_back(
+            fmt::format("{} makes synthetic prompts: use it with --dataset random "
+                        "(not --dataset {})",
+                        flag, c.dataset));
+      }
+    }
   }
   if (c.min_prompt_length < 0) {
     errors.push_back(fmt::format("--min-prompt-length must be >= 0, got {}", c.min_prompt_length));
@@ -182,6 +235,12 @@ void validate_body(const Config& c, std::vector<std::string>& errors) {
   if (c.max_tokens && *c.max_tokens < 1) {
     errors.push_back(fmt::format("--max-tokens must be >= 1, got {}", *c.max_tokens));
   }
+  if (c.max_tokens_low >= 0 && c.max_tokens && c.max_tokens_low > *c.max_tokens) {
+    errors.push_back(fmt::format("--max-tokens MIN MAX: MIN ({}) must not exceed MAX ({})",
+                                 c.max_tokens_low, *c.max_tokens));
+  } else if (c.max_tokens_low == 0) {
+    errors.push_back("--max-tokens MIN MAX: MIN must be >= 1, got 0");
+  }
   if (c.min_tokens && *c.min_tokens < 0) {
     errors.push_back(fmt::format("--min-tokens must be >= 0, got {}", *c.min_tokens));
   } else if (c.min_tokens && c.max_tokens && *c.min_tokens > *c.max_tokens) {
@@ -230,6 +289,8 @@ void validate_output(const Config& c, std::vector<std::string>& errors) {
 std::vector<std::string> validate_config(Config& config) {
   std::vector<std::string> errors;
   validate_target(config, errors);
+  // Synthetic workloads are about lengths, so outputs run to max_tokens unless told otherwise.
+  if (!config.ignore_eos) config.ignore_eos = is_synthetic_dataset(config.dataset);
   validate_dataset(config, errors);
   validate_load(config, errors);
   validate_body(config, errors);

@@ -27,7 +27,15 @@ std::vector<Config::RunSpec> Config::run_specs() const {
     run.parallel = pick(parallel, i);
     run.number = pick(number, i);
     run.rate = rate.empty() ? -1.0 : rate[i];
-    result.push_back(run);
+    // The --input-tokens x --output-tokens grid, inputs outer; no lists: the run itself.
+    const std::vector<int64_t> none = {-1};
+    for (const int64_t in : input_tokens.empty() ? none : input_tokens) {
+      for (const int64_t out : output_tokens.empty() ? none : output_tokens) {
+        run.input_tokens = in;
+        run.output_tokens = out;
+        result.push_back(run);
+      }
+    }
   }
   return result;
 }

@@ -30,11 +30,22 @@ struct Config {
   std::string cacert;     // --cacert: CA bundle (PEM) to verify the server with; empty = system's
 
   // --- dataset ---
-  std::string dataset = "openqa";  // --dataset: openqa | line_by_line | longalpaca
+  std::string dataset = "openqa";  // --dataset: a kind of dataset file, or random
   std::string dataset_path;        // --dataset-path
   std::string prompt;              // --prompt: fixed prompt text ("@file" already resolved)
-  int64_t min_prompt_length = 0;   // --min-prompt-length, Unicode code points, inclusive
+  int64_t min_prompt_length = 0;   // --min-prompt-length, Unicode code points, inclusive (tokens,
+                                   // the input length range, for random)
   int64_t max_prompt_length = std::numeric_limits<int64_t>::max();  // --max-prompt-length
+
+  // --- synthetic workloads: --dataset random (speed_benchmark is a preset of it) ---
+  std::vector<int64_t> input_tokens;   // --input-tokens: fixed input lengths; a list makes a grid
+  std::vector<int64_t> output_tokens;  // --output-tokens: fixed output lengths; a list makes a grid
+  int64_t prefix_length = 0;           // --prefix-length: shared prefix tokens, on top of the input
+  std::optional<bool> ignore_eos;      // --ignore-eos/--no-ignore-eos; validation resolves the
+                                       // default: on for synthetic workloads, off otherwise
+  bool tokenize_prompt = false;        // --tokenize-prompt: send token ids to /v1/completions
+  std::string tokenize_url;            // --tokenize-url: base URL of /tokenize (default: --url's)
+  std::string tokenizer_path;          // --tokenizer-path: accepted (EvalScope), not needed
 
   // --- load ---
   std::vector<int> parallel = {1};       // --parallel: concurrency per run (a list sweeps)
@@ -45,13 +56,15 @@ struct Config {
 
   // --- request body ---
   bool stream = true;                        // --stream / --no-stream
-  std::optional<int64_t> max_tokens = 2048;  // --max-tokens
-  std::optional<int64_t> min_tokens;         // --min-tokens
-  std::optional<double> temperature = 0.0;   // --temperature
-  std::optional<double> top_p;               // --top-p
-  std::vector<std::string> stop;             // --stop
-  std::vector<int64_t> stop_token_ids;       // --stop-token-ids
-  std::string extra_args;                    // --extra-args: JSON object merged into the body last
+  std::optional<int64_t> max_tokens = 2048;  // --max-tokens (the upper end with two values)
+  int64_t max_tokens_low = -1;        // --max-tokens MIN MAX: max_tokens drawn per request from
+                                      // [MIN, MAX] (EvalScope's two-value form); -1: one value
+  std::optional<int64_t> min_tokens;  // --min-tokens
+  std::optional<double> temperature = 0.0;  // --temperature
+  std::optional<double> top_p;              // --top-p
+  std::vector<std::string> stop;            // --stop
+  std::vector<int64_t> stop_token_ids;      // --stop-token-ids
+  std::string extra_args;                   // --extra-args: JSON object merged into the body last
 
   // --- open loop, warm-up and duration ---
   std::vector<double> rate;  // --rate: requests/s per run (a list sweeps); empty: closed loop
@@ -90,11 +103,15 @@ struct Config {
   std::vector<std::pair<int, int64_t>> runs() const;
 
   // One run of a sweep. With --rate the rates drive the sweep and --parallel caps requests in
-  // flight; every list pairs by position and a single value applies to every run.
+  // flight; every list pairs by position and a single value applies to every run. Each of those
+  // runs is repeated for every --input-tokens x --output-tokens pair (inputs outer).
   struct RunSpec {
     int parallel = 1;    // concurrency (closed loop) or in-flight cap (open loop)
     int64_t number = 1;  // measured requests
     double rate = -1;    // requests/s; -1: closed loop
+    // The grid cell of --input-tokens x --output-tokens: fixed lengths of this run (-1: none).
+    int64_t input_tokens = -1;
+    int64_t output_tokens = -1;
   };
   std::vector<RunSpec> run_specs() const;
 

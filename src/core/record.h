@@ -58,6 +58,12 @@ struct RequestRecord {
   // Read time of every output-carrying chunk, in order (streaming only). ITL is their gaps.
   std::vector<int64_t> chunk_ns;
 
+  // What the workload asked of this request (-1: it set no target; datasets of text): the tokens
+  // the prompt was built to count as usage.prompt_tokens, and the output length sent as max_tokens.
+  int64_t target_input_tokens = -1;
+  int64_t target_output_tokens = -1;
+  int64_t input_chars = 0;  // Unicode code points of the prompt text (all message contents)
+
   int64_t input_tokens = 0;   // prompt tokens (see input_source)
   int64_t output_tokens = 0;  // generated tokens (see output_source)
   TokenSource input_source = TokenSource::kNone;

@@ -34,29 +34,7 @@ constexpr size_t kSinkSlice = 32;
 
 int64_t seconds_to_ms(double seconds) { return static_cast<int64_t>(seconds * 1000.0 + 0.5); }
 
-// curl_slist of the builder's header lines, freed on scope exit.
-struct HeaderList {
-  curl_slist* list = nullptr;
-  explicit HeaderList(const std::vector<std::string>& lines) {
-    for (const std::string& line : lines) {
-      curl_slist* next = curl_slist_append(list, line.c_str());
-      if (next == nullptr) throw std::runtime_error("curl_slist_append failed");
-      list = next;
-    }
-  }
-  ~HeaderList() { curl_slist_free_all(list); }
-  HeaderList(const HeaderList&) = delete;
-  HeaderList& operator=(const HeaderList&) = delete;
-};
-
 }  // namespace
-
-void init_transport() {
-  const CURLcode code = curl_global_init(CURL_GLOBAL_ALL);
-  if (code != CURLE_OK) {
-    throw std::runtime_error(std::string("curl_global_init: ") + curl_easy_strerror(code));
-  }
-}
 
 LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vector<Prompt>& prompts,
                     const RequestBuilder& builder, LoadProgress* progress, const StopControl& stop,
@@ -65,7 +43,7 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
   const int parallel = std::max(1, plan.parallel);
   const int threads = std::clamp(plan.threads, 1, parallel);
 
-  HeaderList headers(builder.header_lines());
+  CurlHeaders headers(builder.header_lines());
   WorkerShared shared;
   shared.config = &config;
   shared.prompts = &prompts;

@@ -71,7 +71,4 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
                     const RequestBuilder& builder, LoadProgress* progress, const StopControl& stop,
                     const RecordSink& sink);
 
-// Must be called once before any other thread starts (curl_global_init is not thread-safe).
-void init_transport();
-
 }  // namespace llmperf

@@ -15,8 +15,10 @@
 #include "core/clock.h"
 #include "engine/engine.h"
 #include "engine/progress.h"
+#include "engine/prompt_source.h"
 #include "engine/schedule.h"
 #include "engine/signals.h"
+#include "http/curl_transport.h"
 #include "metrics/client_health.h"
 #include "metrics/metrics.h"
 #include "report/report.h"
@@ -102,12 +104,8 @@ bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
 // Everything one invocation shares across its runs, and the runs' results.
 class Benchmark {
  public:
-  Benchmark(const Config& config, std::vector<Prompt> prompts, DatasetStats dataset,
-            const RequestBuilder& builder)
-      : config_(config),
-        prompts_(std::move(prompts)),
-        dataset_(std::move(dataset)),
-        builder_(builder) {
+  Benchmark(const Config& config, PromptSource& source, const RequestBuilder& builder)
+      : config_(config), source_(source), builder_(builder) {
     for (const std::string& expression : config.slo) slos_.push_back(parse_slo(expression));
     metrics_options_.percentiles = config.percentiles;
     metrics_options_.goodput = parse_goodput(config.goodput);
@@ -122,7 +120,7 @@ class Benchmark {
     const std::vector<Config::RunSpec> runs = config_.run_specs();
     for (size_t i = 0; i < runs.size() && !interrupted_; ++i) {
       if (i > 0 && !pause_between_runs()) break;
-      run_one(runs[i], fmt::format("run {}/{}", i + 1, runs.size()));
+      run_one(runs[i], i, fmt::format("run {}/{}", i + 1, runs.size()));
     }
   }
 
@@ -143,7 +141,9 @@ class Benchmark {
       } else {
         run.parallel = static_cast<int>(value);
       }
-      const bool passed = run_one(run, fmt::format("search probe {}", ++probes));
+      const bool passed =
+          run_one(run, static_cast<size_t>(probes), fmt::format("search probe {}", probes + 1));
+      ++probes;
       if (interrupted_) return std::nullopt;
       return passed;
     });
@@ -155,8 +155,6 @@ class Benchmark {
   }
 
   // Prints and writes what covers all runs; returns the exit code.
-  const std::vector<Prompt>& prompts() const { return prompts_; }
-
   int finish() {
     if (!rows_.empty()) {
       if (rows_.size() > 1) std::fputs(render_sweep_text(rows_).c_str(), stdout);
@@ -183,20 +181,26 @@ class Benchmark {
 
  private:
   // One full run: load, summary, files, verdicts. Returns whether it met every SLO.
-  bool run_one(const Config::RunSpec& run, const std::string& title) {
-    const auto [parallel, number, rate] = run;
+  bool run_one(const Config::RunSpec& run, size_t index, const std::string& title) {
+    const auto [parallel, number, rate, input_tokens, output_tokens] = run;
+    const std::vector<Prompt>& prompts = source_.prepare(run, index);
     RunInfo info;
     info.parallel = parallel;
     info.number = number;
     info.rate = rate;
-    const std::string run_name =
+    info.input_tokens = input_tokens;
+    info.output_tokens = output_tokens;
+    std::string run_name =
         rate > 0 ? fmt::format("rate_{:g}_parallel_{}_number_{}", rate, parallel, number)
                  : fmt::format("parallel_{}_number_{}", parallel, number);
+    if (input_tokens >= 0) run_name += fmt::format("_in_{}", input_tokens);
+    if (output_tokens >= 0) run_name += fmt::format("_out_{}", output_tokens);
     info.output_dir = (std::filesystem::path(sweep_dir_) / run_name).string();
+    info.dataset = source_.dataset();
+    info.workload = source_.workload();
     info.started_at = utc_iso8601();
     info.anchor_steady_ns = now_ns();
     info.anchor_unix_ns = unix_now_ns();
-    info.dataset = dataset_;
 
     LoadPlan plan;
     plan.parallel = parallel;
@@ -209,8 +213,10 @@ class Benchmark {
                                   config_.seed};
       plan.schedule_ns = make_schedule(schedule, plan.warmup + number);
     }
-    const std::string label = rate > 0 ? fmt::format("rate {:g}/s (cap {})", rate, parallel)
-                                       : fmt::format("parallel {}", parallel);
+    std::string label = rate > 0 ? fmt::format("rate {:g}/s (cap {})", rate, parallel)
+                                 : fmt::format("parallel {}", parallel);
+    if (input_tokens >= 0) label += fmt::format(", input {}", input_tokens);
+    if (output_tokens >= 0) label += fmt::format(", output {}", output_tokens);
     spdlog::info("{}: {}, {} requests{}", title, label, number,
                  plan.warmup > 0 ? fmt::format(" after {} warm-up", plan.warmup) : "");
     // Each finished request is written to requests.jsonl and folded into the summary as it
@@ -230,7 +236,7 @@ class Benchmark {
     LoadResult result;
     {
       ProgressDisplay display(progress, plan.warmup + number, label, config_.log_every_n_query);
-      result = run_load(config_, plan, prompts_, builder_, &progress,
+      result = run_load(config_, plan, prompts, builder_, &progress,
                         StopControl{&interrupt_count()}, sink);
     }
     records_file.commit();
@@ -297,8 +303,7 @@ class Benchmark {
   }
 
   const Config& config_;
-  const std::vector<Prompt> prompts_;
-  const DatasetStats dataset_;
+  PromptSource& source_;
   const RequestBuilder& builder_;
   std::vector<Slo> slos_;
   std::optional<BaselineSummary> baseline_;
@@ -318,41 +323,18 @@ int run_benchmark(const Config& config) {
   install_interrupt_handlers();
   init_transport();
 
-  int64_t most_requests = 0;
-  for (const Config::RunSpec& run : config.run_specs()) {
-    most_requests = std::max(most_requests, run.number + config.warmup_count(run.number));
-  }
-
-  DatasetOptions dataset_options;
-  dataset_options.kind = config.dataset;
-  dataset_options.path = config.dataset_path;
-  dataset_options.fixed_prompt = config.prompt;
-  dataset_options.min_length = config.min_prompt_length;
-  dataset_options.max_length = config.max_prompt_length;
-  dataset_options.limit = most_requests;
-  DatasetStats dataset_stats;
-  std::vector<Prompt> prompts = load_prompts(dataset_options, dataset_stats);
-  spdlog::info(
-      "dataset: {} prompts from {} ({} records read, {} outside the length filter, {} "
-      "malformed)",
-      prompts.size(), config.prompt.empty() ? config.dataset_path : "--prompt",
-      dataset_stats.records_read, dataset_stats.skipped_length, dataset_stats.malformed);
-  if (dataset_stats.malformed > 0) {
-    spdlog::warn("dataset: skipped {} malformed records; first: {}", dataset_stats.malformed,
-                 dataset_stats.first_malformed_reason);
-  }
-
+  PromptSource source(config);
   const RequestBuilder builder(config);
   if (config.debug) {
-    spdlog::debug("first request body: {}", builder.build_body(prompts.front()));
+    spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }
-  Benchmark benchmark(config, std::move(prompts), dataset_stats, builder);
+  Benchmark benchmark(config, source, builder);
 
   if (config.probe) {
     spdlog::info("probe: one request to {}", config.url);
     LoadProgress probe_progress;
     std::vector<RequestRecord> probe;
-    run_load(config, LoadPlan{}, benchmark.prompts(), builder, &probe_progress, StopControl{},
+    run_load(config, LoadPlan{}, source.probe_prompts(), builder, &probe_progress, StopControl{},
              [&probe](std::span<RequestRecord> records) {
                for (RequestRecord& record : records) probe.push_back(std::move(record));
              });

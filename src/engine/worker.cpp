@@ -314,13 +314,17 @@ void Worker::start(Slot& slot, int64_t id, int64_t planned_ns) {
   record.worker = index_;
   const auto& prompts = *shared_.prompts;
   record.prompt_index = static_cast<uint32_t>(static_cast<uint64_t>(id) % prompts.size());
+  const Prompt& prompt = prompts[record.prompt_index];
+  record.target_input_tokens = prompt.target_input_tokens;
+  record.target_output_tokens = prompt.target_output_tokens;
+  record.input_chars = prompt.length;
   record.stream = shared_.config->stream;
   slot.busy = true;
   ++active_;
   if (shared_.progress != nullptr)
     shared_.progress->started.fetch_add(1, std::memory_order_relaxed);
 
-  slot.body = shared_.builder->build_body(prompts[record.prompt_index]);
+  slot.body = shared_.builder->build_body(prompt);
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDSIZE_LARGE,
                    static_cast<curl_off_t>(slot.body.size()));
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDS, slot.body.data());

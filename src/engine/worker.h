@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/curl_transport.h"
 #include "engine/engine.h"
 #include "engine/response_handler.h"
+#include "http/curl_transport.h"
 
 namespace llmperf {
 

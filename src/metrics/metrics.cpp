@@ -98,6 +98,16 @@ void SummaryBuilder::add(const RequestRecord& r) {
   s.total_output_tokens += r.output_tokens;
   count_source(r.input_source, s.input_provenance);
   count_source(r.output_source, s.output_provenance);
+  s.total_input_chars += r.input_chars;
+  s.total_output_chars += r.output_chars;
+  if (r.target_input_tokens >= 0) {
+    s.input_exactness.add(r.target_input_tokens, r.input_tokens,
+                          r.input_source == TokenSource::kUsage);
+  }
+  if (r.target_output_tokens >= 0) {
+    s.output_exactness.add(r.target_output_tokens, r.output_tokens,
+                           r.output_source == TokenSource::kUsage);
+  }
   if (options_.goodput.enabled() && is_good_request(r, options_.goodput)) ++s.good_requests;
   // vLLM's per-chunk ITL: every gap between consecutive output chunks, pooled.
   if (r.stream && r.first_content_ns >= 0) {
@@ -132,6 +142,8 @@ RunSummary SummaryBuilder::finish(RunTrace* trace) {
     s.output_throughput = static_cast<double>(s.total_output_tokens) / window_s;
     s.total_throughput =
         static_cast<double>(s.total_input_tokens + s.total_output_tokens) / window_s;
+    s.input_chars_throughput = static_cast<double>(s.total_input_chars) / window_s;
+    s.output_chars_throughput = static_cast<double>(s.total_output_chars) / window_s;
   }
   if (options_.goodput.enabled()) {
     s.goodput_enabled = true;

@@ -12,6 +12,7 @@
 
 #include "core/record.h"
 #include "metrics/client_health.h"
+#include "metrics/exactness.h"
 #include "metrics/goodput.h"
 #include "metrics/pooled_samples.h"
 #include "metrics/stats.h"
@@ -56,7 +57,16 @@ struct RunSummary {
   int64_t total_output_tokens = 0;
   TokenProvenance input_provenance;
   TokenProvenance output_provenance;
-  bool streamed = false;  // any measured request was a stream
+  // Requested vs realized lengths of the requests that had targets (synthetic workloads).
+  LengthExactness input_exactness;   // target_input_tokens vs usage.prompt_tokens
+  LengthExactness output_exactness;  // target_output_tokens vs usage.completion_tokens
+  // Characters, for those who compare in characters: Unicode code points of the prompts and of
+  // the generated text of successful requests, per second of the window.
+  int64_t total_input_chars = 0;
+  int64_t total_output_chars = 0;
+  double input_chars_throughput = 0;   // chars/s
+  double output_chars_throughput = 0;  // chars/s
+  bool streamed = false;               // any measured request was a stream
 
   // Per-request distributions over successful requests (ns, tokens, tok/s).
   Distribution latency_ns;  // E2E: end - t_send

@@ -79,6 +79,16 @@ Json distribution_json(const Distribution& d, const std::vector<double>& percent
 std::string approximation_note(const RunSummary& summary);
 
 Json config_json(const Config& config);
+
+// How synthetic prompts were made ("workload") and requested vs realized lengths ("exactness"),
+// for summary.json; the text summary's "Lengths" block ("" when there is nothing to say).
+Json workload_json(const RunInfo& info);
+WorkloadInfo workload_from_json(const nlohmann::json& workload);
+Json exactness_json(const RunSummary& summary);
+std::string workload_text(const RunInfo& info, const RunSummary& summary);
+// "server /tokenize (llama.cpp), chat template included (...)", with "; APPROXIMATE" when not
+// exact.
+std::string tokenizer_label(const TokenizerInfo& tokenizer);
 Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary);
 Json benchmark_summary_json(const RunInfo& info, const RunSummary& summary);
 Json benchmark_percentile_json(const RunSummary& summary);

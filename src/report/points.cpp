@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -75,10 +76,6 @@ std::vector<RowDef> row_defs() {
   };
 }
 
-std::string column_name(const MetricPoint& p, bool by_rate) {
-  return by_rate ? fmt::format("{} req/s", format_number(p.rate)) : fmt::format("{}", p.parallel);
-}
-
 bool by_rate(const std::vector<MetricPoint>& points) {
   return !points.empty() && std::all_of(points.begin(), points.end(),
                                         [](const MetricPoint& p) { return p.rate >= 0; });
@@ -140,7 +137,55 @@ svg::Series series_of(const std::string& name, const std::vector<MetricPoint>& p
   return s;
 }
 
+// The charts people pick an operating point from: latency at the tail against output throughput,
+// one point per run, labelled with its concurrency or rate.
+std::vector<svg::ChartSpec> operating_point_charts(const std::vector<Deployment>& deployments,
+                                                   bool rate, const std::string& tail) {
+  std::vector<svg::ChartSpec> charts;
+  const std::pair<const char*, Getter> metrics[] = {
+      {"TTFT", [](const MetricPoint& p) { return p.ttft_tail_ms; }},
+      {"TPOT", [](const MetricPoint& p) { return p.tpot_tail_ms; }},
+  };
+  for (const auto& [name, value] : metrics) {
+    svg::ChartSpec chart;
+    chart.title = fmt::format("P{} {} against output throughput", tail, name);
+    chart.x_label = "Output throughput (tok/s)";
+    chart.y_label = fmt::format("P{} {} (ms)", tail, name);
+    bool any = false;
+    for (const auto& d : deployments) {
+      // A grid: one line per cell through its load points; else one line per deployment.
+      std::map<std::pair<int64_t, int64_t>, svg::Series> lines;
+      for (const auto& p : d.points) {
+        const auto y = value(p);
+        if (!y || !p.output_tps) continue;
+        svg::Series& series = lines[{p.input_tokens, p.output_tokens}];
+        series.name =
+            p.grid() ? fmt::format("in {} out {}", p.input_tokens, p.output_tokens) : d.label;
+        if (p.grid() && deployments.size() > 1) series.name = d.label + " " + series.name;
+        series.x.push_back(*p.output_tps);
+        series.y.push_back(*y);
+        series.labels.push_back(rate ? fmt::format("{} req/s", format_number(p.rate))
+                                     : fmt::format("{}", p.parallel));
+      }
+      for (auto& [cell, series] : lines) {
+        any = true;
+        chart.series.push_back(std::move(series));
+      }
+    }
+    if (any) charts.push_back(std::move(chart));
+  }
+  return charts;
+}
+
 }  // namespace
+
+std::string MetricPoint::label(bool by_rate) const {
+  std::string out =
+      by_rate ? fmt::format("{} req/s", format_number(rate)) : fmt::format("{}", parallel);
+  if (input_tokens >= 0) out += fmt::format(" in {}", input_tokens);
+  if (output_tokens >= 0) out += fmt::format(" out {}", output_tokens);
+  return out;
+}
 
 MetricPoint point_from_row(const SweepRow& row) {
   const RunSummary& s = row.summary;
@@ -161,8 +206,18 @@ MetricPoint point_from_row(const SweepRow& row) {
   p.itl_mean_ms = mean_in(s.itl_ns, kNsPerMs);
   p.input_tokens_mean = mean_in(s.input_tokens, 1);
   p.output_tokens_mean = mean_in(s.output_tokens, 1);
+  p.input_tokens = row.info.input_tokens;
+  p.output_tokens = row.info.output_tokens;
+  if (s.window_ns > 0) {
+    p.input_tps =
+        static_cast<double>(s.total_input_tokens) / (static_cast<double>(s.window_ns) / kNsPerS);
+  }
+  p.output_tps_per_request = mean_in(s.output_tps_per_request, 1);
+  p.input_chars_s = finite(s.input_chars_throughput);
+  p.output_chars_s = finite(s.output_chars_throughput);
   if (auto i = percentile_index(s.percentiles, 50)) {
     p.latency_p50_s = percentile_in(s.latency_ns, *i, kNsPerS);
+    p.ttft_p50_ms = percentile_in(s.ttft_ns, *i, kNsPerMs);
   }
   if (auto i = percentile_index(s.percentiles, 90)) {
     p.latency_p90_s = percentile_in(s.latency_ns, *i, kNsPerS);
@@ -195,6 +250,15 @@ MetricPoint point_from_summary_json(const nlohmann::json& j) {
   p.input_tokens_mean = json_number(j, {"metrics", "input_tokens", "mean"});
   p.output_tokens_mean = json_number(j, {"metrics", "output_tokens", "mean"});
   p.latency_p50_s = json_number(j, {"metrics", "latency_s", "percentiles", "p50"});
+  p.ttft_p50_ms = json_number(j, {"metrics", "ttft_ms", "percentiles", "p50"});
+  p.input_tokens = static_cast<int64_t>(json_number(j, {"run", "input_tokens"}).value_or(-1));
+  p.output_tokens = static_cast<int64_t>(json_number(j, {"run", "output_tokens"}).value_or(-1));
+  const auto window_s = json_number(j, {"window_s"});
+  const auto input_total = json_number(j, {"tokens", "input_total"});
+  if (window_s && input_total && *window_s > 0) p.input_tps = *input_total / *window_s;
+  p.output_tps_per_request = json_number(j, {"metrics", "output_tok_s_per_request", "mean"});
+  p.input_chars_s = json_number(j, {"input_throughput_chars_s"});
+  p.output_chars_s = json_number(j, {"output_throughput_chars_s"});
   p.latency_p90_s = json_number(j, {"metrics", "latency_s", "percentiles", "p90"});
   std::vector<double> requested;
   if (auto it = j.find("config"); it != j.end() && it->is_object()) {
@@ -216,7 +280,7 @@ TextTable transposed_sweep_table(const std::vector<MetricPoint>& points) {
   const std::string tail = points.empty() ? "99" : points.front().tail;
   TextTable table;
   table.headers.push_back(rate ? "Rate" : "Concurrency");
-  for (const auto& p : points) table.headers.push_back(column_name(p, rate));
+  for (const auto& p : points) table.headers.push_back(p.label(rate));
   for (const auto& def : row_defs()) {
     std::vector<std::string> row = {fmt::format(fmt::runtime(def.label), tail)};
     bool any = false;
@@ -302,7 +366,13 @@ std::vector<svg::ChartSpec> sweep_charts(const std::vector<Deployment>& deployme
     return chart;
   };
   std::vector<svg::ChartSpec> charts;
-  for (const auto& def : chart_defs(tail)) {
+  // Against concurrency only when every run of a deployment has its own concurrency (not a grid).
+  bool distinct_x = true;
+  for (const auto& d : deployments) {
+    std::set<double> seen;
+    for (const auto& p : d.points) distinct_x = distinct_x && seen.insert(x_of(p, rate)).second;
+  }
+  for (const auto& def : distinct_x ? chart_defs(tail) : std::vector<ChartDef>{}) {
     if (deployments.size() == 1) {
       svg::ChartSpec chart = base(def.title, def.y_label);
       chart.integer_y = def.y_label == "Requests";
@@ -326,6 +396,9 @@ std::vector<svg::ChartSpec> sweep_charts(const std::vector<Deployment>& deployme
       }
       if (any) charts.push_back(std::move(chart));
     }
+  }
+  for (auto& chart : operating_point_charts(deployments, rate, tail)) {
+    charts.push_back(std::move(chart));
   }
   return charts;
 }

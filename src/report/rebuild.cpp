@@ -68,6 +68,11 @@ Config config_from_json(const json& c) {
   take(c, "prompt", config.prompt);
   take(c, "min_prompt_length", config.min_prompt_length);
   take(c, "max_prompt_length", config.max_prompt_length);
+  take(c, "input_tokens", config.input_tokens);
+  take(c, "output_tokens", config.output_tokens);
+  take(c, "prefix_length", config.prefix_length);
+  take(c, "tokenize_prompt", config.tokenize_prompt);
+  take(c, "max_tokens_low", config.max_tokens_low);
   take(c, "parallel", config.parallel);
   take(c, "number", config.number);
   take(c, "threads", config.threads);
@@ -112,6 +117,9 @@ RunInfo info_from_json(const json& summary, const fs::path& dir) {
   take(run, "started_at", info.started_at);
   take(run, "duration_s", info.duration_s);
   take(run, "interrupted", info.interrupted);
+  take(run, "input_tokens", info.input_tokens);
+  take(run, "output_tokens", info.output_tokens);
+  info.workload = report_detail::workload_from_json(summary.value("workload", json::object()));
   // Kept for summary.json only: the records read back count from 0, and so does the rebuild.
   take(run, "monotonic_anchor_ns", info.anchor_steady_ns);
   info.output_dir = dir.string();

@@ -125,6 +125,11 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
   line.key("response_id").string(record.response_id);
   line.key("input_tokens").integer(record.input_tokens);
   line.key("output_tokens").integer(record.output_tokens);
+  line.key("target_input_tokens");
+  record.target_input_tokens < 0 ? line.null() : line.integer(record.target_input_tokens);
+  line.key("target_output_tokens");
+  record.target_output_tokens < 0 ? line.null() : line.integer(record.target_output_tokens);
+  line.key("input_chars").integer(record.input_chars);
   line.key("input_token_source").string(token_source_name(record.input_source));
   line.key("output_token_source").string(token_source_name(record.output_source));
   line.key("output_chars").integer(record.output_chars);
@@ -186,6 +191,9 @@ RequestRecord record_from_json(const std::string& line) {
     }
     integer("input_tokens", r.input_tokens);
     integer("output_tokens", r.output_tokens);
+    integer("target_input_tokens", r.target_input_tokens);
+    integer("target_output_tokens", r.target_output_tokens);
+    integer("input_chars", r.input_chars);
     r.input_source = token_source_from_name(j.value("input_token_source", ""));
     r.output_source = token_source_from_name(j.value("output_token_source", ""));
     integer("output_chars", r.output_chars);

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/config.h"
-#include "core/dataset_stats.h"
 #include "core/record.h"
+#include "core/workload_info.h"
 #include "metrics/metrics.h"
 #include "verdict/baseline.h"
 #include "verdict/slo.h"
@@ -29,6 +29,9 @@ struct RunInfo {
   double duration_s = 0;         // wall time of the run, dispatch to last completion
   bool interrupted = false;      // the run was cut short by Ctrl-C/SIGTERM; results are partial
   DatasetStats dataset;          // what reading the dataset found
+  WorkloadInfo workload;         // how synthetic prompts were made (--dataset random)
+  int64_t input_tokens = -1;     // the grid cell (--input-tokens x --output-tokens) of this run;
+  int64_t output_tokens = -1;    // -1 outside a grid
 
   // One --slo outcome of this run, for summary.json's "slo" (empty without --slo).
   struct SloOutcome {

@@ -1,9 +1,10 @@
 // The sweep tables: sweep_summary.json, .csv and .md hold one row per run (concurrency, requests,
 // ok/failed, QPS, latency, TTFT, TPOT, ITL, throughput); the transposed table (metrics as rows,
 // one column per concurrency level) is printed on stdout and written as sweep_table.md and .csv;
-// report.html draws the sweep charts above it. The tail column is the 99th percentile when it was
-// requested, else the largest requested percentile; its label ("p99", "p95", ...) is in every
-// header and key.
+// report.html draws the sweep charts above it. A sweep over an --input-tokens x --output-tokens
+// grid also gets the grid tables (grid_summary.md, .csv, .json; grid.cpp). The tail column is the
+// 99th percentile when it was requested, else the largest requested percentile; its label ("p99",
+// "p95", ...) is in every header and key.
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -147,9 +148,12 @@ std::string sweep_title(const std::string& dir) {
 }  // namespace
 
 std::string render_sweep_text(const std::vector<SweepRow>& rows) {
-  const auto table = report_detail::transposed_sweep_table(sweep_points(rows));
-  return fmt::format("\nSweep summary ({})\n", tail_note(rows)) +
-         report_detail::render_table(table.headers, table.rows);
+  const auto points = sweep_points(rows);
+  const auto table = report_detail::transposed_sweep_table(points);
+  std::string text = fmt::format("\nSweep summary ({})\n", tail_note(rows)) +
+                     report_detail::render_table(table.headers, table.rows);
+  if (report_detail::is_grid(points)) text += report_detail::grid_text(points);
+  return text;
 }
 
 void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& rows) {
@@ -199,6 +203,12 @@ void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& ro
       (base / "sweep_table.md").string(),
       fmt::format("Sweep table ({})\n\n", tail_note(rows)) + report_detail::markdown_table(table));
   write_file_atomic((base / "sweep_table.csv").string(), report_detail::csv_table(table));
+  if (report_detail::is_grid(points)) {
+    write_file_atomic((base / "grid_summary.md").string(), report_detail::grid_markdown(points));
+    write_file_atomic((base / "grid_summary.csv").string(), report_detail::grid_csv(points));
+    write_file_atomic((base / "grid_summary.json").string(),
+                      report_detail::grid_json(points).dump(2) + "\n");
+  }
   write_file_atomic((base / "report.html").string(),
                     report_detail::render_sweep_html(sweep_title(dir), points));
 }

@@ -207,6 +207,8 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
       fmt::format("llmperf: {} | {} | parallel {} | {} requests | {}", title, config.url,
                   info.parallel, info.number, config.stream ? "stream" : "non-stream");
   if (info.rate >= 0) out += fmt::format(" | rate {} req/s", format_number(info.rate));
+  if (info.input_tokens >= 0) out += fmt::format(" | input {} tokens", info.input_tokens);
+  if (info.output_tokens >= 0) out += fmt::format(" | output {} tokens", info.output_tokens);
   if (info.interrupted) out += " (interrupted: partial results)";
   out += "\n\n";
 
@@ -225,6 +227,8 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
                           {"QPS (req/s)", format_number(s.qps)},
                           {"Output throughput (tok/s)", format_number(s.output_throughput)},
                           {"Total throughput (tok/s)", format_number(s.total_throughput)},
+                          {"Input throughput (chars/s)", format_number(s.input_chars_throughput)},
+                          {"Output throughput (chars/s)", format_number(s.output_chars_throughput)},
                           {"Avg input tokens", avg_tokens(s.input_tokens, s.input_provenance)},
                           {"Avg output tokens", avg_tokens(s.output_tokens, s.output_provenance)},
                           {"Total input tokens", format_count(s.total_input_tokens)},
@@ -238,6 +242,7 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
 
   out += "\nStatistics (successful requests)\n" + statistics_table(s) + approximation_note(s);
   if (!s.percentiles.empty()) out += "\nPercentiles\n" + percentile_table(s);
+  out += workload_text(info, s);
   if (s.failed > 0) out += "\nFailures by kind\n" + failures_table(s);
   std::string notes = dataset_notes(info.dataset);
   if (!notes.empty()) out += "\nDataset notes\n" + notes;

@@ -40,6 +40,16 @@ struct MetricPoint {
   std::optional<double> input_tokens_mean;   // mean input tokens per successful request
   std::optional<double> output_tokens_mean;  // mean output tokens per successful request
   std::string tail = "99";                   // the tail percentile's label ("99", "95", ...)
+  int64_t input_tokens = -1;        // the run's --input-tokens x --output-tokens grid cell; -1:
+  int64_t output_tokens = -1;       // not a grid run
+  std::optional<double> input_tps;  // input (prefill) tokens / window (tok/s)
+  std::optional<double> output_tps_per_request;  // mean of output tokens / E2E per request
+  std::optional<double> ttft_p50_ms;             // TTFT median (ms), when requested
+  std::optional<double> input_chars_s;           // prompt characters / window (chars/s)
+  std::optional<double> output_chars_s;          // generated characters / window (chars/s)
+  bool grid() const { return input_tokens >= 0 || output_tokens >= 0; }
+  // "16", "16 in 100 out 256", "5 req/s": what tells this run apart in a sweep.
+  std::string label(bool by_rate) const;
 };
 
 MetricPoint point_from_row(const SweepRow& row);
@@ -65,7 +75,26 @@ std::string html_table(const TextTable& table);
 
 // The sweep charts vs concurrency (or rate): one chart per metric group with one line per
 // statistic for a single deployment; one chart per statistic with one line per deployment else.
+// Then the operating-point charts: TTFT and TPOT at the tail percentile against output
+// throughput, one point per run labelled with its concurrency or rate. A grid (several runs per
+// concurrency) has only the operating-point charts here; grid_charts() draws the rest.
 std::vector<svg::ChartSpec> sweep_charts(const std::vector<Deployment>& deployments);
+
+// --- the input x output grid (grid.cpp) ---
+
+// True when the points hold at least two cells of an --input-tokens x --output-tokens grid.
+bool is_grid(const std::vector<MetricPoint>& points);
+// Per load point (concurrency or rate), one table per metric with input lengths as rows and
+// output lengths as columns: output tok/s, input tok/s, per-request output tok/s, TTFT p50/p99,
+// TPOT mean, prompt and completion chars/s.
+std::string grid_text(const std::vector<MetricPoint>& points);
+std::string grid_markdown(const std::vector<MetricPoint>& points);
+// One row (CSV) or object (JSON) per run with its cell and every grid metric.
+std::string grid_csv(const std::vector<MetricPoint>& points);
+nlohmann::ordered_json grid_json(const std::vector<MetricPoint>& points);
+// Output tok/s against output length (one line per input length) and TTFT against input length
+// (one line per output length), per load point.
+std::vector<svg::ChartSpec> grid_charts(const std::vector<MetricPoint>& points);
 
 // A complete self-contained HTML document (inline CSS, no scripts, no external resources).
 std::string html_page(const std::string& title, const std::string& body);

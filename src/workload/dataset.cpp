@@ -3,9 +3,11 @@
 // validation and the line reader base.
 #include "workload/dataset.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 #include <system_error>
 #include <utility>
@@ -240,16 +242,29 @@ constexpr DatasetKind kDatasetKinds[] = {
 
 }  // namespace
 
+// Kinds made of synthetic prompts (synthetic.h) rather than read from a file.
+constexpr std::string_view kSyntheticKinds[] = {"random", "speed_benchmark"};
+
 std::vector<std::string_view> dataset_kinds() {
   std::vector<std::string_view> names;
   for (const DatasetKind& kind : kDatasetKinds) names.push_back(kind.name);
+  names.insert(names.end(), std::begin(kSyntheticKinds), std::end(kSyntheticKinds));
   return names;
+}
+
+bool is_synthetic_dataset(std::string_view kind) {
+  return std::find(std::begin(kSyntheticKinds), std::end(kSyntheticKinds), kind) !=
+         std::end(kSyntheticKinds);
 }
 
 std::unique_ptr<PromptReader> open_dataset(const DatasetOptions& options) {
   const DatasetKind* kind = nullptr;
   for (const DatasetKind& candidate : kDatasetKinds) {
     if (candidate.name == options.kind) kind = &candidate;
+  }
+  if (kind == nullptr && is_synthetic_dataset(options.kind)) {
+    throw DatasetError(fmt::format(
+        "dataset \"{}\" is synthetic: its prompts are made per run, not read", options.kind));
   }
   if (kind == nullptr) {
     throw DatasetError(fmt::format("unknown dataset kind \"{}\" (supported: {})", options.kind,

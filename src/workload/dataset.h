@@ -12,16 +12,23 @@
 #include <string_view>
 #include <vector>
 
-#include "core/dataset_stats.h"
+#include "core/workload_info.h"
 
 namespace llmperf {
 
-// One prompt, in the form the request builder needs. Exactly one of the three is set.
+// One prompt, in the form the request builder needs. Exactly one of text, messages_json,
+// body_json and token_ids is set.
 struct Prompt {
   std::string text;           // plain prompt text
   std::string messages_json;  // a JSON array of chat messages, as validated JSON text
   std::string body_json;      // a whole request body (JSON object text); CLI fills missing keys
-  int64_t length = 0;         // Unicode code points of the prompt text (all message contents)
+  std::vector<int64_t> token_ids;  // --tokenize-prompt: sent as "prompt": [ids] (completions)
+  int64_t length = 0;              // Unicode code points of the prompt text (all message contents)
+  // The tokens this prompt was built to count, as the server reports usage.prompt_tokens (template
+  // and special tokens included); -1 when the workload sets no target (datasets of text).
+  int64_t target_input_tokens = -1;
+  // The output length asked of this prompt: sent as its max_tokens; -1: the config's max_tokens.
+  int64_t target_output_tokens = -1;
 };
 
 struct DatasetOptions {
@@ -50,6 +57,9 @@ class PromptReader {
 
 // The names --dataset accepts, in the order --help lists them.
 std::vector<std::string_view> dataset_kinds();
+
+// True for the kinds whose prompts are made, not read (random, speed_benchmark: synthetic.h).
+bool is_synthetic_dataset(std::string_view kind);
 
 // Opens the reader for options.kind. Throws DatasetError for unknown kinds or unreadable files.
 std::unique_ptr<PromptReader> open_dataset(const DatasetOptions& options);

@@ -94,6 +94,7 @@ RequestBuilder::RequestBuilder(const Config& config) : impl_(std::make_unique<Im
   if (config.top_p) base["top_p"] = *config.top_p;
   if (!config.stop.empty()) base["stop"] = config.stop;
   if (!config.stop_token_ids.empty()) base["stop_token_ids"] = config.stop_token_ids;
+  if (config.ignore_eos.value_or(false)) base["ignore_eos"] = true;
   base["stream"] = config.stream;
   if (config.stream) base["stream_options"] = {{"include_usage", true}};
 
@@ -159,14 +160,29 @@ std::string RequestBuilder::build_body(const Prompt& prompt) const {
       } else {
         body["prompt"] = join_contents(messages);
       }
+    } else if (!prompt.token_ids.empty()) {
+      body["prompt"] = prompt.token_ids;  // --tokenize-prompt (the completions API)
     } else if (impl_->api_kind == ApiKind::kChat) {
       body["messages"] = Json::array({{{"role", "user"}, {"content", prompt.text}}});
     } else {
       body["prompt"] = prompt.text;
     }
+    if (prompt.target_output_tokens >= 0) body["max_tokens"] = prompt.target_output_tokens;
   }
   impl_->apply_extra(body);
   return body.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::vector<std::string> server_header_lines(const Config& config) {
+  std::vector<std::string> lines;
+  const bool own_authorization = std::any_of(
+      config.headers.begin(), config.headers.end(),
+      [](const auto& header) { return same_header_name(header.first, "Authorization"); });
+  if (!config.api_key.empty() && !own_authorization) {
+    lines.push_back("Authorization: Bearer " + config.api_key);
+  }
+  for (const auto& [name, value] : config.headers) lines.push_back(name + ": " + value);
+  return lines;
 }
 
 std::string mask_secret(const std::string& secret) {

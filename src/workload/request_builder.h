@@ -23,7 +23,8 @@ class RequestBuilder {
   // The JSON body for one request. For chat: {"model","messages":[{"role":"user",...}],...};
   // for completions: {"model","prompt",...}. Streaming bodies carry
   // "stream": true and "stream_options": {"include_usage": true}. A prompt's body_json keeps its
-  // own keys (CLI values fill only missing ones); --extra-args is merged last and wins.
+  // own keys (CLI values fill only missing ones); --extra-args is merged last and wins. A prompt's
+  // target_output_tokens is its max_tokens; its token_ids are sent as "prompt": [ids].
   std::string build_body(const Prompt& prompt) const;
 
   // "Name: value" header lines for curl: Content-Type, Accept, Authorization (if an API key is
@@ -35,6 +36,11 @@ class RequestBuilder {
   std::unique_ptr<Impl> impl_;
   std::vector<std::string> header_lines_;
 };
+
+// The header lines every call to the server carries, measured or not: Authorization (from the API
+// key, unless --headers sets one) and the --headers. For the side channels (tokenize API, usage
+// calibration), which set their own Content-Type.
+std::vector<std::string> server_header_lines(const Config& config);
 
 // Masks a secret for display: "sk-abc...xyz" -> "sk-***" (never more than 3 leading chars).
 std::string mask_secret(const std::string& secret);

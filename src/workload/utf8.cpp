@@ -68,4 +68,22 @@ bool utf8_valid(std::string_view text) {
   return true;
 }
 
+std::string_view utf8_whole_prefix(std::string_view text) {
+  size_t whole = 0;  // end of the longest well-formed prefix
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t n = sequence_length(text, i);
+    if (n == 0) break;
+    i += n;
+    whole = i;
+  }
+  // A detokenizer that met a cut character may have written U+FFFD (EF BF BD) for it.
+  constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
+  while (whole >= kReplacement.size() &&
+         text.substr(whole - kReplacement.size(), kReplacement.size()) == kReplacement) {
+    whole -= kReplacement.size();
+  }
+  return text.substr(0, whole);
+}
+
 }  // namespace llmperf

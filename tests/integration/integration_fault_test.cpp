@@ -95,10 +95,21 @@ std::map<std::string, int> check_accounted(const BenchRun& run, int requests) {
   return kinds;
 }
 
-// Every failure is one of `allowed`.
-void expect_only(const std::map<std::string, int>& kinds, const std::set<std::string>& allowed) {
+// Every failure is one of `allowed`. A failure names the kind, its count and its first message,
+// and prints the mock's log when given: what a rare failure needs to be understood.
+void expect_only(const BenchRun& run, const std::map<std::string, int>& kinds,
+                 const std::set<std::string>& allowed, const std::string& mock_log = "") {
   for (const auto& [kind, count] : kinds) {
-    EXPECT_TRUE(allowed.contains(kind)) << "unexpected failure kind " << kind << " x" << count;
+    if (allowed.contains(kind)) continue;
+    std::string message;
+    for (const json& r : read_requests(run.run_dirs.front())) {
+      if (r["error_kind"] == kind) {
+        message = r["error_message"].get<std::string>();
+        break;
+      }
+    }
+    ADD_FAILURE() << "unexpected failure kind " << kind << " x" << count << ": " << message << "\n"
+                  << diagnostics(run) << (mock_log.empty() ? "" : "\nmock log:\n") << mock_log;
   }
 }
 
@@ -161,18 +172,22 @@ TEST_P(FaultMatrix, Row01ServerKilledMidRun) {
   for (int i = 0; i < 500; ++i) result.out += llmperf.read_line(1) + "\n";
   const BenchRun run = load_outputs(outputs, result);
   const auto kinds = check_accounted(run, 12);
-  expect_only(kinds, {"stream_truncated", "connect_refused"});
+  expect_only(run, kinds, {"stream_truncated", "connect_refused"}, mock.process().stderr_text());
   // The four responses in progress are cut; a request that reached the listen backlog while the
   // process was being torn down is reset too; everything sent afterwards is refused.
-  EXPECT_GE(kinds.count("stream_truncated") ? kinds.at("stream_truncated") : 0, 4);
-  EXPECT_GE(kinds.count("connect_refused") ? kinds.at("connect_refused") : 0, 1);
+  EXPECT_GE(kinds.count("stream_truncated") ? kinds.at("stream_truncated") : 0, 4)
+      << diagnostics(run) << "\nmock log:\n"
+      << mock.process().stderr_text();
+  EXPECT_GE(kinds.count("connect_refused") ? kinds.at("connect_refused") : 0, 1)
+      << diagnostics(run) << "\nmock log:\n"
+      << mock.process().stderr_text();
 }
 
 // Row 2: the connection is reset (RST) halfway through a reply.
 TEST_P(FaultMatrix, Row02ConnectionResetMidStream) {
   const BenchRun run = run_against({"--fault-reset-rate", "0.5"}, GetParam());
   const auto kinds = check_accounted(run, kRequests);
-  expect_only(kinds, {"stream_truncated"});
+  expect_only(run, kinds, {"stream_truncated"});
   EXPECT_GT(kinds.count("stream_truncated"), 0u);
   EXPECT_GT(run.summary["requests"]["succeeded"].get<int>(), 0);
 }
@@ -186,7 +201,7 @@ TEST_P(HttpErrorRow, Row03MessageComesFromErrorMessage) {
       {"--fault-http-rate", "0.5", "--fault-http-status", std::to_string(status)}, stream);
   const auto kinds = check_accounted(run, kRequests);
   const std::string kind = "http_" + std::to_string(status);
-  expect_only(kinds, {kind});
+  expect_only(run, kinds, {kind});
   ASSERT_GT(kinds.count(kind), 0u);
   for (const std::string& m : messages_of(run, kind)) {
     EXPECT_NE(m.find("injected error"), std::string::npos) << m;
@@ -209,7 +224,7 @@ INSTANTIATE_TEST_SUITE_P(Statuses, HttpErrorRow,
 TEST_P(FaultMatrix, Row04TooManyRequests) {
   const BenchRun run = run_against({"--fault-429-rate", "0.5"}, GetParam());
   const auto kinds = check_accounted(run, kRequests);
-  expect_only(kinds, {"http_429"});
+  expect_only(run, kinds, {"http_429"});
   ASSERT_GT(kinds.count("http_429"), 0u);
   for (const std::string& m : messages_of(run, "http_429")) {
     EXPECT_NE(m.find("injected rate limit"), std::string::npos) << m;
@@ -228,7 +243,7 @@ TEST_P(FaultMatrix, Row05MalformedResponse) {
       malformed += r["malformed_events"].get<int>();
     EXPECT_GT(malformed, 0);
   } else {
-    expect_only(kinds, {"bad_response"});
+    expect_only(run, kinds, {"bad_response"});
     EXPECT_GT(kinds.count("bad_response"), 0u);
   }
 }
@@ -238,7 +253,7 @@ TEST_P(FaultMatrix, Row05MalformedResponse) {
 TEST_P(FaultMatrix, Row06ErrorEventInA200) {
   const BenchRun run = run_against({"--fault-error-event-rate", "0.5"}, GetParam());
   const auto kinds = check_accounted(run, kRequests);
-  expect_only(kinds, {"stream_error"});
+  expect_only(run, kinds, {"stream_error"});
   ASSERT_GT(kinds.count("stream_error"), 0u);
   for (const std::string& m : messages_of(run, "stream_error")) {
     EXPECT_NE(m.find("injected stream error"), std::string::npos) << m;
@@ -250,7 +265,7 @@ TEST_P(FaultMatrix, Row07StallPastReadTimeout) {
   const BenchRun run =
       run_against({"--fault-stall-rate", "0.5"}, GetParam(), {"--read-timeout", "1"});
   const auto kinds = check_accounted(run, kRequests);
-  expect_only(kinds, {"timeout_read"});
+  expect_only(run, kinds, {"timeout_read"});
   EXPECT_GT(kinds.count("timeout_read"), 0u);
 }
 
@@ -266,7 +281,7 @@ TEST_P(FaultMatrix, Row08TotalTimeout) {
 TEST_P(FaultMatrix, Row09ChunkedBodyTruncated) {
   const BenchRun run = run_against({"--fault-truncate-rate", "0.5"}, GetParam());
   const auto kinds = check_accounted(run, kRequests);
-  expect_only(kinds, {"stream_truncated"});
+  expect_only(run, kinds, {"stream_truncated"});
   EXPECT_GT(kinds.count("stream_truncated"), 0u);
 }
 
@@ -274,7 +289,7 @@ TEST_P(FaultMatrix, Row09ChunkedBodyTruncated) {
 TEST_P(FaultMatrix, Row10BodyIsNeitherSseNorJson) {
   const BenchRun run = run_against({"--fault-garbage-rate", "0.5"}, GetParam());
   const auto kinds = check_accounted(run, kRequests);
-  expect_only(kinds, {"bad_response"});
+  expect_only(run, kinds, {"bad_response"});
   ASSERT_GT(kinds.count("bad_response"), 0u);
   for (const std::string& m : messages_of(run, "bad_response")) {
     EXPECT_NE(m.find("It works!"), std::string::npos) << m;  // an excerpt of the body
@@ -309,7 +324,7 @@ TEST_P(FaultMatrix, Row12InvalidUtf8InContent) {
     EXPECT_TRUE(kinds.empty());
     EXPECT_GT(malformed, 0);
   } else {
-    expect_only(kinds, {"bad_response"});
+    expect_only(run, kinds, {"bad_response"});
     ASSERT_GT(kinds.count("bad_response"), 0u);
     for (const std::string& m : messages_of(run, "bad_response")) {
       EXPECT_NE(m.find("not JSON"), std::string::npos) << m;

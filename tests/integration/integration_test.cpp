@@ -28,7 +28,8 @@ TEST(Integration, StreamCountsAndTokensAreExact) {
   EXPECT_EQ(s["requests"]["succeeded"], 40);
   EXPECT_EQ(s["requests"]["failed"], 0);
   EXPECT_EQ(s["tokens"]["output_total"], 40 * 20);
-  EXPECT_EQ(s["tokens"]["input_total"], 40 * 11);  // "hello world": 11 code points
+  // "hello world" is 4 of the mock's tokens ("hell" "o" " wor" "ld"); one user message adds 11.
+  EXPECT_EQ(s["tokens"]["input_total"], 40 * (4 + 11));
   EXPECT_EQ(s["tokens"]["output_source"], "usage");
   EXPECT_EQ(s["metrics"]["chunks_per_request"]["mean"], 20.0);
   EXPECT_EQ(s["metrics"]["itl_ms"]["count"], 40 * 19);

@@ -149,6 +149,9 @@ std::vector<RequestRecord> test_records() {
   ok.end_ns = kAnchor + 1'000 + 500'000'000;
   ok.input_tokens = 12;
   ok.output_tokens = 3;
+  ok.target_input_tokens = 12;
+  ok.target_output_tokens = 4;
+  ok.input_chars = 30;
   ok.input_source = TokenSource::kUsage;
   ok.output_source = TokenSource::kUsage;
   ok.output_chars = 9;
@@ -226,6 +229,7 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                             "run",
                                             "config",
                                             "dataset",
+                                            "workload",
                                             "requests",
                                             "failures_by_kind",
                                             "failure_examples",
@@ -233,6 +237,9 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                             "qps",
                                             "output_throughput_tok_s",
                                             "total_throughput_tok_s",
+                                            "input_throughput_chars_s",
+                                            "output_throughput_chars_s",
+                                            "exactness",
                                             "goodput",
                                             "open_loop",
                                             "client_bound",
@@ -254,6 +261,8 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                     {"started_at", "2026-11-21T12:48:33Z"},
                                     {"duration_s", 8.5},
                                     {"interrupted", false},
+                                    {"input_tokens", nullptr},
+                                    {"output_tokens", nullptr},
                                     {"output_dir", dir_.string()},
                                     {"monotonic_anchor_ns", kAnchor}}));
   EXPECT_EQ(j["dataset"], (ordered_json{{"records_read", 12},
@@ -278,7 +287,11 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                        {"output_from_usage", 4},
                                        {"output_estimated", 0},
                                        {"input_from_usage", 4},
-                                       {"input_estimated", 0}}));
+                                       {"input_estimated", 0},
+                                       {"input_chars_total", 0},
+                                       {"output_chars_total", 0}}));
+  EXPECT_EQ(j["workload"], (ordered_json{{"synthetic", false}}));  // a dataset of text
+  EXPECT_EQ(j["exactness"]["input"]["requests"], 0);               // no targets
 
   const auto& m = j["metrics"];
   std::vector<std::string> metric_keys;
@@ -456,6 +469,9 @@ void expect_same_record(const RequestRecord& a, const RequestRecord& b) {
   EXPECT_EQ(a.chunk_ns, b.chunk_ns);
   EXPECT_EQ(a.input_tokens, b.input_tokens);
   EXPECT_EQ(a.output_tokens, b.output_tokens);
+  EXPECT_EQ(a.target_input_tokens, b.target_input_tokens);
+  EXPECT_EQ(a.target_output_tokens, b.target_output_tokens);
+  EXPECT_EQ(a.input_chars, b.input_chars);
   EXPECT_EQ(a.input_source, b.input_source);
   EXPECT_EQ(a.output_source, b.output_source);
   EXPECT_EQ(a.output_chars, b.output_chars);
@@ -564,6 +580,9 @@ TEST_F(ReportTest, RequestsJsonlFieldsAndUnits) {
                          {"response_id", "chatcmpl-8f3a"},
                          {"input_tokens", 12},
                          {"output_tokens", 3},
+                         {"target_input_tokens", 12},
+                         {"target_output_tokens", 4},
+                         {"input_chars", 30},
                          {"input_token_source", "usage"},
                          {"output_token_source", "usage"},
                          {"output_chars", 9},
@@ -584,6 +603,8 @@ TEST_F(ReportTest, RequestsJsonlFieldsAndUnits) {
   const json http = json::parse(record_to_json(records[1], test_info(dir_)));
   EXPECT_EQ(http["ok"], false);
   EXPECT_EQ(http["error_kind"], "http_503");
+  EXPECT_TRUE(http["target_input_tokens"].is_null());  // no target: a dataset of text
+  EXPECT_TRUE(http["target_output_tokens"].is_null());
   EXPECT_TRUE(http["ttft_ms"].is_null());
   EXPECT_TRUE(http["latency_s"].is_null());
   EXPECT_TRUE(http["first_content_ns"].is_null());

@@ -26,6 +26,7 @@ padding-bottom:4px}.meta{color:#57606a;font-size:13px;margin:0 0 16px;word-break
 svg.chart{width:100%;height:auto;display:block}
 .chart .ct{font-size:14px;font-weight:600;fill:#1b1f24}.chart .al{font-size:12px;fill:#1b1f24}
 .chart .tk{font-size:11px;fill:#57606a}.chart .lg{font-size:11px;fill:#1b1f24}
+.chart .pl{font-size:10px;fill:#1b1f24}
 .chart .gr{stroke:#e6e9ec;stroke-width:1}.chart .ax{stroke:#8c959f;stroke-width:1}
 .chart .pf{fill:#f6f8fa;stroke:#e6e9ec}.chart .nd{font-size:13px;fill:#8c959f}
 table{border-collapse:collapse;font-size:13px;margin:8px 0;font-variant-numeric:tabular-nums}
@@ -136,6 +137,10 @@ std::string render_sweep_html(const std::string& title, const std::vector<Metric
   std::string body = fmt::format("<h1>llmperf sweep: {}</h1>", xml_escape(title));
   body += fmt::format("<p class=\"meta\">{} run(s)</p>", points.size());
   body += "<h2>Charts</h2>" + chart_grid(sweep_charts({Deployment{title, points}}));
+  if (is_grid(points)) {
+    body += "<h2>Input &#215; output grid</h2>" + chart_grid(grid_charts(points));
+    body += "<p class=\"note\">The grid tables are in grid_summary.md, .csv and .json.</p>";
+  }
   const std::string tail = points.empty() ? "99" : points.front().tail;
   body += fmt::format("<h2>Sweep table</h2><p class=\"note\">P{0} = {0}th percentile.</p>", tail);
   body += html_table(transposed_sweep_table(points));

@@ -160,6 +160,17 @@ std::string bar_chart(const ChartSpec& chart, const Plot& p, std::string out) {
   return out + "</svg>";
 }
 
+// The point labels of `s` (Series::labels), each just above its point.
+std::string point_labels(const Series& s, const auto& x, const LinearScale& y) {
+  std::string out;
+  for (size_t i = 0; i < s.labels.size() && i < s.x.size() && i < s.y.size(); ++i) {
+    if (s.labels[i].empty() || !finite(s.x[i]) || !finite(s.y[i])) continue;
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"pl\" text-anchor=\"middle\">{}</text>",
+                       num(x(s.x[i])), num(y(s.y[i]) - 7), xml_escape(s.labels[i]));
+  }
+  return out;
+}
+
 std::string series_path(const Series& s, size_t index, const auto& x, const LinearScale& y) {
   std::vector<std::pair<double, double>> pts;
   for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
@@ -167,7 +178,7 @@ std::string series_path(const Series& s, size_t index, const auto& x, const Line
   }
   if (pts.empty()) return "";
   const std::string color(series_color(index));
-  std::string out;
+  std::string out = point_labels(s, x, y);
   if (s.kind == SeriesKind::kPoints) {
     const double r = pts.size() > 500 ? 1.6 : 2.4;
     out += fmt::format("<g fill=\"{}\" fill-opacity=\"0.7\">", color);

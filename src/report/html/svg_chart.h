@@ -59,7 +59,8 @@ struct Series {
   std::vector<double> x;  // data x values (same length as y)
   std::vector<double> y;  // data y values; non-finite pairs are skipped
   SeriesKind kind = SeriesKind::kLine;
-  std::string dash;  // SVG stroke-dasharray, e.g. "4 3"; empty for solid
+  std::string dash;                 // SVG stroke-dasharray, e.g. "4 3"; empty for solid
+  std::vector<std::string> labels;  // optional text drawn above each point (same index as x)
 };
 
 struct Bar {

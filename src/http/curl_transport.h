@@ -1,17 +1,32 @@
-// The curl side of one request slot: an easy handle configured once per slot and reused for
-// every request it carries (keeping its connection alive), and the mapping from curl's result
-// codes to llmperf's failure kinds.
+// libcurl plumbing shared by the measured engine and the side channels to the server: global
+// initialisation, header lists, the configuration of an easy handle (kept per slot and reused, so
+// its connection stays alive), and the mapping from curl's result codes to llmperf's failure
+// kinds.
 #pragma once
 
 #include <curl/curl.h>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/config.h"
 #include "core/record.h"
 
 namespace llmperf {
+
+// Must be called once before any other thread starts (curl_global_init is not thread-safe).
+void init_transport();
+
+// A curl_slist of "Name: value" header lines, freed with the object.
+class CurlHeaders {
+ public:
+  explicit CurlHeaders(const std::vector<std::string>& lines);
+  ~CurlHeaders();
+  CurlHeaders(const CurlHeaders&) = delete;
+  CurlHeaders& operator=(const CurlHeaders&) = delete;
+  curl_slist* list = nullptr;
+};
 
 // Options shared by every easy handle of a run.
 struct TransportOptions {

@@ -1,12 +1,34 @@
-// Easy-handle configuration and curl result classification (see curl_transport.h).
-#include "engine/curl_transport.h"
+// Global set-up, header lists, easy-handle configuration and curl result classification (see
+// curl_transport.h).
+#include "http/curl_transport.h"
 
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 namespace llmperf {
+
+void init_transport() {
+  const CURLcode code = curl_global_init(CURL_GLOBAL_ALL);
+  if (code != CURLE_OK) {
+    throw std::runtime_error(std::string("curl_global_init: ") + curl_easy_strerror(code));
+  }
+}
+
+CurlHeaders::CurlHeaders(const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) {
+    curl_slist* next = curl_slist_append(list, line.c_str());
+    if (next == nullptr) {
+      curl_slist_free_all(list);
+      throw std::runtime_error("curl_slist_append failed");
+    }
+    list = next;
+  }
+}
+
+CurlHeaders::~CurlHeaders() { curl_slist_free_all(list); }
 
 void configure_easy(CURL* easy, const TransportOptions& options, char* error_buffer) {
   curl_easy_setopt(easy, CURLOPT_URL, options.url.c_str());

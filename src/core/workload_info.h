@@ -1,0 +1,41 @@
+// What a run's workload was: what reading the dataset found, and how synthetic prompts were made
+// and their lengths counted. The workload stage fills these, the reports print them; shared types
+// so that reports need not depend on the workload stage.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llmperf {
+
+// What reading the dataset found; reported to the user.
+struct DatasetStats {
+  int64_t records_read = 0;              // lines (or list items) examined
+  int64_t accepted = 0;                  // prompts kept
+  int64_t skipped_length = 0;            // outside the length filter
+  int64_t skipped_empty = 0;             // blank lines / empty prompts
+  int64_t malformed = 0;                 // unparseable lines or items
+  std::vector<int64_t> malformed_lines;  // first few 1-based line (or item) numbers, at most 10
+  std::string first_malformed_reason;    // why the first malformed record was rejected
+};
+
+// Where token counts came from, as every output states it.
+struct TokenizerInfo {
+  std::string source;  // "server /tokenize (vLLM/SGLang)", "usage calibration", "estimate: ..."
+  std::string detail;  // how the chat template is counted, or why the lengths are approximate
+  bool exact = false;  // the server's own tokenizer counted every prompt, template included
+};
+
+// How a run's prompts were made (synthetic workloads; empty for datasets of text).
+struct WorkloadInfo {
+  bool synthetic = false;     // prompts were made to token lengths (--dataset random, ...)
+  TokenizerInfo tokenizer;    // where their lengths were counted
+  int64_t prompts = 0;        // distinct prompts made for the run
+  int64_t fit_misses = 0;     // of those, prompts whose count missed their target while fitting
+  int64_t fit_counts = 0;     // token counts the fitting asked of the tokenizer
+  int64_t prefix_tokens = 0;  // --prefix-length
+  double prepare_s = 0;       // seconds spent making the prompts
+};
+
+}  // namespace llmperf

@@ -1,0 +1,223 @@
+// A run's prompts (see prompt_source.h): the dataset read once, or synthetic prompts made per run.
+#include "engine/prompt_source.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <random>
+
+#include "core/clock.h"
+#include "http/http_pool.h"
+#include "server/server_tokenizer.h"
+#include "server/usage_calibration.h"
+#include "workload/request_builder.h"
+#include "workload/synthetic.h"
+
+namespace llmperf {
+namespace {
+
+int64_t seconds_to_ms(double seconds) { return static_cast<int64_t>(seconds * 1000.0 + 0.5); }
+
+// The side channel's HTTP options: the credentials and TLS settings of the benchmark itself.
+HttpPoolOptions http_options(const Config& config) {
+  HttpPoolOptions http;
+  http.header_lines = server_header_lines(config);
+  http.connect_timeout_ms = seconds_to_ms(config.connect_timeout_s);
+  http.total_timeout_ms = seconds_to_ms(config.read_timeout_s);
+  http.insecure = config.insecure;
+  http.cacert = config.cacert;
+  http.max_in_flight = 16;
+  return http;
+}
+
+// Requests a run sends, warm-up included: the prompts it needs (cycled past the cap).
+int64_t requests_of(const Config& config, const Config::RunSpec& run) {
+  return run.number + config.warmup_count(run.number);
+}
+
+// The range a run draws its output lengths from: its grid cell, --max-tokens MIN MAX,
+// --min-tokens..--max-tokens, or --max-tokens alone.
+LengthRange output_range(const Config& config, const Config::RunSpec& run) {
+  if (run.output_tokens >= 0) return {run.output_tokens, run.output_tokens};
+  const int64_t high = config.max_tokens.value_or(2048);
+  if (config.max_tokens_low >= 0) return {config.max_tokens_low, high};
+  if (config.min_tokens) return {std::min(*config.min_tokens, high), high};
+  return {high, high};
+}
+
+// Prints "preparing prompts: done/total" on stderr once preparation has taken over a second.
+class PrepareProgress {
+ public:
+  explicit PrepareProgress(std::string what) : what_(std::move(what)), start_ns_(now_ns()) {}
+  ~PrepareProgress() {
+    if (shown_) std::fputs("\n", stderr);
+  }
+  void operator()(size_t done, size_t total) {
+    if (now_ns() - start_ns_ < 1'000'000'000) return;
+    shown_ = true;
+    std::fputs(fmt::format("\r{}: {}/{} prompts fitted", what_, done, total).c_str(), stderr);
+    std::fflush(stderr);
+  }
+
+ private:
+  std::string what_;
+  int64_t start_ns_;
+  bool shown_ = false;
+};
+
+}  // namespace
+
+struct PromptSource::Impl {
+  const Config& config;
+  DatasetStats dataset;
+  WorkloadInfo workload;
+  std::vector<Prompt> prompts;        // the dataset's, or the current run's
+  std::vector<Prompt> probe_prompts;  // for the start-up probe
+  // Synthetic: the server's tokenizer, or the model that estimates lengths without one.
+  std::unique_ptr<Tokenizer> tokenizer;
+  std::optional<LengthModel> estimate;
+
+  explicit Impl(const Config& c) : config(c) {}
+
+  void load_dataset() {
+    int64_t most_requests = 0;
+    for (const Config::RunSpec& run : config.run_specs()) {
+      most_requests = std::max(most_requests, requests_of(config, run));
+    }
+    DatasetOptions options;
+    options.kind = config.dataset;
+    options.path = config.dataset_path;
+    options.fixed_prompt = config.prompt;
+    options.min_length = config.min_prompt_length;
+    options.max_length = config.max_prompt_length;
+    options.limit = most_requests;
+    prompts = load_prompts(options, dataset);
+    spdlog::info(
+        "dataset: {} prompts from {} ({} records read, {} outside the length filter, {} "
+        "malformed)",
+        prompts.size(), config.prompt.empty() ? config.dataset_path : "--prompt",
+        dataset.records_read, dataset.skipped_length, dataset.malformed);
+    if (dataset.malformed > 0) {
+      spdlog::warn("dataset: skipped {} malformed records; first: {}", dataset.malformed,
+                   dataset.first_malformed_reason);
+    }
+    // EvalScope's --max-tokens MIN MAX: each prompt's max_tokens drawn from the range (seeded).
+    if (config.max_tokens_low >= 0 && config.max_tokens) {
+      std::mt19937_64 rng(config.seed);
+      std::uniform_int_distribution<int64_t> draw(config.max_tokens_low, *config.max_tokens);
+      for (Prompt& prompt : prompts) prompt.target_output_tokens = draw(rng);
+    }
+    probe_prompts = {prompts.front()};
+  }
+
+  void find_tokenizer() {
+    const HttpPoolOptions http = http_options(config);
+    ServerTokenizerOptions options;
+    options.base_url = config.tokenize_url.empty() ? base_url_of(config.url) : config.tokenize_url;
+    while (!options.base_url.empty() && options.base_url.back() == '/') options.base_url.pop_back();
+    options.model = config.model;
+    options.chat = config.api_kind == ApiKind::kChat && !config.tokenize_prompt;
+    options.http = http;
+    TokenizerProbe probe = probe_server_tokenizer(options);
+    for (const std::string& attempt : probe.attempts) spdlog::debug("tokenizer probe: {}", attempt);
+    if (probe.tokenizer && probe.template_uncounted) {
+      const std::optional<int64_t> overhead =
+          calibrate_template_overhead(config, http, *probe.tokenizer);
+      probe.tokenizer = with_template_overhead(
+          std::move(probe.tokenizer), overhead.value_or(0),
+          overhead ? fmt::format("the server's /tokenize cannot apply the chat template: its "
+                                 "{} tokens were calibrated from usage",
+                                 *overhead)
+                   : "the server's /tokenize cannot apply the chat template and reports no usage: "
+                     "the template is not counted");
+      spdlog::warn("tokenizer: {}", probe.tokenizer->info().detail);
+    }
+    if (probe.tokenizer) {
+      tokenizer = std::move(probe.tokenizer);
+      workload.tokenizer = tokenizer->info();
+      spdlog::info("tokenizer: {}, {} ({})", workload.tokenizer.source, workload.tokenizer.detail,
+                   options.base_url);
+      return;
+    }
+    if (config.tokenize_prompt) {
+      throw TokenizerError(fmt::format(
+          "--tokenize-prompt needs the server's tokenize API, and {} has none (tried: {})",
+          options.base_url, fmt::join(probe.attempts, "; ")));
+    }
+    const Calibration calibration = calibrate_from_usage(config, http);
+    estimate = calibration.model;
+    workload.tokenizer = calibration.info;
+    spdlog::warn("tokenizer: no tokenize API at {} ({}); lengths are APPROXIMATE: {} ({})",
+                 options.base_url,
+                 probe.attempts.empty() ? "nothing answered" : probe.attempts.back(),
+                 calibration.info.source, calibration.info.detail);
+  }
+
+  void make_synthetic(const Config::RunSpec& run, size_t index) {
+    SyntheticSpec spec;
+    spec.count = std::clamp<int64_t>(requests_of(config, run), 1, kMaxSyntheticPrompts);
+    spec.input = run.input_tokens >= 0 ? LengthRange{run.input_tokens, run.input_tokens}
+                                       : LengthRange{std::max<int64_t>(1, config.min_prompt_length),
+                                                     config.max_prompt_length};
+    spec.output = output_range(config, run);
+    spec.prefix_tokens = config.prefix_length;
+    // Fresh text and lengths for every run, reproducible from --seed.
+    spec.seed = config.seed * 1'000'003 + index;
+    spec.token_ids = config.tokenize_prompt;
+
+    const int64_t started = now_ns();
+    SyntheticPrompts made;
+    if (tokenizer) {
+      PrepareProgress progress(fmt::format("run {}", index + 1));
+      made = make_exact_prompts(*tokenizer, spec, std::ref(progress));
+    } else {
+      made = make_estimated_prompts(*estimate, spec);
+    }
+    if (made.raised > 0) {
+      spdlog::warn(
+          "prompts: {} drawn lengths were shorter than what every request carries (chat "
+          "template, special tokens{}) and were raised to it",
+          made.raised, config.prefix_length > 0 ? ", prefix" : "");
+    }
+    prompts = std::move(made.prompts);
+    workload.synthetic = true;
+    workload.prompts = static_cast<int64_t>(prompts.size());
+    workload.fit_misses = made.misses;
+    workload.fit_counts = made.fit_counts;
+    workload.prefix_tokens = config.prefix_length;
+    workload.prepare_s = static_cast<double>(now_ns() - started) / 1e9;
+    spdlog::info("prompts: {} made in {:.2f} s ({}{})", prompts.size(), workload.prepare_s,
+                 workload.tokenizer.source,
+                 tokenizer ? fmt::format("; {} missed their length", made.misses)
+                           : std::string("; approximate"));
+  }
+};
+
+PromptSource::PromptSource(const Config& config) : impl_(std::make_unique<Impl>(config)) {
+  if (!is_synthetic_dataset(config.dataset)) {
+    impl_->load_dataset();
+    return;
+  }
+  impl_->find_tokenizer();
+  Prompt probe;
+  probe.text = "Hello";
+  probe.length = 5;
+  probe.target_output_tokens = 8;
+  impl_->probe_prompts = {probe};
+}
+
+PromptSource::~PromptSource() = default;
+
+const std::vector<Prompt>& PromptSource::prepare(const Config::RunSpec& run, size_t index) {
+  if (is_synthetic_dataset(impl_->config.dataset)) impl_->make_synthetic(run, index);
+  return impl_->prompts;
+}
+
+const std::vector<Prompt>& PromptSource::probe_prompts() const { return impl_->probe_prompts; }
+const DatasetStats& PromptSource::dataset() const { return impl_->dataset; }
+const WorkloadInfo& PromptSource::workload() const { return impl_->workload; }
+
+}  // namespace llmperf

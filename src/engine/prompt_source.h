@@ -1,0 +1,47 @@
+// Where each run's prompts come from: a dataset file, read once and shared by every run; or
+// synthetic prompts of exact token lengths (--dataset random), made for each run with fresh text,
+// so that one run's KV cache does not help the next. Their lengths are counted by the server under
+// test through its tokenize API, calibrated from its usage where it has none (approximate), or
+// estimated from characters where it reports no usage either.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/config.h"
+#include "core/workload_info.h"
+#include "workload/dataset.h"
+
+namespace llmperf {
+
+class PromptSource {
+ public:
+  // Reads the dataset, or finds how to count tokens with the server. Throws DatasetError,
+  // TokenizerError or std::runtime_error (start-up errors, mapped to exit codes by main).
+  explicit PromptSource(const Config& config);
+  ~PromptSource();
+  PromptSource(const PromptSource&) = delete;
+  PromptSource& operator=(const PromptSource&) = delete;
+
+  // The prompts of the run `index` (0-based, in sweep order) described by `run`; never empty.
+  // Synthetic prompts are made here (logged, with progress on stderr past a second). Throws like
+  // the constructor.
+  const std::vector<Prompt>& prepare(const Config::RunSpec& run, size_t index);
+
+  // A prompt for the start-up probe request.
+  const std::vector<Prompt>& probe_prompts() const;
+
+  const DatasetStats& dataset() const;
+  // How the prompts of the last prepare() were made (synthetic workloads).
+  const WorkloadInfo& workload() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Distinct synthetic prompts made per run at most; longer runs cycle through them.
+inline constexpr int64_t kMaxSyntheticPrompts = 10'000;
+
+}  // namespace llmperf

@@ -1,0 +1,23 @@
+// Requested versus realized lengths (see exactness.h).
+#include "metrics/exactness.h"
+
+#include <algorithm>
+
+namespace llmperf {
+
+void LengthExactness::add(int64_t target, int64_t realized, bool verified_by_usage) {
+  min_target = requests == 0 ? target : std::min(min_target, target);
+  max_target = requests == 0 ? target : std::max(max_target, target);
+  ++requests;
+  if (!verified_by_usage) return;
+  ++verified;
+  target_sum += target;
+  realized_sum += realized;
+  if (realized == target) {
+    ++matched;
+  } else {
+    ++differences[realized - target];
+  }
+}
+
+}  // namespace llmperf

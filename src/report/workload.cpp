@@ -1,0 +1,156 @@
+// How a run's prompts were made and whether the server processed the lengths they were built to
+// have: summary.json's "workload" and "exactness", and the text summary's "Lengths" block, e.g.
+//   Input tokens   1000 requested, realized exactly in 1000 of 1000 requests
+// with the distribution of the difference where they differ, and the tokenizer that counted them.
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/internal.h"
+
+namespace llmperf::report_detail {
+namespace {
+
+std::string signed_count(int64_t value) { return fmt::format("{:+d}", value); }
+
+// "1000" or "63-3042 (mean 1523)".
+std::string requested_text(const LengthExactness& e) {
+  if (e.min_target == e.max_target) return fmt::format("{}", e.min_target);
+  const double mean =
+      e.verified > 0 ? static_cast<double>(e.target_sum) / static_cast<double>(e.verified) : 0.0;
+  return fmt::format("{}-{}{}", e.min_target, e.max_target,
+                     e.verified > 0 ? fmt::format(" (mean {})", format_number(mean)) : "");
+}
+
+// "+1 x2, -1 x3" for the most frequent differences (at most 6), then the range when there are
+// more.
+std::string differences_text(const LengthExactness& e) {
+  std::vector<std::pair<int64_t, int64_t>> by_count(e.differences.begin(), e.differences.end());
+  std::stable_sort(by_count.begin(), by_count.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  constexpr size_t kShown = 6;
+  if (by_count.size() > kShown) by_count.resize(kShown);
+  std::sort(by_count.begin(), by_count.end());
+  std::string out;
+  for (const auto& [difference, count] : by_count) {
+    out += fmt::format("{}{} x{}", out.empty() ? "" : ", ", signed_count(difference), count);
+  }
+  if (e.differences.size() > kShown) {
+    out += fmt::format(" (range {} to {})", signed_count(e.differences.begin()->first),
+                       signed_count(e.differences.rbegin()->first));
+  }
+  return out;
+}
+
+std::string exactness_line(const LengthExactness& e) {
+  std::string line = fmt::format("{} requested, realized exactly in {} of {} requests",
+                                 requested_text(e), e.matched, e.requests);
+  if (e.mismatched() > 0) line += "; realized - requested: " + differences_text(e);
+  if (e.verified < e.requests) {
+    line += fmt::format("; {} without usage to verify", e.requests - e.verified);
+  }
+  return line;
+}
+
+Json exactness_entry(const LengthExactness& e) {
+  Json differences = Json::object();
+  for (const auto& [difference, count] : e.differences) {
+    differences[signed_count(difference)] = count;
+  }
+  return Json{
+      {"requests", e.requests},
+      {"verified", e.verified},
+      {"matched", e.matched},
+      {"min_target", e.any() ? Json(e.min_target) : Json(nullptr)},
+      {"max_target", e.any() ? Json(e.max_target) : Json(nullptr)},
+      {"target_total", e.target_sum},
+      {"realized_total", e.realized_sum},
+      {"differences", differences},
+  };
+}
+
+}  // namespace
+
+std::string tokenizer_label(const TokenizerInfo& tokenizer) {
+  std::string label = tokenizer.source;
+  if (!tokenizer.detail.empty()) label += ", " + tokenizer.detail;
+  if (!tokenizer.exact) label += "; APPROXIMATE";
+  return label;
+}
+
+Json workload_json(const RunInfo& info) {
+  const WorkloadInfo& w = info.workload;
+  if (!w.synthetic) return Json{{"synthetic", false}};
+  return Json{
+      {"synthetic", true},
+      {"tokenizer",
+       {{"source", w.tokenizer.source},
+        {"detail", w.tokenizer.detail},
+        {"exact", w.tokenizer.exact}}},
+      {"prompts", w.prompts},
+      {"fit_misses", w.fit_misses},
+      {"fit_counts", w.fit_counts},
+      {"prefix_tokens", w.prefix_tokens},
+      {"prepare_s", number_or_null(w.prepare_s)},
+  };
+}
+
+WorkloadInfo workload_from_json(const nlohmann::json& doc) {
+  WorkloadInfo w;
+  if (!doc.is_object() || !doc.value("synthetic", false)) return w;
+  w.synthetic = true;
+  if (const auto t = doc.find("tokenizer"); t != doc.end() && t->is_object()) {
+    w.tokenizer.source = t->value("source", "");
+    w.tokenizer.detail = t->value("detail", "");
+    w.tokenizer.exact = t->value("exact", false);
+  }
+  const auto integer = [&](const char* key) {
+    const auto it = doc.find(key);
+    return it == doc.end() ? 0 : json_integer<int64_t>(*it).value_or(0);
+  };
+  w.prompts = integer("prompts");
+  w.fit_misses = integer("fit_misses");
+  w.fit_counts = integer("fit_counts");
+  w.prefix_tokens = integer("prefix_tokens");
+  if (const auto s = doc.find("prepare_s"); s != doc.end() && s->is_number()) {
+    w.prepare_s = s->get<double>();
+  }
+  return w;
+}
+
+Json exactness_json(const RunSummary& summary) {
+  return Json{{"input", exactness_entry(summary.input_exactness)},
+              {"output", exactness_entry(summary.output_exactness)}};
+}
+
+std::string workload_text(const RunInfo& info, const RunSummary& summary) {
+  const LengthExactness& in = summary.input_exactness;
+  const LengthExactness& out = summary.output_exactness;
+  if (!in.any() && !out.any() && !info.workload.synthetic) return "";
+  std::string text = "\nLengths";
+  if (info.workload.synthetic) {
+    text += fmt::format(" (tokenizer: {})", tokenizer_label(info.workload.tokenizer));
+  }
+  text += "\n";
+  std::vector<std::pair<std::string, std::string>> rows;
+  if (in.any()) rows.emplace_back("Input tokens", exactness_line(in));
+  if (out.any()) rows.emplace_back("Output tokens", exactness_line(out));
+  const WorkloadInfo& w = info.workload;
+  if (w.synthetic) {
+    std::string prompts = fmt::format("{} made in {} s", w.prompts, format_number(w.prepare_s));
+    if (w.tokenizer.exact || w.fit_counts > 0) {
+      prompts += fmt::format(", {} missed their length while fitting", w.fit_misses);
+    }
+    if (w.prefix_tokens > 0) {
+      prompts += fmt::format(", a {}-token prefix shared by all", w.prefix_tokens);
+    }
+    rows.emplace_back("Prompts", prompts);
+  }
+  size_t width = 0;
+  for (const auto& row : rows) width = std::max(width, row.first.size());
+  for (const auto& [key, value] : rows) text += fmt::format("  {:<{}}  {}\n", key, width, value);
+  return text;
+}
+
+}  // namespace llmperf::report_detail
