@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,8 @@ struct Parsed {
   Config config;
 };
 
-Parsed parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "llmperf");
-  std::vector<const char*> argv;
+Parsed parse(const std::vector<std::string>& args) {
+  std::vector<const char*> argv = {"llmperf"};
   for (const std::string& arg : args) argv.push_back(arg.c_str());
   Parsed parsed;
   parsed.outcome = parse_cli(static_cast<int>(argv.size()), argv.data(), parsed.config);
@@ -285,6 +285,99 @@ TEST_F(CliTest, IgnoredCompatibilityFlagsWarnWithoutEchoingValues) {
   EXPECT_EQ(p.outcome.warnings[1].find("wb-secret"), std::string::npos);
 }
 
+// The synthetic workloads: --dataset random with lengths in tokens.
+Parsed parse_random(std::vector<std::string> extra) {
+  std::vector<std::string> args = {"--url",     "http://127.0.0.1:8000/v1/chat/completions",
+                                   "--model",   "qwen",
+                                   "--dataset", "random"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return parse(args);
+}
+
+TEST_F(CliTest, RandomNeedsNoFileAndIgnoresEosByDefault) {
+  Parsed p = parse_random({"--input-tokens", "1024", "--output-tokens", "128"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.input_tokens, (std::vector<int64_t>{1024}));
+  EXPECT_EQ(p.config.output_tokens, (std::vector<int64_t>{128}));
+  EXPECT_EQ(p.config.ignore_eos, std::optional<bool>(true));
+  EXPECT_EQ(parse_random({"--input-tokens", "8", "--no-ignore-eos"}).config.ignore_eos,
+            std::optional<bool>(false));
+  // A dataset of text leaves outputs to the model unless asked.
+  EXPECT_EQ(parse_with({}).config.ignore_eos, std::optional<bool>(false));
+  EXPECT_EQ(parse_with({"--ignore-eos"}).config.ignore_eos, std::optional<bool>(true));
+  EXPECT_EQ(parse_random({"--ignore-eos", "--no-ignore-eos"}).outcome.exit_code, 2);
+}
+
+TEST_F(CliTest, InputAndOutputListsMakeAGrid) {
+  Parsed p = parse_random({"--input-tokens", "100", "500", "--output-tokens", "16", "64",
+                           "--parallel", "4", "8", "-n", "32"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  const auto runs = p.config.run_specs();
+  ASSERT_EQ(runs.size(), 8u);  // 2 concurrencies x 2 inputs x 2 outputs
+  EXPECT_EQ(runs[0].parallel, 4);
+  EXPECT_EQ(runs[0].input_tokens, 100);
+  EXPECT_EQ(runs[0].output_tokens, 16);
+  EXPECT_EQ(runs[1].output_tokens, 64);
+  EXPECT_EQ(runs[2].input_tokens, 500);
+  EXPECT_EQ(runs[4].parallel, 8);
+}
+
+TEST_F(CliTest, MaxTokensTakesOneValueOrARange) {
+  Parsed one = parse_with({"--max-tokens", "100"});
+  ASSERT_TRUE(one.outcome.proceed) << one.outcome.output;
+  EXPECT_EQ(one.config.max_tokens, std::optional<int64_t>(100));
+  EXPECT_EQ(one.config.max_tokens_low, -1);
+  Parsed range = parse_with({"--max-tokens", "10", "20"});
+  ASSERT_TRUE(range.outcome.proceed) << range.outcome.output;
+  EXPECT_EQ(range.config.max_tokens, std::optional<int64_t>(20));
+  EXPECT_EQ(range.config.max_tokens_low, 10);
+  Parsed reversed = parse_with({"--max-tokens", "20", "10"});
+  EXPECT_EQ(reversed.outcome.exit_code, 2);
+  EXPECT_NE(reversed.outcome.output.find("--max-tokens MIN MAX"), std::string::npos);
+  EXPECT_EQ(parse_with({"--max-tokens", "1", "2", "3"}).outcome.exit_code, 2);
+}
+
+TEST_F(CliTest, SpeedBenchmarkIsAPresetGridOnTheCompletionsApi) {
+  Parsed p = parse_random({});
+  EXPECT_EQ(p.outcome.exit_code, 2);  // random alone has no lengths
+  Parsed preset = parse({"--url", "http://h:8000/v1/chat/completions", "--model", "qwen",
+                         "--dataset", "speed_benchmark"});
+  ASSERT_TRUE(preset.outcome.proceed) << preset.outcome.output;
+  EXPECT_EQ(preset.config.input_tokens, (std::vector<int64_t>{1, 6144, 14336, 30720}));
+  EXPECT_EQ(preset.config.output_tokens, (std::vector<int64_t>{2048}));
+  EXPECT_EQ(preset.config.parallel, (std::vector<int>{1}));
+  EXPECT_EQ(preset.config.number, (std::vector<int64_t>{2}));
+  EXPECT_EQ(preset.config.url, "http://h:8000/v1/completions");
+  EXPECT_EQ(preset.config.api_kind, ApiKind::kCompletions);
+  ASSERT_EQ(preset.outcome.warnings.size(), 1u);
+  EXPECT_NE(preset.outcome.warnings[0].find("/v1/completions"), std::string::npos);
+  // Flags given explicitly win over the preset.
+  Parsed mine = parse({"--url", "http://h:8000/v1/completions", "--model", "qwen", "--dataset",
+                       "speed_benchmark", "--parallel", "4", "--input-tokens", "128"});
+  ASSERT_TRUE(mine.outcome.proceed) << mine.outcome.output;
+  EXPECT_EQ(mine.config.parallel, (std::vector<int>{4}));
+  EXPECT_EQ(mine.config.input_tokens, (std::vector<int64_t>{128}));
+  EXPECT_TRUE(mine.outcome.warnings.empty());
+}
+
+TEST_F(CliTest, TokenizePromptMovesToTheCompletionsApi) {
+  Parsed p = parse_random({"--input-tokens", "100", "--tokenize-prompt"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_TRUE(p.config.tokenize_prompt);
+  EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/completions");
+  EXPECT_EQ(p.config.api_kind, ApiKind::kCompletions);
+  ASSERT_EQ(p.outcome.warnings.size(), 1u);
+  EXPECT_NE(p.outcome.warnings[0].find("--tokenize-prompt"), std::string::npos);
+}
+
+TEST_F(CliTest, TokenizerPathIsNotNeededAndSaysWhy) {
+  Parsed p = parse_random({"--input-tokens", "100", "--tokenizer-path", "/models/qwen"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_EQ(p.outcome.warnings.size(), 1u);
+  EXPECT_NE(p.outcome.warnings[0].find("counts tokens with the server"), std::string::npos)
+      << p.outcome.warnings[0];
+}
+
 TEST_F(CliTest, QueryTemplateRejectedWithGuidance) {
   Parsed p = parse_with({"--query-template", "{}"});
   EXPECT_EQ(p.outcome.exit_code, 2);
@@ -333,6 +426,13 @@ TEST_F(CliTest, HelpListsEveryFlagMetricsAndExitCodes) {
                            "--no-probe",
                            "--version",
                            "--tokenizer-path",
+                           "--input-tokens",
+                           "--output-tokens",
+                           "--prefix-length",
+                           "--ignore-eos",
+                           "--no-ignore-eos",
+                           "--tokenize-prompt",
+                           "--tokenize-url",
                            "--wandb-api-key",
                            "--swanlab-api-key"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llmperf {
@@ -184,6 +185,45 @@ TEST(ConfigValidate, DatasetKindAndSource) {
   expect_single_error(c, "--prompt");
   c.prompt = "hello";
   EXPECT_TRUE(validate_config(c).empty());
+}
+
+TEST(ConfigValidate, RandomLengthsInTokens) {
+  Config c;
+  c.model = "qwen";
+  c.dataset = "random";
+  expect_single_error(c, "--input-tokens N");  // no lengths at all
+  c.input_tokens = {100};
+  EXPECT_TRUE(validate_config(c).empty());
+  c.input_tokens = {100, 0};
+  expect_single_error(c, "--input-tokens must be >= 1, got 0");
+  c.input_tokens = {100};
+  c.output_tokens = {-5};
+  expect_single_error(c, "--output-tokens must be >= 1, got -5");
+  c.output_tokens = {};
+  c.max_prompt_length = 200;
+  expect_single_error(c, "give one");  // --input-tokens and a range
+  c.input_tokens = {};
+  EXPECT_TRUE(validate_config(c).empty());
+  c.prefix_length = -1;
+  expect_single_error(c, "--prefix-length must be >= 0");
+  c.prefix_length = 0;
+  c.prompt = "hi";
+  expect_single_error(c, "--prompt gives a fixed prompt");
+  c.prompt.clear();
+  c.tokenize_prompt = true;  // on the chat API
+  expect_single_error(c, "only the completions API");
+}
+
+TEST(ConfigValidate, SyntheticFlagsNeedASyntheticDataset) {
+  for (const auto& set : std::vector<std::pair<std::string, void (*)(Config&)>>{
+           {"--input-tokens", [](Config& c) { c.input_tokens = {100}; }},
+           {"--output-tokens", [](Config& c) { c.output_tokens = {10}; }},
+           {"--prefix-length", [](Config& c) { c.prefix_length = 5; }},
+           {"--tokenize-prompt", [](Config& c) { c.tokenize_prompt = true; }}}) {
+    Config c = valid_config();
+    set.second(c);
+    expect_single_error(c, set.first + " makes synthetic prompts");
+  }
 }
 
 TEST(ConfigValidate, ExtraArgsMustBeJsonObject) {
