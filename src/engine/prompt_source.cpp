@@ -79,6 +79,7 @@ struct PromptSource::Impl {
   // Synthetic: the server's tokenizer, or the model that estimates lengths without one.
   std::unique_ptr<Tokenizer> tokenizer;
   std::optional<LengthModel> estimate;
+  std::optional<size_t> prepared_index;  // the run whose synthetic prompts `prompts` holds
 
   explicit Impl(const Config& c) : config(c) {}
 
@@ -170,11 +171,18 @@ struct PromptSource::Impl {
 
     const int64_t started = now_ns();
     SyntheticPrompts made;
-    if (tokenizer) {
-      PrepareProgress progress(fmt::format("run {}", index + 1));
-      made = make_exact_prompts(*tokenizer, spec, std::ref(progress));
-    } else {
-      made = make_estimated_prompts(*estimate, spec);
+    try {
+      if (tokenizer) {
+        PrepareProgress progress(fmt::format("run {}", index + 1));
+        made = make_exact_prompts(*tokenizer, spec, std::ref(progress));
+      } else {
+        made = make_estimated_prompts(*estimate, spec);
+      }
+    } catch (const std::invalid_argument& error) {  // a fixed length the template cannot fit
+      throw std::invalid_argument(fmt::format(
+          "--input-tokens {}: {}; give a longer input (or use /v1/completions, which adds only "
+          "special tokens)",
+          run.input_tokens, error.what()));
     }
     if (made.raised > 0) {
       spdlog::warn(
@@ -212,7 +220,10 @@ PromptSource::PromptSource(const Config& config) : impl_(std::make_unique<Impl>(
 PromptSource::~PromptSource() = default;
 
 const std::vector<Prompt>& PromptSource::prepare(const Config::RunSpec& run, size_t index) {
-  if (is_synthetic_dataset(impl_->config.dataset)) impl_->make_synthetic(run, index);
+  if (is_synthetic_dataset(impl_->config.dataset) && impl_->prepared_index != index) {
+    impl_->make_synthetic(run, index);
+    impl_->prepared_index = index;
+  }
   return impl_->prompts;
 }
 

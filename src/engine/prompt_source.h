@@ -25,8 +25,9 @@ class PromptSource {
   PromptSource& operator=(const PromptSource&) = delete;
 
   // The prompts of the run `index` (0-based, in sweep order) described by `run`; never empty.
-  // Synthetic prompts are made here (logged, with progress on stderr past a second). Throws like
-  // the constructor.
+  // Synthetic prompts are made here (logged, with progress on stderr past a second), once per
+  // index: asking for the same index again returns them. Throws like the constructor, and
+  // std::invalid_argument when a fixed length is too short for the chat template.
   const std::vector<Prompt>& prepare(const Config::RunSpec& run, size_t index);
 
   // A prompt for the start-up probe request.

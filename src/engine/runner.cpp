@@ -329,6 +329,8 @@ int run_benchmark(const Config& config) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }
   Benchmark benchmark(config, source, builder);
+  // The first run's prompts before anything is sent: a length the template cannot fit fails here.
+  source.prepare(config.run_specs().front(), 0);
 
   if (config.probe) {
     spdlog::info("probe: one request to {}", config.url);

@@ -9,6 +9,7 @@ void LengthExactness::add(int64_t target, int64_t realized, bool verified_by_usa
   min_target = requests == 0 ? target : std::min(min_target, target);
   max_target = requests == 0 ? target : std::max(max_target, target);
   ++requests;
+  requested_sum += target;
   if (!verified_by_usage) return;
   ++verified;
   target_sum += target;

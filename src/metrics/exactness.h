@@ -15,8 +15,9 @@ struct LengthExactness {
   int64_t matched = 0;     // ... verified and equal to their target
   int64_t min_target = 0;  // smallest and largest target (meaningful when requests > 0)
   int64_t max_target = 0;
-  int64_t target_sum = 0;    // sum of the targets of the verified requests
-  int64_t realized_sum = 0;  // sum of what the server counted for them
+  int64_t requested_sum = 0;  // sum of the targets of all of them
+  int64_t target_sum = 0;     // sum of the targets of the verified requests
+  int64_t realized_sum = 0;   // sum of what the server counted for them
   // realized - target -> requests, for the verified requests where they differ.
   std::map<int64_t, int64_t> differences;
 

@@ -41,21 +41,36 @@ std::optional<std::string> string_field(const Json& doc, const char* key) {
   return found->get<std::string>();
 }
 
-// Byte offset in `text` after `chars` code points (the text's size when it has fewer).
-size_t byte_offset(std::string_view text, int64_t chars) {
-  size_t i = 0;
-  while (i < text.size() && chars > 0) {
-    ++i;
-    while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) ++i;
-    --chars;
+// Byte offsets of character offsets in one text, walked forward from the last one asked (TGI's
+// offsets only grow), from the start again when one goes back: linear in the text, not
+// quadratic.
+class CharOffsets {
+ public:
+  explicit CharOffsets(std::string_view text) : text_(text) {}
+  // Byte offset after `chars` code points (the text's size when it has fewer).
+  size_t byte_offset(int64_t chars) {
+    if (chars < chars_) chars_ = 0, bytes_ = 0;
+    while (bytes_ < text_.size() && chars_ < chars) {
+      ++bytes_;
+      while (bytes_ < text_.size() && (static_cast<unsigned char>(text_[bytes_]) & 0xC0) == 0x80) {
+        ++bytes_;
+      }
+      ++chars_;
+    }
+    return bytes_;
   }
-  return i;
-}
+
+ private:
+  std::string_view text_;
+  int64_t chars_ = 0;  // characters walked so far
+  size_t bytes_ = 0;   // ... and the bytes they span
+};
 
 // TGI's token list: ids without the zero-width (special) tokens, ends as byte offsets.
 std::optional<TokenList> tgi_tokens(const Json& list, std::string_view text) {
   if (!list.is_array()) return std::nullopt;
   TokenList out;
+  CharOffsets offsets(text);
   for (const Json& token : list) {
     if (!token.is_object()) return std::nullopt;
     const auto id = token_id(token);
@@ -67,7 +82,7 @@ std::optional<TokenList> tgi_tokens(const Json& list, std::string_view text) {
     if (start < 0 || stop < start) return std::nullopt;
     if (stop == start) continue;  // a special token (BOS): not part of the text
     out.ids.push_back(*id);
-    out.ends.push_back(byte_offset(text, stop));
+    out.ends.push_back(offsets.byte_offset(stop));
   }
   return out;
 }

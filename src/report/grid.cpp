@@ -66,8 +66,8 @@ std::vector<LoadGroup> groups_of(const std::vector<MetricPoint>& points) {
   std::map<double, LoadGroup> groups;
   for (const MetricPoint& p : points) {
     LoadGroup& g = groups[rate ? p.rate : p.parallel];
-    g.name = rate ? fmt::format("rate {} req/s", format_number(p.rate))
-                  : fmt::format("concurrency {}", p.parallel);
+    g.name =
+        rate ? fmt::format("rate {:g} req/s", p.rate) : fmt::format("concurrency {}", p.parallel);
     g.points.push_back(&p);
     g.inputs.insert(p.input_tokens);
     g.outputs.insert(p.output_tokens);
@@ -138,10 +138,10 @@ std::string grid_csv(const std::vector<MetricPoint>& points) {
   for (const GridMetric& m : metrics) out += "," + m.key;
   out += "\n";
   for (const MetricPoint& p : points) {
-    out += fmt::format("{},{},{},{},{},{},{}", p.parallel, p.rate < 0 ? "" : format_number(p.rate),
-                       p.input_tokens < 0 ? "" : std::to_string(p.input_tokens),
-                       p.output_tokens < 0 ? "" : std::to_string(p.output_tokens), p.total,
-                       p.succeeded, p.failed);
+    out += fmt::format(
+        "{},{},{},{},{},{},{}", p.parallel, p.rate < 0 ? "" : fmt::format("{:g}", p.rate),
+        p.input_tokens < 0 ? "" : std::to_string(p.input_tokens),
+        p.output_tokens < 0 ? "" : std::to_string(p.output_tokens), p.total, p.succeeded, p.failed);
     for (const GridMetric& m : metrics) {
       const auto v = m.value(p);
       out += "," + (v ? fmt::format("{}", round_to(*v, 4)) : std::string());

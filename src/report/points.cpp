@@ -164,7 +164,7 @@ std::vector<svg::ChartSpec> operating_point_charts(const std::vector<Deployment>
         if (p.grid() && deployments.size() > 1) series.name = d.label + " " + series.name;
         series.x.push_back(*p.output_tps);
         series.y.push_back(*y);
-        series.labels.push_back(rate ? fmt::format("{} req/s", format_number(p.rate))
+        series.labels.push_back(rate ? fmt::format("{:g} req/s", p.rate)
                                      : fmt::format("{}", p.parallel));
       }
       for (auto& [cell, series] : lines) {
@@ -180,8 +180,7 @@ std::vector<svg::ChartSpec> operating_point_charts(const std::vector<Deployment>
 }  // namespace
 
 std::string MetricPoint::label(bool by_rate) const {
-  std::string out =
-      by_rate ? fmt::format("{} req/s", format_number(rate)) : fmt::format("{}", parallel);
+  std::string out = by_rate ? fmt::format("{:g} req/s", rate) : fmt::format("{}", parallel);
   if (input_tokens >= 0) out += fmt::format(" in {}", input_tokens);
   if (output_tokens >= 0) out += fmt::format(" out {}", output_tokens);
   return out;

@@ -92,8 +92,8 @@ std::string grid_markdown(const std::vector<MetricPoint>& points);
 // One row (CSV) or object (JSON) per run with its cell and every grid metric.
 std::string grid_csv(const std::vector<MetricPoint>& points);
 nlohmann::ordered_json grid_json(const std::vector<MetricPoint>& points);
-// Output tok/s against output length (one line per input length) and TTFT against input length
-// (one line per output length), per load point.
+// Per load point: output tok/s and per-request output tok/s against output length (one line per
+// input length), TTFT P50 and input tok/s against input length (one line per output length).
 std::vector<svg::ChartSpec> grid_charts(const std::vector<MetricPoint>& points);
 
 // A complete self-contained HTML document (inline CSS, no scripts, no external resources).

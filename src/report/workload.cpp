@@ -17,10 +17,8 @@ std::string signed_count(int64_t value) { return fmt::format("{:+d}", value); }
 // "1000" or "63-3042 (mean 1523)".
 std::string requested_text(const LengthExactness& e) {
   if (e.min_target == e.max_target) return fmt::format("{}", e.min_target);
-  const double mean =
-      e.verified > 0 ? static_cast<double>(e.target_sum) / static_cast<double>(e.verified) : 0.0;
-  return fmt::format("{}-{}{}", e.min_target, e.max_target,
-                     e.verified > 0 ? fmt::format(" (mean {})", format_number(mean)) : "");
+  const double mean = static_cast<double>(e.requested_sum) / static_cast<double>(e.requests);
+  return fmt::format("{}-{} (mean {})", e.min_target, e.max_target, format_number(mean));
 }
 
 // "+1 x2, -1 x3" for the most frequent differences (at most 6), then the range when there are
@@ -64,6 +62,7 @@ Json exactness_entry(const LengthExactness& e) {
       {"matched", e.matched},
       {"min_target", e.any() ? Json(e.min_target) : Json(nullptr)},
       {"max_target", e.any() ? Json(e.max_target) : Json(nullptr)},
+      {"requested_total", e.requested_sum},
       {"target_total", e.target_sum},
       {"realized_total", e.realized_sum},
       {"differences", differences},

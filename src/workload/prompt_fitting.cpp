@@ -24,7 +24,11 @@ struct Search {
   bool open = true;
 };
 
-void check_encoding(const Encoding& encoding, size_t index) {
+void check_encoding(const Tokenizer& tokenizer, const Encoding& encoding, size_t index) {
+  if (!tokenizer.can_decode() && encoding.ends.size() != encoding.ids.size()) {
+    throw TokenizerError(fmt::format(
+        "tokenizer: text {} has no token offsets, and the tokenizer cannot decode", index));
+  }
   if (!encoding.ends.empty() && encoding.ends.size() != encoding.ids.size()) {
     throw TokenizerError(fmt::format("tokenizer: text {} has {} ids but {} offsets", index,
                                      encoding.ids.size(), encoding.ends.size()));
@@ -41,7 +45,7 @@ void encode_all(Tokenizer& tokenizer, std::vector<Search>& searches) {
     throw TokenizerError("tokenizer: encode answered a different number of texts");
   }
   for (size_t k = 0; k < searches.size(); ++k) {
-    check_encoding(encodings[k], searches[k].item);
+    check_encoding(tokenizer, encodings[k], searches[k].item);
     searches[k].encoding = std::move(encodings[k]);
   }
 }

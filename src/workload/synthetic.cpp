@@ -36,11 +36,13 @@ std::vector<Lengths> draw_lengths(std::mt19937_64& rng, const SyntheticSpec& spe
 // Words enough for a text of `tokens` tokens: every word is at least one token.
 int64_t words_for(int64_t tokens) { return tokens + tokens / 8 + 16; }
 
-// Random words for a text that must hold `tokens` tokens, Chinese words only in its first quarter
-// (cuts near the end then fall between ASCII characters). Starts with a space: it follows a prefix.
+// Random words for a text that must hold `tokens` tokens, Chinese words only among the first
+// tokens/6 words: at up to 3 tokens a word there (a byte-level tokenizer spends 2 or 3 tokens on a
+// Chinese character) that stays within half the target, so cuts near the end fall between ASCII
+// characters. Starts with a space: it follows a prefix.
 std::string body_text(std::mt19937_64& rng, int64_t tokens) {
   std::string text;
-  append_random_words(rng, words_for(tokens), tokens / 4, text);
+  append_random_words(rng, words_for(tokens), tokens / 6, text);
   return text;
 }
 
@@ -87,7 +89,8 @@ SyntheticPrompts make_exact_prompts(Tokenizer& tokenizer, const SyntheticSpec& s
     if (tokenizer.can_decode()) {
       options.prefix = std::string(utf8_whole_prefix(tokenizer.decode({options.prefix_ids}).at(0)));
     } else {
-      options.prefix = words.substr(0, encoding.ends.at(static_cast<size_t>(p - 1)));
+      const size_t end = encoding.ends.at(static_cast<size_t>(p - 1));
+      options.prefix = std::string(utf8_whole_prefix(std::string_view(words).substr(0, end)));
     }
     out.prefix = options.prefix;
   }

@@ -1,9 +1,11 @@
-// Tests for the run plan of a Config: --parallel/-n/--rate lists pair as documented, and
-// --warmup-num is a count or a fraction of -n.
+// Tests for the run plan of a Config: --parallel/-n/--rate lists pair as documented, every run is
+// repeated over the --input-tokens x --output-tokens grid, and --warmup-num is a count or a
+// fraction of -n.
 #include "core/config.h"
 
 #include <gtest/gtest.h>
 
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -32,6 +34,53 @@ TEST(ConfigRuns, RatesDriveTheSweepAndParallelCapsEachRun) {
   EXPECT_EQ(runs[1].number, 100);
   EXPECT_DOUBLE_EQ(runs[2].rate, 20);
   EXPECT_DOUBLE_EQ(Config{}.run_specs().front().rate, -1);  // closed loop
+}
+
+TEST(ConfigRuns, GridRepeatsEachRunOverInputsOuterOutputsInner) {
+  Config c;
+  c.parallel = {1, 4};
+  c.number = {10, 20};
+  c.input_tokens = {128, 1024};
+  c.output_tokens = {32, 256, 512};
+  const std::vector<Config::RunSpec> runs = c.run_specs();
+  ASSERT_EQ(runs.size(), 2u * 2u * 3u);
+  std::vector<std::tuple<int, int64_t, int64_t, int64_t>> got;
+  for (const Config::RunSpec& r : runs) {
+    got.emplace_back(r.parallel, r.number, r.input_tokens, r.output_tokens);
+    EXPECT_DOUBLE_EQ(r.rate, -1);
+  }
+  const std::vector<std::tuple<int, int64_t, int64_t, int64_t>> expected = {
+      {1, 10, 128, 32},   {1, 10, 128, 256},  {1, 10, 128, 512},  {1, 10, 1024, 32},
+      {1, 10, 1024, 256}, {1, 10, 1024, 512}, {4, 20, 128, 32},   {4, 20, 128, 256},
+      {4, 20, 128, 512},  {4, 20, 1024, 32},  {4, 20, 1024, 256}, {4, 20, 1024, 512},
+  };
+  EXPECT_EQ(got, expected);
+  // runs() follows run_specs(): one (parallel, number) per grid cell.
+  EXPECT_EQ(c.runs().size(), runs.size());
+  EXPECT_EQ(c.runs()[6], (std::pair<int, int64_t>{4, 20}));
+}
+
+TEST(ConfigRuns, GridWithOneListLeavesTheOtherLengthUnset) {
+  Config c;
+  c.rate = {2, 8};
+  c.parallel = {16};
+  c.number = {50};
+  c.output_tokens = {64, 128};
+  const std::vector<Config::RunSpec> runs = c.run_specs();
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_DOUBLE_EQ(runs[0].rate, 2);
+  EXPECT_DOUBLE_EQ(runs[1].rate, 2);
+  EXPECT_DOUBLE_EQ(runs[2].rate, 8);
+  for (const Config::RunSpec& r : runs) {
+    EXPECT_EQ(r.input_tokens, -1);
+    EXPECT_EQ(r.parallel, 16);
+  }
+  EXPECT_EQ(runs[0].output_tokens, 64);
+  EXPECT_EQ(runs[1].output_tokens, 128);
+  EXPECT_EQ(runs[3].output_tokens, 128);
+  // No lists: no grid.
+  EXPECT_EQ(Config{}.run_specs().front().input_tokens, -1);
+  EXPECT_EQ(Config{}.run_specs().front().output_tokens, -1);
 }
 
 TEST(ConfigRuns, WarmupIsACountOrAFractionOfTheRun) {

@@ -1,0 +1,207 @@
+// End-to-end tests against a real server none of us wrote: llama.cpp's llama-server with a tiny
+// random-weight model (/work/shared/llama-server/README.md). Synthetic prompts are counted by its
+// own /tokenize (with /apply-template for chat), so its usage must equal every target exactly.
+// Skipped, with a message naming the paths tried, where the server is not installed.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "core/clock.h"
+#include "llmperf_run.h"
+#include "test_process.h"
+
+namespace llmperf::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kBinary = "llama-server";
+constexpr const char* kModel = "tiny-llama-spm.gguf";
+constexpr int kStartTimeoutS = 60;
+
+// Directories that may hold llama-server and its model: $LLMPERF_LLAMA_SERVER_DIR when set, else
+// the one configured at build time, then the shared default.
+std::vector<fs::path> candidate_dirs() {
+  if (const char* env = std::getenv("LLMPERF_LLAMA_SERVER_DIR"); env != nullptr && *env != '\0') {
+    return {env};
+  }
+  std::vector<fs::path> dirs;
+#ifdef LLMPERF_LLAMA_SERVER_DIR
+  dirs.emplace_back(LLMPERF_LLAMA_SERVER_DIR);
+#endif
+  dirs.emplace_back("/work/shared/llama-server");
+  return dirs;
+}
+
+// The first candidate holding both the binary and the model; `tried` lists every path looked at.
+std::optional<fs::path> find_llama_server(std::string& tried) {
+  for (const fs::path& dir : candidate_dirs()) {
+    tried += (tried.empty() ? "" : ", ") + (dir / kBinary).string();
+    if (fs::exists(dir / kBinary) && fs::exists(dir / kModel)) return dir;
+  }
+  return std::nullopt;
+}
+
+// Status code of GET http://127.0.0.1:<port><path>, or -1 when it cannot be had within timeout_ms.
+int http_get_status(int port, const std::string& path, int timeout_ms) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int status = -1;
+  const std::string request =
+      "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0 &&
+      send(fd, request.data(), request.size(), MSG_NOSIGNAL) ==
+          static_cast<ssize_t>(request.size())) {
+    std::string reply;
+    pollfd p{fd, POLLIN, 0};
+    char chunk[512];
+    // "HTTP/1.1 200" is all that is needed.
+    while (reply.size() < 12 && poll(&p, 1, timeout_ms) == 1) {
+      const ssize_t n = recv(fd, chunk, sizeof chunk, 0);
+      if (n <= 0) break;
+      reply.append(chunk, static_cast<size_t>(n));
+    }
+    if (reply.size() >= 12 && reply.rfind("HTTP/1.", 0) == 0) status = std::atoi(reply.c_str() + 9);
+  }
+  close(fd);
+  return status;
+}
+
+// llama-server started as its README says, on an ephemeral loopback port; ready once /health
+// answers 200 (the port listens before the model is loaded).
+class LlamaServer {
+ public:
+  explicit LlamaServer(const fs::path& dir)
+      : process_({(dir / kBinary).string(), "-m", (dir / kModel).string(), "--host", "127.0.0.1",
+                  "--port", "0", "-c", "4096", "--parallel", "4", "-t", "1", "--alias",
+                  "tiny-llama", "--no-webui", "--metrics"}) {}
+
+  // Waits for the port and for /health; "" when ready, else what went wrong.
+  std::string wait_ready() {
+    constexpr std::string_view kListening = "listening on http://127.0.0.1:";
+    if (!process_.wait_for_stderr(std::string(kListening), kStartTimeoutS)) {
+      return "llama-server printed no port:\n" + process_.stderr_text();
+    }
+    const std::string log = process_.stderr_text();
+    port_ = std::atoi(log.c_str() + log.find(kListening) + kListening.size());
+    const int64_t deadline = now_ns() + int64_t{kStartTimeoutS} * 1'000'000'000;
+    while (now_ns() < deadline) {
+      if (http_get_status(port_, "/health", 1000) == 200) return "";
+      if (process_.wait(0) != -1) return "llama-server exited:\n" + process_.stderr_text();
+      // Polling: the model loads in the child, with nothing to wait on but /health.
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return "llama-server /health did not answer 200 within the deadline:\n" +
+           process_.stderr_text();
+  }
+
+  // SIGTERM, then the exit code; it may abort ("terminate called without an active exception")
+  // while stopping, which counts as a normal stop.
+  int stop() {
+    process_.signal(SIGTERM);
+    return process_.wait(20);
+  }
+
+  std::string base() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::string log() const { return process_.stderr_text(); }
+
+ private:
+  BackgroundProcess process_;
+  int port_ = 0;
+};
+
+class LlamaServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    started_ns_ = now_ns();
+    std::string tried;
+    const std::optional<fs::path> dir = find_llama_server(tried);
+    if (!dir) {
+      GTEST_SKIP() << "llama-server with " << kModel << " not found (tried " << tried
+                   << "; set LLMPERF_LLAMA_SERVER_DIR to its directory)";
+    }
+    server_ = std::make_unique<LlamaServer>(*dir);
+    const std::string problem = server_->wait_ready();
+    ASSERT_TRUE(problem.empty()) << problem;
+  }
+
+  void TearDown() override {
+    if (!server_) return;
+    const int code = server_->stop();
+    EXPECT_TRUE(code == 0 || code == 128 + SIGABRT) << "llama-server stopped with " << code << "\n"
+                                                    << server_->log();
+    const double seconds = static_cast<double>(now_ns() - started_ns_) / 1e9;
+    RecordProperty("seconds_with_server", std::to_string(seconds));
+    std::printf("llama-server test took %.2f s (start, run, stop)\n", seconds);
+  }
+
+  // --dataset random at `path`, 2 in flight, 8 requests of 100 (+ prefix) / 20 tokens.
+  BenchRun run_random(const std::string& path, const std::vector<std::string>& extra) {
+    return run_llmperf(
+        concat({"--url", server_->base() + path, "--model", "tiny-llama", "--dataset", "random",
+                "--input-tokens", "100", "--output-tokens", "20", "--parallel", "2", "-n", "8"},
+               extra));
+  }
+
+  // Every request's usage equals its targets, and the tokenizer was llama.cpp's /tokenize.
+  static void expect_exact(const BenchRun& run, int64_t input) {
+    ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+    ASSERT_EQ(run.run_dirs.size(), 1u) << diagnostics(run);
+    const std::vector<json> records = read_requests(run.run_dirs.front());
+    EXPECT_EQ(records.size(), 8u);
+    for (const json& r : records) {
+      ASSERT_TRUE(r["ok"].get<bool>()) << r.dump();
+      EXPECT_EQ(r["target_input_tokens"], input) << r.dump();
+      EXPECT_EQ(r["input_tokens"], r["target_input_tokens"]) << r.dump();
+      EXPECT_EQ(r["input_token_source"], "usage");
+      EXPECT_EQ(r["target_output_tokens"], 20) << r.dump();
+      EXPECT_EQ(r["output_tokens"], 20) << r.dump();
+    }
+    const json& s = run.summary;
+    EXPECT_EQ(s["workload"]["tokenizer"]["source"], "server /tokenize (llama.cpp)");
+    EXPECT_TRUE(s["workload"]["tokenizer"]["exact"].get<bool>());
+    EXPECT_EQ(s["exactness"]["input"]["matched"], 8) << s["exactness"].dump();
+    EXPECT_EQ(s["exactness"]["output"]["matched"], 8) << s["exactness"].dump();
+  }
+
+  std::unique_ptr<LlamaServer> server_;
+  int64_t started_ns_ = 0;
+};
+
+TEST_F(LlamaServerTest, ChatLengthsMatchItsUsageExactly) {
+  // The chat template (ChatML here) is counted through /apply-template, then /tokenize.
+  expect_exact(run_random("/v1/chat/completions", {}), 100);
+}
+
+TEST_F(LlamaServerTest, CompletionsWithAPrefixMatchItsUsageExactly) {
+  expect_exact(run_random("/v1/completions", {"--prefix-length", "20"}), 120);
+}
+
+TEST_F(LlamaServerTest, TokenIdPromptsMatchItsUsageExactly) {
+  expect_exact(run_random("/v1/completions", {"--tokenize-prompt"}), 100);
+}
+
+}  // namespace
+}  // namespace llmperf::testing
