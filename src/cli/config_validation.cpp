@@ -1,6 +1,7 @@
 // Config validation: checks every field, names the offending flag in each message, and derives
 // the API shape (chat or completions) from the URL path.
 #include "cli/cli.h"
+#include "cli/compat.h"
 #include "workload/dataset.h"
 
 #include <algorithm>
@@ -45,13 +46,9 @@ std::optional<UrlParts> split_url(std::string_view url) {
   return parts;
 }
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 ApiKind api_kind_for_path(std::string_view path) {
   while (!path.empty() && path.back() == '/') path.remove_suffix(1);
-  if (ends_with(path, "/completions") && !ends_with(path, "/chat/completions")) {
+  if (path.ends_with("/completions") && !path.ends_with("/chat/completions")) {
     return ApiKind::kCompletions;
   }
   return ApiKind::kChat;
@@ -128,14 +125,42 @@ void validate_synthetic(const Config& c, std::vector<std::string>& errors) {
   }
 }
 
+// --dataset sharegpt: a file, and vLLM's limits in tokens.
+void validate_sharegpt(const Config& c, std::vector<std::string>& errors) {
+  if (c.dataset_path.empty()) {
+    errors.push_back(
+        fmt::format("--dataset-path is required for --dataset {} (the ShareGPT JSON file, e.g. "
+                    "ShareGPT_V3_unfiltered_cleaned_split.json)",
+                    c.dataset));
+  }
+  if (!c.prompt.empty()) {
+    errors.push_back(
+        fmt::format("--prompt gives a fixed prompt; --dataset {} samples its own", c.dataset));
+  }
+  if (c.sharegpt_output_len == 0 || c.sharegpt_output_len < -1) {
+    errors.push_back(
+        fmt::format("--sharegpt-output-len must be >= 1, got {}", c.sharegpt_output_len));
+  }
+  for (const auto& [value, flag] :
+       {std::pair{c.sharegpt_min_len, "--sharegpt-min-len"},
+        std::pair{c.sharegpt_max_input_len, "--sharegpt-max-input-len"},
+        std::pair{c.sharegpt_max_total_len, "--sharegpt-max-total-len"}}) {
+    if (value < 0) errors.push_back(fmt::format("{} must be >= 0, got {}", flag, value));
+  }
+}
+
 void validate_dataset(const Config& c, std::vector<std::string>& errors) {
   const std::vector<std::string_view> kinds = dataset_kinds();
   if (std::find(kinds.begin(), kinds.end(), c.dataset) == kinds.end()) {
     // Only this message: what else the unknown kind would need is beside the point.
-    errors.push_back(
-        fmt::format("--dataset must be one of {} (got \"{}\")", fmt::join(kinds, ", "), c.dataset));
+    const std::string guidance = dataset_guidance(c.dataset);
+    errors.push_back(fmt::format("--dataset must be one of {} (got \"{}\"{})",
+                                 fmt::join(kinds, ", "), c.dataset,
+                                 guidance.empty() ? "" : ": " + guidance));
   } else if (is_synthetic_dataset(c.dataset)) {
     validate_synthetic(c, errors);
+  } else if (is_sharegpt_dataset(c.dataset)) {
+    validate_sharegpt(c, errors);
   } else {
     if (c.dataset_path.empty() && c.prompt.empty()) {
       errors.push_back(fmt::format(
@@ -246,6 +271,11 @@ void validate_body(const Config& c, std::vector<std::string>& errors) {
   } else if (c.min_tokens && c.max_tokens && *c.min_tokens > *c.max_tokens) {
     errors.push_back(fmt::format("--min-tokens ({}) must not exceed --max-tokens ({})",
                                  *c.min_tokens, *c.max_tokens));
+  }
+  if (c.top_k && *c.top_k < -1)
+    errors.push_back(fmt::format("--top-k must be >= -1, got {}", *c.top_k));
+  if (c.n_choices && *c.n_choices < 1) {
+    errors.push_back(fmt::format("--n-choices must be >= 1, got {}", *c.n_choices));
   }
   if (c.temperature && !(*c.temperature >= 0)) {
     errors.push_back(fmt::format("--temperature must be >= 0, got {}", *c.temperature));

@@ -79,8 +79,8 @@ SubcommandOutcome report(int argc, const char* const* argv) {
                  "Percentiles to report (default: those recorded in each summary.json)")
       ->check(CLI::Range(0.0, 100.0));
   app.add_option("--summary-format", options.summary_format,
-                 "stdout summary: default or evalscope-legacy")
-      ->check(CLI::IsMember({"default", "evalscope-legacy"}));
+                 "stdout summary: default, evalscope-legacy or vllm")
+      ->check(CLI::IsMember({"default", "evalscope-legacy", "vllm"}));
   if (auto done = parse(app, argc, argv)) return *done;
   try {
     std::string text = rebuild_reports(options);

@@ -12,4 +12,9 @@ inline int64_t now_ns() {
       .count();
 }
 
+// Seconds (a flag's value) as whole milliseconds, rounded.
+inline int64_t seconds_to_ms(double seconds) {
+  return static_cast<int64_t>(seconds * 1000.0 + 0.5);
+}
+
 }  // namespace llmperf

@@ -47,6 +47,12 @@ struct Config {
   std::string tokenize_url;            // --tokenize-url: base URL of /tokenize (default: --url's)
   std::string tokenizer_path;          // --tokenizer-path: accepted (EvalScope), not needed
 
+  // --- ShareGPT (--dataset sharegpt): vLLM's sampling limits, in tokens ---
+  int64_t sharegpt_output_len = -1;       // --sharegpt-output-len: fixed max_tokens (-1: answers')
+  int64_t sharegpt_min_len = 4;           // --sharegpt-min-len: shortest prompt and answer
+  int64_t sharegpt_max_input_len = 1024;  // --sharegpt-max-input-len: longest prompt
+  int64_t sharegpt_max_total_len = 2048;  // --sharegpt-max-total-len: prompt + answer
+
   // --- load ---
   std::vector<int> parallel = {1};       // --parallel: concurrency per run (a list sweeps)
   std::vector<int64_t> number = {1000};  // -n/--number: requests per run (paired with parallel)
@@ -60,27 +66,37 @@ struct Config {
   int64_t max_tokens_low = -1;        // --max-tokens MIN MAX: max_tokens drawn per request from
                                       // [MIN, MAX] (EvalScope's two-value form); -1: one value
   std::optional<int64_t> min_tokens;  // --min-tokens
-  std::optional<double> temperature = 0.0;  // --temperature
-  std::optional<double> top_p;              // --top-p
-  std::vector<std::string> stop;            // --stop
-  std::vector<int64_t> stop_token_ids;      // --stop-token-ids
-  std::string extra_args;                   // --extra-args: JSON object merged into the body last
+  std::optional<double> temperature = 0.0;   // --temperature
+  std::optional<double> top_p;               // --top-p
+  std::vector<std::string> stop;             // --stop
+  std::vector<int64_t> stop_token_ids;       // --stop-token-ids
+  std::optional<int64_t> top_k;              // --top-k
+  std::optional<double> frequency_penalty;   // --frequency-penalty
+  std::optional<double> repetition_penalty;  // --repetition-penalty
+  bool logprobs = false;                     // --logprobs: "logprobs": true
+  std::optional<int64_t> n_choices;          // --n-choices: "n"
+  bool seed_in_body = false;                 // --seed was given: also sent as "seed" (EvalScope)
+  std::string extra_args;                    // --extra-args: JSON object merged into the body last
 
   // --- open loop, warm-up and duration ---
   std::vector<double> rate;  // --rate: requests/s per run (a list sweeps); empty: closed loop
-  std::string arrival = "poisson";  // --arrival: constant | poisson | gamma
-  double burstiness = 1.0;          // --burstiness: gamma shape (1 = Poisson, as in vLLM)
-  double duration_s = 0;            // --duration: stop dispatching after this long (0: no limit)
-  double warmup_num = 0;            // --warmup-num: a count, or a fraction of -n when < 1
+  std::string arrival = "poisson";   // --arrival: constant | poisson | gamma
+  double burstiness = 1.0;           // --burstiness: gamma shape (1 = Poisson, as in vLLM)
+  double duration_s = 0;             // --duration: stop dispatching after this long (0: no limit)
+  double warmup_num = 0;             // --warmup-num: a count, or a fraction of -n when < 1
+  bool open_loop_unbounded = false;  // --open-loop: no cap on requests in flight (EvalScope)
 
   // --- verdicts ---
-  std::vector<std::string> goodput;  // --goodput ttft:MS tpot:MS e2el:MS
-  std::vector<std::string> slo;      // --slo EXPR, repeatable
-  std::string junit_path;            // --junit FILE: JUnit XML of the SLO verdicts
-  std::string baseline_path;         // --baseline PATH/summary.json
-  std::string tolerance = "10%";     // --tolerance: allowed regression against the baseline
-  std::string search;                // --search parallel | rate ("" = off)
-  std::vector<double> search_range;  // --search-range LO HI
+  std::vector<std::string> goodput;     // --goodput ttft:MS tpot:MS e2el:MS
+  std::vector<std::string> slo;         // --slo EXPR, repeatable
+  std::string junit_path;               // --junit FILE: JUnit XML of the SLO verdicts
+  std::string baseline_path;            // --baseline PATH/summary.json
+  std::string tolerance = "10%";        // --tolerance: allowed regression against the baseline
+  std::string search;                   // --search parallel | rate ("" = off)
+  std::vector<double> search_range;     // --search-range LO HI
+  bool search_doubling = false;         // double from LO, then bisect (EvalScope's --sla-auto-tune)
+  double search_number_multiplier = 0;  // each probe's -n = its value x this (--sla-number-
+                                        // multiplier); 0: -n as given
 
   // --- timeouts (seconds; 0 disables) ---
   double connect_timeout_s = 600;  // --connect-timeout
@@ -90,11 +106,16 @@ struct Config {
   // --- output ---
   std::string outputs_dir = "outputs";  // --outputs-dir
   std::string name;                     // --name: run name (defaults to the model)
+  bool no_timestamp = false;            // --no-timestamp: no <YYYYmmdd_HHMMSS> level
   int64_t log_every_n_query = 10;       // --log-every-n-query
   bool debug = false;                   // --debug
   std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};  // --percentiles
   bool probe = true;                       // --no-probe skips the start-up probe request
-  std::string summary_format = "default";  // --summary-format: default | evalscope-legacy
+  std::string summary_format = "default";  // --summary-format: default | evalscope-legacy | vllm
+  // vLLM's --percentile-metrics and --metric-percentiles: which metrics and percentiles its
+  // console block (--summary-format vllm) and vllm_result.json give.
+  std::vector<std::string> percentile_metrics = {"ttft", "tpot", "itl"};
+  std::vector<double> metric_percentiles = {99};
 
   // Derived by validate_config() (cli/cli.h): chat or completions, from the URL path.
   ApiKind api_kind = ApiKind::kChat;

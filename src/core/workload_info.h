@@ -15,6 +15,7 @@ struct DatasetStats {
   int64_t accepted = 0;                  // prompts kept
   int64_t skipped_length = 0;            // outside the length filter
   int64_t skipped_empty = 0;             // blank lines / empty prompts
+  int64_t skipped_turns = 0;             // conversations with too few turns (ShareGPT)
   int64_t malformed = 0;                 // unparseable lines or items
   std::vector<int64_t> malformed_lines;  // first few 1-based line (or item) numbers, at most 10
   std::string first_malformed_reason;    // why the first malformed record was rejected
@@ -27,10 +28,17 @@ struct TokenizerInfo {
   bool exact = false;  // the server's own tokenizer counted every prompt, template included
 };
 
-// How a run's prompts were made (synthetic workloads; empty for datasets of text).
+// How a run's prompts were made and measured (synthetic workloads, ShareGPT; empty for datasets
+// of text).
 struct WorkloadInfo {
-  bool synthetic = false;     // prompts were made to token lengths (--dataset random, ...)
-  TokenizerInfo tokenizer;    // where their lengths were counted
+  bool synthetic = false;   // prompts were made to token lengths (--dataset random, ...)
+  bool counted = false;     // prompt lengths were counted with a tokenizer (synthetic, ShareGPT)
+  TokenizerInfo tokenizer;  // where their lengths were counted
+  // ShareGPT: conversations drawn from the file, measured, and dropped by the length limits.
+  int64_t candidates = 0;
+  int64_t measured = 0;
+  int64_t dropped_short = 0;
+  int64_t dropped_long = 0;
   int64_t prompts = 0;        // distinct prompts made for the run
   int64_t fit_misses = 0;     // of those, prompts whose count missed their target while fitting
   int64_t fit_counts = 0;     // token counts the fitting asked of the tokenizer

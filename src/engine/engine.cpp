@@ -32,8 +32,6 @@ namespace {
 constexpr auto kDrainPeriod = std::chrono::milliseconds(100);
 constexpr size_t kSinkSlice = 32;
 
-int64_t seconds_to_ms(double seconds) { return static_cast<int64_t>(seconds * 1000.0 + 0.5); }
-
 }  // namespace
 
 LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vector<Prompt>& prompts,

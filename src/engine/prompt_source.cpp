@@ -14,12 +14,11 @@
 #include "server/server_tokenizer.h"
 #include "server/usage_calibration.h"
 #include "workload/request_builder.h"
+#include "workload/sharegpt.h"
 #include "workload/synthetic.h"
 
 namespace llmperf {
 namespace {
-
-int64_t seconds_to_ms(double seconds) { return static_cast<int64_t>(seconds * 1000.0 + 0.5); }
 
 // The side channel's HTTP options: the credentials and TLS settings of the benchmark itself.
 HttpPoolOptions http_options(const Config& config) {
@@ -114,6 +113,53 @@ struct PromptSource::Impl {
     probe_prompts = {prompts.front()};
   }
 
+  // ShareGPT: sampled and measured once, shared by every run like a dataset of text.
+  void sample_conversations() {
+    int64_t most_requests = 0;
+    for (const Config::RunSpec& run : config.run_specs()) {
+      most_requests = std::max(most_requests, requests_of(config, run));
+    }
+    ShareGptSpec spec;
+    spec.path = config.dataset_path;
+    spec.count = std::clamp<int64_t>(most_requests, 1, kMaxSyntheticPrompts);
+    spec.seed = config.seed;
+    spec.limits.min_tokens = config.sharegpt_min_len;
+    spec.limits.max_prompt_tokens = config.sharegpt_max_input_len;
+    spec.limits.max_total_tokens = config.sharegpt_max_total_len;
+    spec.limits.output_len = config.sharegpt_output_len;
+    const int64_t started = now_ns();
+    ShareGptSampling sampling;
+    {
+      PrepareProgress progress("sharegpt");
+      prompts = sample_sharegpt(spec, tokenizer.get(), estimate ? &*estimate : nullptr, dataset,
+                                sampling, std::ref(progress));
+    }
+    workload.counted = true;
+    workload.prompts = static_cast<int64_t>(prompts.size());
+    workload.candidates = sampling.candidates;
+    workload.measured = sampling.measured;
+    workload.dropped_short = sampling.too_short;
+    workload.dropped_long = sampling.too_long;
+    workload.prepare_s = static_cast<double>(now_ns() - started) / 1e9;
+    spdlog::info(
+        "sharegpt: {} prompts from {} conversations drawn of {} read ({} measured, {} too short, "
+        "{} too long, {} malformed, {} with fewer than two turns) in {:.2f} s",
+        prompts.size(), sampling.candidates, dataset.records_read, sampling.measured,
+        sampling.too_short, sampling.too_long, dataset.malformed, dataset.skipped_turns,
+        workload.prepare_s);
+    if (static_cast<int64_t>(prompts.size()) < spec.count) {
+      spdlog::warn(
+          "sharegpt: only {} prompts pass the length limits, fewer than the {} requests "
+          "of the longest run: they are sent again in turn",
+          prompts.size(), spec.count);
+    }
+    if (dataset.malformed > 0) {
+      spdlog::warn("sharegpt: skipped {} malformed items; first: {}", dataset.malformed,
+                   dataset.first_malformed_reason);
+    }
+    probe_prompts = {prompts.front()};
+  }
+
   void find_tokenizer() {
     const HttpPoolOptions http = http_options(config);
     ServerTokenizerOptions options;
@@ -192,6 +238,7 @@ struct PromptSource::Impl {
     }
     prompts = std::move(made.prompts);
     workload.synthetic = true;
+    workload.counted = true;
     workload.prompts = static_cast<int64_t>(prompts.size());
     workload.fit_misses = made.misses;
     workload.fit_counts = made.fit_counts;
@@ -205,6 +252,11 @@ struct PromptSource::Impl {
 };
 
 PromptSource::PromptSource(const Config& config) : impl_(std::make_unique<Impl>(config)) {
+  if (is_sharegpt_dataset(config.dataset)) {
+    impl_->find_tokenizer();
+    impl_->sample_conversations();
+    return;
+  }
   if (!is_synthetic_dataset(config.dataset)) {
     impl_->load_dataset();
     return;

@@ -1,8 +1,9 @@
-// Where each run's prompts come from: a dataset file, read once and shared by every run; or
-// synthetic prompts of exact token lengths (--dataset random), made for each run with fresh text,
-// so that one run's KV cache does not help the next. Their lengths are counted by the server under
-// test through its tokenize API, calibrated from its usage where it has none (approximate), or
-// estimated from characters where it reports no usage either.
+// Where each run's prompts come from: a dataset file, read once and shared by every run; a
+// ShareGPT file, sampled and measured once; or synthetic prompts of exact token lengths (--dataset
+// random), made for each run with fresh text, so that one run's KV cache does not help the next.
+// Their lengths are counted by the server under test through its tokenize API, calibrated from its
+// usage where it has none (approximate), or estimated from characters where it reports no usage
+// either.
 #pragma once
 
 #include <cstdint>

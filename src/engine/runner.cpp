@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -110,9 +111,10 @@ class Benchmark {
     metrics_options_.percentiles = config.percentiles;
     metrics_options_.goodput = parse_goodput(config.goodput);
     if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
-    sweep_dir_ = (std::filesystem::path(config.outputs_dir) / output_timestamp() /
-                  safe_path_component(config.name.empty() ? config.model : config.name))
-                     .string();
+    std::filesystem::path base(config.outputs_dir);
+    if (!config.no_timestamp) base /= output_timestamp();
+    sweep_dir_ =
+        (base / safe_path_component(config.name.empty() ? config.model : config.name)).string();
   }
 
   // Runs every (parallel, number, rate) of the sweep in order.
@@ -132,6 +134,7 @@ class Benchmark {
     spec.lo = config_.search_range[0];
     spec.hi = config_.search_range[1];
     spec.integer = !by_rate;
+    spec.doubling = config_.search_doubling;
     int probes = 0;
     const SearchOutcome outcome = bisect_search(spec, [&](double value) -> std::optional<bool> {
       if (probes > 0 && !pause_between_runs()) return std::nullopt;
@@ -140,6 +143,9 @@ class Benchmark {
         run.rate = value;
       } else {
         run.parallel = static_cast<int>(value);
+      }
+      if (config_.search_number_multiplier > 0) {  // EvalScope: requests grow with the value
+        run.number = std::max<int64_t>(1, std::llround(value * config_.search_number_multiplier));
       }
       const bool passed =
           run_one(run, static_cast<size_t>(probes), fmt::format("search probe {}", probes + 1));

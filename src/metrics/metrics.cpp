@@ -94,6 +94,7 @@ void SummaryBuilder::add(const RequestRecord& r) {
     return;
   }
   ++s.succeeded;
+  add_to_seconds(r);
   s.total_input_tokens += r.input_tokens;
   s.total_output_tokens += r.output_tokens;
   count_source(r.input_source, s.input_provenance);
@@ -113,6 +114,24 @@ void SummaryBuilder::add(const RequestRecord& r) {
   if (r.stream && r.first_content_ns >= 0) {
     for (size_t i = 1; i < r.chunk_ns.size(); ++i) itl_.add(r.chunk_ns[i] - r.chunk_ns[i - 1]);
   }
+}
+
+void SummaryBuilder::add_to_seconds(const RequestRecord& r) {
+  const auto add = [&](int64_t t, double tokens) {
+    const int64_t second = std::max<int64_t>(0, (t - options_.origin_ns) / 1'000'000'000);
+    if (static_cast<size_t>(second) >= tokens_per_second_.size()) {
+      tokens_per_second_.resize(static_cast<size_t>(second) + 1, 0.0);
+    }
+    tokens_per_second_[static_cast<size_t>(second)] += tokens;
+  };
+  if (r.output_tokens <= 0) return;
+  if (r.chunk_ns.empty()) {
+    if (r.end_ns >= 0) add(r.end_ns, static_cast<double>(r.output_tokens));
+    return;
+  }
+  const double per_chunk =
+      static_cast<double>(r.output_tokens) / static_cast<double>(r.chunk_ns.size());
+  for (const int64_t t : r.chunk_ns) add(t, per_chunk);
 }
 
 void SummaryBuilder::add_failure(const RequestRecord& r) {
@@ -144,6 +163,22 @@ RunSummary SummaryBuilder::finish(RunTrace* trace) {
         static_cast<double>(s.total_input_tokens + s.total_output_tokens) / window_s;
     s.input_chars_throughput = static_cast<double>(s.total_input_chars) / window_s;
     s.output_chars_throughput = static_cast<double>(s.total_output_chars) / window_s;
+  }
+  for (const double tokens : tokens_per_second_) {
+    s.peak_output_throughput = std::max(s.peak_output_throughput, tokens);
+  }
+  // Sweep line over successful requests: an end at the same time as a start comes first.
+  std::vector<std::pair<int64_t, int>> edges;
+  for (const Row& r : rows_) {
+    if (!r.ok || r.sent_ns < 0 || r.end_ns < r.sent_ns) continue;
+    edges.emplace_back(r.sent_ns, +1);
+    edges.emplace_back(r.end_ns, -1);
+  }
+  std::sort(edges.begin(), edges.end());
+  int64_t in_flight = 0;
+  for (const auto& [t, step] : edges) {
+    in_flight += step;
+    s.peak_concurrency = std::max(s.peak_concurrency, in_flight);
   }
   if (options_.goodput.enabled()) {
     s.goodput_enabled = true;

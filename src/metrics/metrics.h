@@ -66,7 +66,12 @@ struct RunSummary {
   int64_t total_output_chars = 0;
   double input_chars_throughput = 0;   // chars/s
   double output_chars_throughput = 0;  // chars/s
-  bool streamed = false;               // any measured request was a stream
+  // vLLM's peak figures: the most output tokens of successful requests in one second of the run
+  // (one-second bins from the run's start; a chunk's tokens at its read time), and the most
+  // successful requests in flight at once (half-open [t_send, end) intervals).
+  double peak_output_throughput = 0;  // tok/s
+  int64_t peak_concurrency = 0;       // requests
+  bool streamed = false;              // any measured request was a stream
 
   // Per-request distributions over successful requests (ns, tokens, tok/s).
   Distribution latency_ns;  // E2E: end - t_send
@@ -144,12 +149,14 @@ class SummaryBuilder {
     bool stream;
   };
   void add_failure(const RequestRecord& record);
+  void add_to_seconds(const RequestRecord& record);
 
   MetricsOptions options_;
   RunSummary summary_;
   std::deque<Row> rows_;  // grows in fixed blocks: no doubling, no copy, for long runs
   PooledSamples itl_;
   TimeBins output_tokens_;
+  std::vector<double> tokens_per_second_;  // successful requests' output tokens, 1 s bins
 };
 
 // summarize(records) == a SummaryBuilder fed every record, finished.

@@ -155,6 +155,7 @@ void write_run_outputs(const Config& config, const RunInfo& info, const RunSumma
   emit("benchmark_summary.json", dump(report_detail::benchmark_summary_json(info, summary)));
   emit("benchmark_percentile.json", dump(report_detail::benchmark_percentile_json(summary)));
   emit("report.html", report_detail::render_run_html(config, info, summary, trace));
+  report_detail::write_vllm_result(config, info, summary);
 }
 
 void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,

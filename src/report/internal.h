@@ -89,6 +89,11 @@ std::string workload_text(const RunInfo& info, const RunSummary& summary);
 // "server /tokenize (llama.cpp), chat template included (...)", with "; APPROXIMATE" when not
 // exact.
 std::string tokenizer_label(const TokenizerInfo& tokenizer);
+
+// vLLM's console block (--summary-format vllm) and its --save-result file, vllm_result.json,
+// written into info.output_dir from the run's requests.jsonl (formats/vllm.cpp).
+std::string render_vllm_block(const Config& config, const RunInfo& info, const RunSummary& summary);
+void write_vllm_result(const Config& config, const RunInfo& info, const RunSummary& summary);
 Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary);
 Json benchmark_summary_json(const RunInfo& info, const RunSummary& summary);
 Json benchmark_percentile_json(const RunSummary& summary);

@@ -73,6 +73,7 @@ Config config_from_json(const json& c) {
   take(c, "prefix_length", config.prefix_length);
   take(c, "tokenize_prompt", config.tokenize_prompt);
   take(c, "max_tokens_low", config.max_tokens_low);
+  take(c, "sharegpt_output_len", config.sharegpt_output_len);
   take(c, "parallel", config.parallel);
   take(c, "number", config.number);
   take(c, "threads", config.threads);
@@ -128,6 +129,7 @@ RunInfo info_from_json(const json& summary, const fs::path& dir) {
   take(d, "accepted", info.dataset.accepted);
   take(d, "skipped_length", info.dataset.skipped_length);
   take(d, "skipped_empty", info.dataset.skipped_empty);
+  take(d, "skipped_turns", info.dataset.skipped_turns);
   take(d, "malformed", info.dataset.malformed);
   take(d, "malformed_lines", info.dataset.malformed_lines);
   take(d, "first_malformed_reason", info.dataset.first_malformed_reason);

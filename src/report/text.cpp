@@ -124,6 +124,9 @@ std::string dataset_notes(const DatasetStats& d) {
     out += fmt::format("  {} prompt(s) skipped by the length filter\n", d.skipped_length);
   }
   if (d.skipped_empty > 0) out += fmt::format("  {} empty prompt(s) skipped\n", d.skipped_empty);
+  if (d.skipped_turns > 0) {
+    out += fmt::format("  {} conversation(s) with fewer than two turns skipped\n", d.skipped_turns);
+  }
   return out;
 }
 
@@ -198,6 +201,9 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
   using namespace report_detail;
   if (config.summary_format == "evalscope-legacy") {
     return redact_secrets(config, render_evalscope_legacy(info, summary));
+  }
+  if (config.summary_format == "vllm") {
+    return redact_secrets(config, render_vllm_block(config, info, summary));
   }
   const RunSummary& s = summary;
   std::string title = config.name.empty() || config.name == config.model

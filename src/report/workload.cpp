@@ -80,9 +80,9 @@ std::string tokenizer_label(const TokenizerInfo& tokenizer) {
 
 Json workload_json(const RunInfo& info) {
   const WorkloadInfo& w = info.workload;
-  if (!w.synthetic) return Json{{"synthetic", false}};
-  return Json{
-      {"synthetic", true},
+  if (!w.counted && !w.synthetic) return Json{{"synthetic", false}};
+  Json doc{
+      {"synthetic", w.synthetic},
       {"tokenizer",
        {{"source", w.tokenizer.source},
         {"detail", w.tokenizer.detail},
@@ -93,12 +93,20 @@ Json workload_json(const RunInfo& info) {
       {"prefix_tokens", w.prefix_tokens},
       {"prepare_s", number_or_null(w.prepare_s)},
   };
+  if (!w.synthetic) {  // ShareGPT's sampling
+    doc["sharegpt"] = Json{{"candidates", w.candidates},
+                           {"measured", w.measured},
+                           {"dropped_short", w.dropped_short},
+                           {"dropped_long", w.dropped_long}};
+  }
+  return doc;
 }
 
 WorkloadInfo workload_from_json(const nlohmann::json& doc) {
   WorkloadInfo w;
-  if (!doc.is_object() || !doc.value("synthetic", false)) return w;
-  w.synthetic = true;
+  if (!doc.is_object() || !doc.contains("tokenizer")) return w;
+  w.counted = true;
+  w.synthetic = doc.value("synthetic", false);
   if (const auto t = doc.find("tokenizer"); t != doc.end() && t->is_object()) {
     w.tokenizer.source = t->value("source", "");
     w.tokenizer.detail = t->value("detail", "");
@@ -112,6 +120,16 @@ WorkloadInfo workload_from_json(const nlohmann::json& doc) {
   w.fit_misses = integer("fit_misses");
   w.fit_counts = integer("fit_counts");
   w.prefix_tokens = integer("prefix_tokens");
+  if (const auto g = doc.find("sharegpt"); g != doc.end() && g->is_object()) {
+    const auto field = [&](const char* key) {
+      const auto it = g->find(key);
+      return it == g->end() ? 0 : json_integer<int64_t>(*it).value_or(0);
+    };
+    w.candidates = field("candidates");
+    w.measured = field("measured");
+    w.dropped_short = field("dropped_short");
+    w.dropped_long = field("dropped_long");
+  }
   if (const auto s = doc.find("prepare_s"); s != doc.end() && s->is_number()) {
     w.prepare_s = s->get<double>();
   }
@@ -126,9 +144,10 @@ Json exactness_json(const RunSummary& summary) {
 std::string workload_text(const RunInfo& info, const RunSummary& summary) {
   const LengthExactness& in = summary.input_exactness;
   const LengthExactness& out = summary.output_exactness;
-  if (!in.any() && !out.any() && !info.workload.synthetic) return "";
+  const bool counted = info.workload.counted || info.workload.synthetic;
+  if (!in.any() && !out.any() && !counted) return "";
   std::string text = "\nLengths";
-  if (info.workload.synthetic) {
+  if (counted) {
     text += fmt::format(" (tokenizer: {})", tokenizer_label(info.workload.tokenizer));
   }
   text += "\n";
@@ -136,6 +155,13 @@ std::string workload_text(const RunInfo& info, const RunSummary& summary) {
   if (in.any()) rows.emplace_back("Input tokens", exactness_line(in));
   if (out.any()) rows.emplace_back("Output tokens", exactness_line(out));
   const WorkloadInfo& w = info.workload;
+  if (w.counted && !w.synthetic) {
+    rows.emplace_back("Prompts",
+                      fmt::format("{} sampled in {} s from {} conversations drawn ({} measured: {} "
+                                  "too short, {} too long)",
+                                  w.prompts, format_number(w.prepare_s), w.candidates, w.measured,
+                                  w.dropped_short, w.dropped_long));
+  }
   if (w.synthetic) {
     std::string prompts = fmt::format("{} made in {} s", w.prompts, format_number(w.prepare_s));
     if (w.tokenizer.exact || w.fit_counts > 0) {

@@ -25,11 +25,15 @@ struct SearchSpec {
   bool integer = true;               // parallel: integer steps; rate: continuous
   double relative_precision = 0.02;  // rate: stop when hi - lo <= precision x hi
   int max_probes = 16;               // hard limit on full runs
+  // Double from LO until a value fails (or HI passes), then bisect (EvalScope's --sla-auto-tune),
+  // instead of trying HI second: better when HI is only a far upper bound.
+  bool doubling = false;
 };
 
 // `probe(value)` runs the load at `value` and returns whether it met every SLO; it returns
 // std::nullopt to abort the search. Assumes passing is monotone: if v passes, every lower value
-// passes. Tries LO, then HI, then bisects the interval between the highest pass and lowest fail.
+// passes. Tries LO, then HI (or, with `doubling`, 2 LO, 4 LO, ... up to HI), then bisects the
+// interval between the highest pass and lowest fail.
 SearchOutcome bisect_search(const SearchSpec& spec,
                             const std::function<std::optional<bool>(double)>& probe);
 

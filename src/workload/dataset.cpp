@@ -243,28 +243,37 @@ constexpr DatasetKind kDatasetKinds[] = {
 }  // namespace
 
 // Kinds made of synthetic prompts (synthetic.h) rather than read from a file.
-constexpr std::string_view kSyntheticKinds[] = {"random", "speed_benchmark"};
+constexpr std::string_view kSyntheticKinds[] = {"random", "speed_benchmark",
+                                                "speed_benchmark_long"};
+// ShareGPT files (sharegpt.h), sampled with the server's tokenizer; EvalScope's names are aliases.
+constexpr std::string_view kShareGptKinds[] = {"sharegpt", "share_gpt_en", "share_gpt_zh"};
+
+template <size_t N>
+bool is_one_of(const std::string_view (&kinds)[N], std::string_view kind) {
+  return std::find(std::begin(kinds), std::end(kinds), kind) != std::end(kinds);
+}
 
 std::vector<std::string_view> dataset_kinds() {
   std::vector<std::string_view> names;
   for (const DatasetKind& kind : kDatasetKinds) names.push_back(kind.name);
   names.insert(names.end(), std::begin(kSyntheticKinds), std::end(kSyntheticKinds));
+  names.insert(names.end(), std::begin(kShareGptKinds), std::end(kShareGptKinds));
   return names;
 }
 
-bool is_synthetic_dataset(std::string_view kind) {
-  return std::find(std::begin(kSyntheticKinds), std::end(kSyntheticKinds), kind) !=
-         std::end(kSyntheticKinds);
-}
+bool is_synthetic_dataset(std::string_view kind) { return is_one_of(kSyntheticKinds, kind); }
+bool is_sharegpt_dataset(std::string_view kind) { return is_one_of(kShareGptKinds, kind); }
 
 std::unique_ptr<PromptReader> open_dataset(const DatasetOptions& options) {
   const DatasetKind* kind = nullptr;
   for (const DatasetKind& candidate : kDatasetKinds) {
     if (candidate.name == options.kind) kind = &candidate;
   }
-  if (kind == nullptr && is_synthetic_dataset(options.kind)) {
-    throw DatasetError(fmt::format(
-        "dataset \"{}\" is synthetic: its prompts are made per run, not read", options.kind));
+  if (kind == nullptr &&
+      (is_synthetic_dataset(options.kind) || is_sharegpt_dataset(options.kind))) {
+    throw DatasetError(
+        fmt::format("dataset \"{}\" is measured with the server's tokenizer, not read as prompts",
+                    options.kind));
   }
   if (kind == nullptr) {
     throw DatasetError(fmt::format("unknown dataset kind \"{}\" (supported: {})", options.kind,

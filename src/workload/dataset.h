@@ -60,6 +60,9 @@ std::vector<std::string_view> dataset_kinds();
 
 // True for the kinds whose prompts are made, not read (random, speed_benchmark: synthetic.h).
 bool is_synthetic_dataset(std::string_view kind);
+// True for ShareGPT files (sharegpt, and EvalScope's share_gpt_en/zh: sharegpt.h), whose prompts
+// are sampled and measured with the server's tokenizer.
+bool is_sharegpt_dataset(std::string_view kind);
 
 // Opens the reader for options.kind. Throws DatasetError for unknown kinds or unreadable files.
 std::unique_ptr<PromptReader> open_dataset(const DatasetOptions& options);

@@ -1,7 +1,7 @@
 // longalpaca: the file is one JSON list of objects; the prompt is each item's `instruction`.
-// The list is scanned incrementally: a small bracket/string-aware scanner finds where each item
-// ends and only that item is parsed, so reading stops after `limit` prompts without touching the
-// rest of the file, and one broken item does not hide the items after it.
+// The list is scanned incrementally (JsonListScanner) and only each item is parsed, so reading
+// stops after `limit` prompts without touching the rest of the file, and one broken item does not
+// hide the items after it.
 #include <memory>
 
 #include <fmt/format.h>
@@ -12,12 +12,10 @@
 namespace llmperf::detail {
 namespace {
 
-using Traits = std::char_traits<char>;
-
 class LongAlpacaReader final : public PromptReader {
  public:
   explicit LongAlpacaReader(const DatasetOptions& options)
-      : options_(options), in_(open_input(options.path)), buffer_(in_.rdbuf()) {}
+      : options_(options), in_(open_input(options.path)), scanner_(in_.rdbuf()) {}
 
   bool next(Prompt& out) override {
     while (stats_.accepted < options_.limit && next_item()) {
@@ -39,64 +37,23 @@ class LongAlpacaReader final : public PromptReader {
   const DatasetStats& stats() const override { return stats_; }
 
  private:
-  enum class State : uint8_t { kStart, kInList, kDone };
-
-  static bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-  // Consumes the opening '[' (after an optional BOM and whitespace). False when there is none.
-  bool open_list() {
-    int c = buffer_->sbumpc();
-    if (c == 0xEF && buffer_->sgetc() == 0xBB) {
-      buffer_->sbumpc();
-      if (buffer_->sgetc() == 0xBF) buffer_->sbumpc();
-      c = buffer_->sbumpc();
-    }
-    while (is_space(c)) c = buffer_->sbumpc();
-    if (c == Traits::eof()) return false;
-    if (c == '[') return true;
-    ++stats_.records_read;
-    tally_record(RecordStatus::kMalformed, options_, "item", 1, 0,
-                 fmt::format("the file is not a JSON list (it starts with '{}', expected '[')",
-                             static_cast<char>(c)),
-                 stats_);
-    return false;
-  }
-
   // Copies the next item's text into item_. False at the end of the list.
   bool next_item() {
-    if (state_ == State::kStart) state_ = open_list() ? State::kInList : State::kDone;
-    if (state_ == State::kDone) return false;
-    item_.clear();
-    truncated_ = false;
-    int depth = 0;
-    bool in_string = false;
-    bool escaped = false;
-    for (int c = buffer_->sbumpc(); c != Traits::eof(); c = buffer_->sbumpc()) {
-      const char ch = static_cast<char>(c);
-      if (in_string) {
-        if (escaped) {
-          escaped = false;
-        } else if (ch == '\\') {
-          escaped = true;
-        } else if (ch == '"') {
-          in_string = false;
-        }
-      } else if (depth == 0 && (ch == ',' || ch == ']')) {
-        if (ch == ']') state_ = State::kDone;
-        // An empty slot before ']' is "[]" or a trailing comma: nothing more to read.
-        return !(ch == ']' && is_blank(item_));
-      } else if (ch == '"') {
-        in_string = true;
-      } else if (ch == '{' || ch == '[') {
-        ++depth;
-      } else if ((ch == '}' || ch == ']') && depth > 0) {
-        --depth;
-      }
-      item_.push_back(ch);
+    switch (scanner_.next(item_)) {
+      case JsonListScanner::Next::kItem:
+        truncated_ = scanner_.truncated();
+        return true;
+      case JsonListScanner::Next::kEnd:
+        return false;
+      case JsonListScanner::Next::kNotAList:
+        ++stats_.records_read;
+        tally_record(RecordStatus::kMalformed, options_, "item", 1, 0,
+                     fmt::format("the file is not a JSON list (it starts with '{}', expected '[')",
+                                 scanner_.first_char()),
+                     stats_);
+        return false;
     }
-    state_ = State::kDone;
-    truncated_ = true;
-    return !is_blank(item_);
+    return false;
   }
 
   RecordStatus parse_item(Prompt& out) {
@@ -127,14 +84,13 @@ class LongAlpacaReader final : public PromptReader {
     return RecordStatus::kPrompt;
   }
 
-  DatasetOptions options_;       // path, length filter and limit
-  std::ifstream in_;             // the open dataset file
-  std::streambuf* buffer_;       // in_'s buffer, read a byte at a time
-  State state_ = State::kStart;  // where the scanner is in the list
-  std::string item_;             // the current item's JSON text (reused)
-  bool truncated_ = false;       // item_ ended at end of file, not at ',' or ']'
-  std::string reason_;           // why the current item is malformed
-  DatasetStats stats_;           // counts so far
+  DatasetOptions options_;   // path, length filter and limit
+  std::ifstream in_;         // the open dataset file
+  JsonListScanner scanner_;  // finds the items of the list in in_
+  std::string item_;         // the current item's JSON text (reused)
+  bool truncated_ = false;   // item_ ended at end of file, not at ',' or ']'
+  std::string reason_;       // why the current item is malformed
+  DatasetStats stats_;       // counts so far
 };
 
 }  // namespace

@@ -65,6 +65,35 @@ class LineReader : public PromptReader {
   DatasetStats stats_;      // counts so far
 };
 
+// Splits a JSON list read from a stream into the text of its items, one at a time, without parsing
+// them: a small bracket- and string-aware scanner finds where each item ends. So a reader stops
+// after as many items as it needs, and one broken item does not hide the items after it.
+class JsonListScanner {
+ public:
+  explicit JsonListScanner(std::streambuf* buffer) : buffer_(buffer) {}
+
+  enum class Next : uint8_t {
+    kItem,      // `item` holds the next item's text (maybe blank: "[1,,2]")
+    kEnd,       // the list ended (or the input was empty)
+    kNotAList,  // the input does not start with '[' (after a BOM and whitespace)
+  };
+  Next next(std::string& item);
+  // The item ended at the end of the input, not at ',' or ']' (a truncated file).
+  bool truncated() const { return truncated_; }
+  // The first character, when next() answered kNotAList.
+  char first_char() const { return first_char_; }
+
+ private:
+  enum class State : uint8_t { kStart, kInList, kDone };
+  bool open_list();
+
+  std::streambuf* buffer_;
+  State state_ = State::kStart;
+  bool truncated_ = false;
+  bool not_a_list_ = false;
+  char first_char_ = 0;
+};
+
 std::unique_ptr<PromptReader> make_openqa_reader(const DatasetOptions& options);
 std::unique_ptr<PromptReader> make_line_by_line_reader(const DatasetOptions& options);
 std::unique_ptr<PromptReader> make_longalpaca_reader(const DatasetOptions& options);

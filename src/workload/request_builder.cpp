@@ -92,6 +92,12 @@ RequestBuilder::RequestBuilder(const Config& config) : impl_(std::make_unique<Im
   if (config.min_tokens) base["min_tokens"] = *config.min_tokens;
   if (config.temperature) base["temperature"] = *config.temperature;
   if (config.top_p) base["top_p"] = *config.top_p;
+  if (config.top_k) base["top_k"] = *config.top_k;
+  if (config.frequency_penalty) base["frequency_penalty"] = *config.frequency_penalty;
+  if (config.repetition_penalty) base["repetition_penalty"] = *config.repetition_penalty;
+  if (config.logprobs) base["logprobs"] = true;
+  if (config.n_choices) base["n"] = *config.n_choices;
+  if (config.seed_in_body) base["seed"] = config.seed;
   if (!config.stop.empty()) base["stop"] = config.stop;
   if (!config.stop_token_ids.empty()) base["stop_token_ids"] = config.stop_token_ids;
   if (config.ignore_eos.value_or(false)) base["ignore_eos"] = true;

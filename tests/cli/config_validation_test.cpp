@@ -176,10 +176,14 @@ TEST(ConfigValidate, PromptLengths) {
 
 TEST(ConfigValidate, DatasetKindAndSource) {
   Config c = valid_config();
-  c.dataset = "sharegpt";
+  c.dataset = "alpaca";
   expect_single_error(c, "--dataset must be one of openqa, line_by_line, longalpaca");
   c.dataset_path.clear();  // an unknown kind is the only complaint, not also its missing file
   expect_single_error(c, "--dataset must be one of openqa, line_by_line, longalpaca");
+  c.dataset = "random_vl";  // EvalScope knows it: the message says what to do
+  expect_single_error(c, "image prompts are not supported yet");
+  c.dataset = "sharegpt";  // a file of its own
+  expect_single_error(c, "--dataset-path is required for --dataset sharegpt");
   c = valid_config();
   c.dataset_path.clear();
   expect_single_error(c, "--prompt");

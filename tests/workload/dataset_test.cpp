@@ -308,13 +308,15 @@ TEST_F(DatasetTest, DirectoryIsNotADataset) {
 
 TEST_F(DatasetTest, UnknownKindListsSupportedKinds) {
   try {
-    open_dataset(options_for("sharegpt", kDatasets + "/open_qa.jsonl"));
+    open_dataset(options_for("alpaca", kDatasets + "/open_qa.jsonl"));
     FAIL() << "expected DatasetError";
   } catch (const DatasetError& error) {
     const std::string message = error.what();
-    EXPECT_NE(message.find("sharegpt"), std::string::npos) << message;
+    EXPECT_NE(message.find("alpaca"), std::string::npos) << message;
     EXPECT_NE(message.find("openqa, line_by_line, longalpaca"), std::string::npos) << message;
   }
+  // The kinds measured with the server's tokenizer are not read as prompts.
+  EXPECT_THROW(open_dataset(options_for("sharegpt", kDatasets + "/open_qa.jsonl")), DatasetError);
 }
 
 TEST_F(DatasetTest, MissingPathWithoutPromptIsAnError) {

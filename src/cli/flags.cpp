@@ -1,0 +1,277 @@
+// The benchmark's flags, bound to Config with CLI11, one group per part of the README's flag
+// tables. Only binding happens here; what needs resolving after parsing (--headers, --prompt
+// @file, the API key) is cli.cpp's, and EvalScope's and vLLM's other flags are compat.cpp's.
+#include "cli/flags.h"
+
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace llmperf {
+namespace {
+
+void add_target_options(CLI::App& app, Config& c, RawFlags& raw) {
+  const char* group = "Target";
+  app.add_option("--url", c.url,
+                 "Endpoint; a path ending in /completions (not /chat/completions) uses the "
+                 "completions API")
+      ->group(group);
+  app.add_option("--model", c.model, "Model name sent in every request (required)")->group(group);
+  app.add_option("--api-key", raw.api_key, "Bearer token (default: $OPENAI_API_KEY)")->group(group);
+  app.add_option("--headers", raw.headers, "Extra HTTP headers as key=value ...")->group(group);
+  app.add_flag("--insecure", c.insecure, "Skip TLS certificate verification (default: off)")
+      ->group(group);
+  app.add_option("--cacert", c.cacert, "CA bundle (PEM file) to verify the server's certificate")
+      ->group(group);
+}
+
+void add_dataset_options(CLI::App& app, Config& c) {
+  const char* group = "Dataset";
+  app.add_option("--dataset,--dataset-name", c.dataset,
+                 "openqa | line_by_line | longalpaca | sharegpt (files), random (synthetic prompts "
+                 "of exact token lengths), speed_benchmark (a preset grid of random)")
+      ->group(group);
+  app.add_option("--dataset-path", c.dataset_path,
+                 "Dataset file (required unless --prompt is given)")
+      ->group(group);
+  app.add_option("--prompt", c.prompt, "Fixed prompt for every request; @path reads a file")
+      ->group(group);
+  app.add_option("--min-prompt-length", c.min_prompt_length,
+                 "Skip prompts shorter than this (Unicode code points, inclusive); for random: "
+                 "the shortest input, in tokens")
+      ->group(group);
+  app.add_option("--max-prompt-length", c.max_prompt_length,
+                 "Skip prompts longer than this (Unicode code points, inclusive); for random: "
+                 "the longest input, in tokens")
+      ->default_str(c.max_prompt_length == std::numeric_limits<int64_t>::max()
+                        ? "unlimited"
+                        : std::to_string(c.max_prompt_length))
+      ->group(group);
+  app.add_option("--sharegpt-output-len", c.sharegpt_output_len,
+                 "sharegpt: max_tokens of every request (default: each reference answer's length)")
+      ->default_str("the answer's")
+      ->group(group);
+  app.add_option("--sharegpt-min-len", c.sharegpt_min_len,
+                 "sharegpt: drop prompts or answers with fewer tokens (vLLM's 4)")
+      ->group(group);
+  app.add_option("--sharegpt-max-input-len", c.sharegpt_max_input_len,
+                 "sharegpt: drop prompts with more tokens (vLLM's 1024)")
+      ->group(group);
+  app.add_option("--sharegpt-max-total-len", c.sharegpt_max_total_len,
+                 "sharegpt: drop pairs whose prompt + answer have more tokens (vLLM's 2048)")
+      ->group(group);
+}
+
+void add_synthetic_options(CLI::App& app, Config& c) {
+  const char* group = "Synthetic workloads (--dataset random)";
+  app.add_option("--input-tokens,--random-input-len", c.input_tokens,
+                 "Input length(s) in tokens, as the server counts them (chat template included); "
+                 "several values make a grid with --output-tokens")
+      ->group(group);
+  app.add_option("--output-tokens,--random-output-len", c.output_tokens,
+                 "Output length(s) in tokens, sent as max_tokens; several values make a grid")
+      ->group(group);
+  app.add_option("--prefix-length,--random-prefix-len", c.prefix_length,
+                 "Tokens of a random prefix shared by every request of a run, on top of the "
+                 "input length (prefix-cache tests)")
+      ->group(group);
+  CLI::Option* ignore_eos =
+      app.add_flag_callback(
+             "--ignore-eos", [&c] { c.ignore_eos = true; },
+             "Send \"ignore_eos\": true so outputs run to max_tokens (default: on for random)")
+          ->group(group);
+  app.add_flag_callback(
+         "--no-ignore-eos", [&c] { c.ignore_eos = false; },
+         "Let outputs end at the model's end of sequence, also for random")
+      ->excludes(ignore_eos)
+      ->group(group);
+  app.add_flag("--tokenize-prompt", c.tokenize_prompt,
+               "Send prompts as token ids (\"prompt\": [ids]) to the completions API")
+      ->group(group);
+  app.add_option("--tokenize-url", c.tokenize_url,
+                 "Base URL of the server's tokenize API (default: --url without its /v1/... path)")
+      ->group(group);
+}
+
+void add_load_options(CLI::App& app, Config& c) {
+  const char* group = "Load";
+  app.add_option("--parallel,--max-concurrency", c.parallel,
+                 "Requests kept in flight; several values sweep, one run each")
+      ->group(group);
+  app.add_option("-n,--number,--num-prompts", c.number,
+                 "Requests per run: one value for all runs or one per --parallel value")
+      ->group(group);
+  app.add_option("--threads", c.threads, "Worker threads, each driving its own curl multi handle")
+      ->group(group);
+  app.add_option("--sleep-interval", c.sleep_interval_s, "Seconds to pause between sweep runs")
+      ->group(group);
+  app.add_option("--seed", c.seed,
+                 "Random seed of the arrival schedule, synthetic prompts and ShareGPT sampling; "
+                 "when given, also sent as \"seed\" (EvalScope)")
+      ->each([&c](const std::string&) { c.seed_in_body = true; })
+      ->group(group);
+}
+
+void add_open_loop_options(CLI::App& app, Config& c) {
+  const char* group = "Open loop, warm-up and duration";
+  app.add_option("--rate,--request-rate", c.rate,
+                 "Requests per second sent at planned times (a list sweeps); --parallel then caps "
+                 "requests in flight (default cap 1000)")
+      ->group(group);
+  app.add_option("--arrival", c.arrival, "Arrival process with --rate: constant | poisson | gamma")
+      ->group(group);
+  app.add_option("--burstiness", c.burstiness,
+                 "Gamma shape for --arrival gamma: 1 = Poisson, < 1 burstier, > 1 more regular")
+      ->group(group);
+  app.add_option("--duration", c.duration_s,
+                 "Stop dispatching after this many seconds (whichever of -n and duration comes "
+                 "first; 0 = no limit)")
+      ->group(group);
+  app.add_option("--warmup-num", c.warmup_num,
+                 "Warm-up requests sent first and excluded from every statistic: a count, or a "
+                 "fraction of -n when < 1")
+      ->group(group);
+}
+
+void add_verdict_options(CLI::App& app, Config& c) {
+  const char* group = "Goodput, SLOs and CI verdicts";
+  app.add_option("--goodput", c.goodput,
+                 "A request is good when it meets every bound: ttft:MS tpot:MS e2el:MS")
+      ->group(group);
+  app.add_option("--slo", c.slo,
+                 "Service-level objective, e.g. 'ttft.p99<=800ms', 'error_rate<=1%', "
+                 "'output_throughput>=1000'; repeatable; a violation exits with code 3")
+      ->group(group);
+  app.add_option("--junit", c.junit_path, "Write the SLO verdicts as JUnit XML to this file")
+      ->group(group);
+  app.add_option("--baseline", c.baseline_path,
+                 "A stored summary.json to compare with; a regression beyond --tolerance exits 3")
+      ->group(group);
+  app.add_option("--tolerance", c.tolerance, "Allowed regression against --baseline, e.g. 10%")
+      ->group(group);
+  app.add_option("--search", c.search,
+                 "Find the highest parallel or rate meeting every --slo by bisection")
+      ->group(group);
+  app.add_option("--search-range", c.search_range, "LO HI bounds for --search")
+      ->expected(2)
+      ->group(group);
+}
+
+void add_body_options(CLI::App& app, Config& c) {
+  const char* group = "Request body";
+  CLI::Option* stream =
+      app.add_flag_callback(
+             "--stream", [&c] { c.stream = true; }, "Stream the response with SSE (default: on)")
+          ->group(group);
+  app.add_flag_callback(
+         "--no-stream", [&c] { c.stream = false; },
+         "Send non-streaming requests (no TTFT, TPOT or ITL)")
+      ->excludes(stream)
+      ->group(group);
+  app.add_option_function<std::vector<int64_t>>(
+         "--max-tokens",
+         [&c](const std::vector<int64_t>& v) {
+           c.max_tokens = v.back();
+           c.max_tokens_low = v.size() == 2 ? v.front() : -1;
+         },
+         "max_tokens for every request; two values MIN MAX draw it per request (for random: "
+         "the output length)")
+      ->expected(1, 2)
+      ->default_str(c.max_tokens ? std::to_string(*c.max_tokens) : "unset")
+      ->group(group);
+  app.add_option_function<int64_t>(
+         "--min-tokens", [&c](const int64_t& v) { c.min_tokens = v; },
+         "min_tokens for every request (vLLM extension)")
+      ->default_str(c.min_tokens ? std::to_string(*c.min_tokens) : "unset")
+      ->group(group);
+  app.add_option_function<double>(
+         "--temperature", [&c](const double& v) { c.temperature = v; }, "Sampling temperature")
+      ->default_str(c.temperature ? fmt::format("{}", *c.temperature) : "unset")
+      ->group(group);
+  app.add_option_function<double>(
+         "--top-p", [&c](const double& v) { c.top_p = v; }, "Nucleus sampling top_p, in (0, 1]")
+      ->default_str(c.top_p ? fmt::format("{}", *c.top_p) : "unset")
+      ->group(group);
+  app.add_option_function<int64_t>(
+         "--top-k", [&c](const int64_t& v) { c.top_k = v; }, "top_k")
+      ->group(group);
+  app.add_option_function<double>(
+         "--frequency-penalty", [&c](const double& v) { c.frequency_penalty = v; },
+         "frequency_penalty")
+      ->group(group);
+  app.add_option_function<double>(
+         "--repetition-penalty", [&c](const double& v) { c.repetition_penalty = v; },
+         "repetition_penalty (vLLM, SGLang)")
+      ->group(group);
+  app.add_flag("--logprobs", c.logprobs, "Ask for logprobs (\"logprobs\": true)")->group(group);
+  app.add_option_function<int64_t>(
+         "--n-choices", [&c](const int64_t& v) { c.n_choices = v; },
+         "n: choices per request (usage counts them all)")
+      ->group(group);
+  app.add_option("--stop", c.stop, "Stop sequences")->group(group);
+  app.add_option("--stop-token-ids", c.stop_token_ids, "Stop token ids (integers)")->group(group);
+  app.add_option("--extra-args", c.extra_args,
+                 "JSON object merged into every request body last, e.g. '{\"ignore_eos\": true}'")
+      ->group(group);
+}
+
+void add_timeout_options(CLI::App& app, Config& c) {
+  const char* group = "Timeouts";
+  app.add_option("--connect-timeout", c.connect_timeout_s,
+                 "Seconds to establish a connection (0 = no limit)")
+      ->group(group);
+  app.add_option("--read-timeout", c.read_timeout_s,
+                 "Longest silence between reads, seconds (0 = no limit)")
+      ->group(group);
+  app.add_option("--total-timeout", c.total_timeout_s,
+                 "Whole-request limit, seconds (0 = no limit)")
+      ->group(group);
+}
+
+void add_output_options(CLI::App& app, Config& c) {
+  const char* group = "Output";
+  app.add_option("--outputs-dir", c.outputs_dir, "Directory for result files")->group(group);
+  app.add_option("--name", c.name, "Run name in the output path (default: the model)")
+      ->group(group);
+  app.add_option("--log-every-n-query", c.log_every_n_query, "Progress log interval, requests")
+      ->group(group);
+  app.add_flag("--debug", c.debug, "Log request and response details (default: off)")->group(group);
+  app.add_option("--percentiles", c.percentiles, "Percentiles to report, each in [0, 100]")
+      ->group(group);
+  app.add_option("--summary-format", c.summary_format,
+                 "stdout summary: default, evalscope-legacy (EvalScope 0.5.x's \"Benchmarking "
+                 "summary:\" block), or vllm (vLLM's \"Serving Benchmark Result\" block)")
+      ->check(CLI::IsMember({"default", "evalscope-legacy", "vllm"}))
+      ->group(group);
+  app.add_option("--percentile-metrics", c.percentile_metrics,
+                 "vLLM's: metrics of the vllm block and vllm_result.json (ttft,tpot,itl,e2el)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"ttft", "tpot", "itl", "e2el"}))
+      ->group(group);
+  app.add_option("--metric-percentiles", c.metric_percentiles,
+                 "vLLM's: percentiles of the vllm block and vllm_result.json, e.g. 25,50,99 (added "
+                 "to --percentiles)")
+      ->delimiter(',')
+      ->check(CLI::Range(0.0, 100.0))
+      ->group(group);
+  app.add_flag_callback(
+         "--no-probe", [&c] { c.probe = false; },
+         "Skip the start-up probe request (default: probe on)")
+      ->group(group);
+}
+
+}  // namespace
+
+void add_flags(CLI::App& app, Config& config, RawFlags& raw) {
+  add_target_options(app, config, raw);
+  add_dataset_options(app, config);
+  add_synthetic_options(app, config);
+  add_load_options(app, config);
+  add_open_loop_options(app, config);
+  add_verdict_options(app, config);
+  add_body_options(app, config);
+  add_timeout_options(app, config);
+  add_output_options(app, config);
+}
+
+}  // namespace llmperf

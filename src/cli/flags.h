@@ -1,0 +1,26 @@
+// The benchmark's flags (flags.cpp): CLI11 options bound to Config, in groups. Private to
+// src/cli/.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "core/config.h"
+
+namespace llmperf {
+
+// With --rate and no --parallel, this many requests may be in flight at once.
+inline constexpr int kOpenLoopDefaultCap = 1000;
+
+// Flag values that are resolved after parsing rather than bound straight to Config.
+struct RawFlags {
+  std::vector<std::string> headers;  // --headers k=v ...
+  std::string api_key;               // --api-key (else $OPENAI_API_KEY)
+};
+
+// Adds every benchmark flag to `app`, bound to `config` (and `raw`).
+void add_flags(CLI::App& app, Config& config, RawFlags& raw);
+
+}  // namespace llmperf

@@ -1,0 +1,146 @@
+// ShareGPT sampling (see sharegpt.h). The file is streamed once into a seeded reservoir of
+// candidates (a uniformly random subset, so memory holds that subset, never the file); the
+// reservoir is shuffled, then measured in batches and filtered in that order until enough prompts
+// are kept: the same distribution as vLLM's shuffle-then-take, without loading the file.
+#include "workload/sharegpt.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+
+#include "workload/dataset_readers.h"
+#include "workload/utf8.h"
+
+namespace llmperf {
+namespace {
+
+// Candidates drawn per prompt wanted: enough that the length filters (about half of the public
+// file passes them) rarely leave the sample short.
+constexpr int64_t kCandidatesPerPrompt = 3;
+constexpr int64_t kExtraCandidates = 64;
+// Pairs measured per round of tokenizer calls.
+constexpr size_t kBatch = 256;
+
+struct Pair {
+  std::string prompt;
+  std::string answer;
+};
+
+int64_t words_of(std::string_view text) {
+  int64_t words = 0;
+  bool in_word = false;
+  for (const char c : text) {
+    const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+    if (!space && !in_word) ++words;
+    in_word = !space;
+  }
+  return words;
+}
+
+}  // namespace
+
+int64_t estimate_tokens(const LengthModel& model, std::string_view text) {
+  return std::llround(model.overhead + model.per_word * static_cast<double>(words_of(text)) +
+                      model.per_code_point * static_cast<double>(utf8_length(text)));
+}
+
+std::vector<Prompt> sample_sharegpt(const ShareGptSpec& spec, Tokenizer* tokenizer,
+                                    const LengthModel* estimate, DatasetStats& stats,
+                                    ShareGptSampling& sampling, const LengthProgress& progress) {
+  std::ifstream in = detail::open_input(spec.path);
+  const int64_t capacity =
+      std::max<int64_t>(1, spec.count) * kCandidatesPerPrompt + kExtraCandidates;
+  std::mt19937_64 rng(spec.seed);
+  std::vector<Pair> reservoir;
+  int64_t seen = 0;
+  // Reservoir sampling (Algorithm R): every conversation has the same chance to be kept.
+  read_sharegpt(
+      in, 2, 2,
+      [&](Conversation&& c) {
+        ++seen;
+        Pair pair{std::move(c.turns[0].text), std::move(c.turns[1].text)};
+        if (static_cast<int64_t>(reservoir.size()) < capacity) {
+          reservoir.push_back(std::move(pair));
+          return;
+        }
+        const auto slot = std::uniform_int_distribution<int64_t>(0, seen - 1)(rng);
+        if (slot < capacity) reservoir[static_cast<size_t>(slot)] = std::move(pair);
+      },
+      stats);
+  if (reservoir.empty()) {
+    throw DatasetError(fmt::format(
+        "{}: no usable ShareGPT conversation ({} items read, {} malformed{}, {} with fewer than "
+        "two turns); expected a JSON list of {{\"conversations\": [{{\"from\", \"value\"}}, "
+        "...]}}",
+        spec.path, stats.records_read, stats.malformed,
+        stats.first_malformed_reason.empty() ? "" : "; first: " + stats.first_malformed_reason,
+        stats.skipped_turns));
+  }
+  std::shuffle(reservoir.begin(), reservoir.end(), rng);
+  sampling.candidates = static_cast<int64_t>(reservoir.size());
+
+  const ShareGptLimits& limits = spec.limits;
+  std::vector<Prompt> prompts;
+  for (size_t start = 0;
+       start < reservoir.size() && static_cast<int64_t>(prompts.size()) < spec.count;
+       start += kBatch) {
+    const size_t end = std::min(reservoir.size(), start + kBatch);
+    std::vector<std::string> texts;
+    std::vector<std::string> answers;
+    for (size_t i = start; i < end; ++i) {
+      texts.push_back(reservoir[i].prompt);
+      answers.push_back(reservoir[i].answer);
+    }
+    std::vector<int64_t> prompt_tokens(texts.size());
+    std::vector<int64_t> answer_tokens(texts.size());
+    if (tokenizer != nullptr) {
+      prompt_tokens = tokenizer->count(texts);
+      const std::vector<Encoding> encoded = tokenizer->encode(answers);
+      for (size_t k = 0; k < encoded.size() && k < answer_tokens.size(); ++k) {
+        answer_tokens[k] = static_cast<int64_t>(encoded[k].ids.size());
+      }
+    } else {
+      LengthModel plain = *estimate;
+      plain.overhead = 0;  // an answer carries no chat template
+      for (size_t k = 0; k < texts.size(); ++k) {
+        prompt_tokens[k] = estimate_tokens(*estimate, texts[k]);
+        answer_tokens[k] = estimate_tokens(plain, answers[k]);
+      }
+    }
+    for (size_t k = 0; k < texts.size() && static_cast<int64_t>(prompts.size()) < spec.count; ++k) {
+      ++sampling.measured;
+      const int64_t p = prompt_tokens[k];
+      const int64_t a = limits.output_len > 0 ? limits.output_len : answer_tokens[k];
+      if (p < limits.min_tokens || (limits.output_len <= 0 && a < limits.min_tokens)) {
+        ++sampling.too_short;
+        continue;
+      }
+      if (p > limits.max_prompt_tokens || p + a > limits.max_total_tokens) {
+        ++sampling.too_long;
+        continue;
+      }
+      Prompt prompt;
+      prompt.length = utf8_length(texts[k]);
+      prompt.text = std::move(texts[k]);
+      prompt.target_input_tokens = p;
+      prompt.target_output_tokens = a;
+      prompts.push_back(std::move(prompt));
+    }
+    if (progress) progress(prompts.size(), static_cast<size_t>(spec.count));
+  }
+  stats.accepted = static_cast<int64_t>(prompts.size());
+  stats.skipped_length += sampling.too_short + sampling.too_long;
+  if (prompts.empty()) {
+    throw DatasetError(fmt::format(
+        "{}: none of the {} conversations measured passes the length limits ({} too short, {} "
+        "too long; limits: at least {} tokens each, prompt at most {}, prompt + answer at most "
+        "{}: see --sharegpt-min-len, --sharegpt-max-input-len, --sharegpt-max-total-len)",
+        spec.path, sampling.measured, sampling.too_short, sampling.too_long, limits.min_tokens,
+        limits.max_prompt_tokens, limits.max_total_tokens));
+  }
+  return prompts;
+}
+
+}  // namespace llmperf
