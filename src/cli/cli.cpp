@@ -190,6 +190,7 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   if (speed_benchmark) apply_speed_benchmark(app, config);
   if (!config.rate.empty() && app.count("--parallel") == 0) {
     config.parallel = {kOpenLoopDefaultCap};
+    config.default_cap = true;
   }
   if ((config.tokenize_prompt || speed_benchmark) && config.url.ends_with("/chat/completions")) {
     config.url.replace(config.url.size() - std::string_view("/chat/completions").size(),

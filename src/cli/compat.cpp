@@ -2,6 +2,8 @@
 // own meaning, ignored with a warning saying why, or refused with what to do instead.
 #include "cli/compat.h"
 
+#include "cli/flags.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -105,7 +107,9 @@ std::vector<std::string> slos_from_sla_params(const std::string& text,
         "with its own --sla-params '[{...}]' (or --slo expressions)");
     return slos;
   }
-  for (const auto& [key, value] : doc.front().items()) {
+  for (const auto& item : doc.front().items()) {  // (clang 14 cannot capture structured bindings)
+    const std::string& key = item.key();
+    const nlohmann::json& value = item.value();
     const auto* metric = std::find_if(std::begin(kSlaMetrics), std::end(kSlaMetrics),
                                       [&](const SlaMetric& m) { return key == m.name; });
     if (metric == std::end(kSlaMetrics)) {
@@ -115,7 +119,8 @@ std::vector<std::string> slos_from_sla_params(const std::string& text,
           key));
       continue;
     }
-    const std::string condition = value.is_string() ? value.get<std::string>() : value.dump();
+    std::string condition = value.is_string() ? value.get<std::string>() : value.dump();
+    std::erase(condition, ' ');  // "<= 2" as "<=2"
     if (condition == "max" || condition == "min") {
       errors.push_back(fmt::format(
           "--sla-params \"{}\": \"{}\" (optimising one metric) is not supported: sweep --parallel "
@@ -170,7 +175,13 @@ void resolve_sla(const CLI::App& app, const CompatFlags& compat, Config& config,
       compat.sla_number_multiplier > 0 ? compat.sla_number_multiplier : 2;
   if (by_rate) {
     config.rate = {start};
-    if (compat.sla_fixed_parallel > 0) config.parallel = {compat.sla_fixed_parallel};
+    if (compat.sla_fixed_parallel > 0) {
+      config.parallel = {compat.sla_fixed_parallel};
+      config.default_cap = false;  // a cap the user chose
+    } else if (app.count("--parallel") == 0) {
+      config.parallel = {kOpenLoopDefaultCap};  // as for --rate without --parallel
+      config.default_cap = true;
+    }
   }
   std::vector<std::string> slos = slos_from_sla_params(compat.sla_params, errors);
   slos.push_back("error_rate<=0%");  // EvalScope: a point below 100 % success violates the SLA
@@ -319,6 +330,7 @@ void resolve_compat(const CLI::App& app, const CompatFlags& compat, Config& conf
           most + static_cast<int64_t>(std::ceil(config.warmup_num >= 1 ? config.warmup_num
                                                                        : config.warmup_num * most));
       config.parallel = {static_cast<int>(std::min<int64_t>(cap, std::numeric_limits<int>::max()))};
+      config.default_cap = true;  // no cap the user chose
     }
   }
   resolve_sla(app, compat, config, warnings, errors);

@@ -85,6 +85,7 @@ struct Config {
   double duration_s = 0;             // --duration: stop dispatching after this long (0: no limit)
   double warmup_num = 0;             // --warmup-num: a count, or a fraction of -n when < 1
   bool open_loop_unbounded = false;  // --open-loop: no cap on requests in flight (EvalScope)
+  bool default_cap = false;          // --rate without --parallel: the cap is kOpenLoopDefaultCap
 
   // --- verdicts ---
   std::vector<std::string> goodput;     // --goodput ttft:MS tpot:MS e2el:MS

@@ -97,6 +97,9 @@ std::vector<Prompt> sample_sharegpt(const ShareGptSpec& spec, Tokenizer* tokeniz
     std::vector<int64_t> answer_tokens(texts.size());
     if (tokenizer != nullptr) {
       prompt_tokens = tokenizer->count(texts);
+      if (prompt_tokens.size() != texts.size()) {
+        throw TokenizerError("tokenizer: count answered a different number of texts");
+      }
       const std::vector<Encoding> encoded = tokenizer->encode(answers);
       for (size_t k = 0; k < encoded.size() && k < answer_tokens.size(); ++k) {
         answer_tokens[k] = static_cast<int64_t>(encoded[k].ids.size());

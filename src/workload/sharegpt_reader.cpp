@@ -32,7 +32,7 @@ class ItemReader final : public nlohmann::json_sax<Json> {
   bool binary(binary_t&) override { return value(); }
 
   bool string(string_t& text) override {
-    if (depth_ == 3 && in_conversations_ && !skip_turn_) {
+    if (depth_ == 3 && in_conversations_) {
       if (key_ == "from" || key_ == "role") turns_.back().role = std::move(text);
       if (key_ == "value" || key_ == "content") {
         turns_.back().text = std::move(text);
@@ -50,7 +50,6 @@ class ItemReader final : public nlohmann::json_sax<Json> {
       if (turns_.size() >= max_turns_) return false;
       turns_.emplace_back();
       has_text_ = false;
-      skip_turn_ = false;
     }
     return true;
   }
@@ -71,6 +70,7 @@ class ItemReader final : public nlohmann::json_sax<Json> {
       has_conversations_ = true;
     }
     if (depth_ == 3 && in_conversations_) {
+      if (turns_.size() >= max_turns_) return false;  // past the turns wanted: not read
       problem_ = fmt::format("turn {} is not an object", turns_.size() + 1);
       return false;
     }
@@ -99,6 +99,7 @@ class ItemReader final : public nlohmann::json_sax<Json> {
   bool value() {
     if (depth_ == 0) return true;  // the item itself is a scalar; is_object_ stays false
     if (depth_ == 2 && in_conversations_) {
+      if (turns_.size() >= max_turns_) return false;  // past the turns wanted: not read
       problem_ = fmt::format("turn {} is not an object", turns_.size() + 1);
       return false;
     }
@@ -112,14 +113,14 @@ class ItemReader final : public nlohmann::json_sax<Json> {
   bool has_conversations_ = false;
   bool in_conversations_ = false;
   bool has_text_ = false;
-  bool skip_turn_ = false;
   std::vector<ShareGptTurn> turns_;
   std::string problem_;
 };
 
-// Parses one item's text; hands it over or counts it.
-void read_item(std::string_view text, int64_t number, size_t max_turns, size_t min_turns,
-               const std::function<void(Conversation&&)>& on_conversation, DatasetStats& stats) {
+// Parses one item's text; hands it over or counts it. `unit` names where it is: "item" or "line".
+void read_item(std::string_view text, std::string_view unit, int64_t number, size_t max_turns,
+               size_t min_turns, const std::function<void(Conversation&&)>& on_conversation,
+               DatasetStats& stats) {
   ++stats.records_read;
   const auto malformed = [&](const std::string& reason) {
     ++stats.malformed;
@@ -127,7 +128,7 @@ void read_item(std::string_view text, int64_t number, size_t max_turns, size_t m
       stats.malformed_lines.push_back(number);
     }
     if (stats.first_malformed_reason.empty()) {
-      stats.first_malformed_reason = fmt::format("item {}: {}", number, reason);
+      stats.first_malformed_reason = fmt::format("{} {}: {}", unit, number, reason);
     }
   };
   if (detail::is_blank(text)) {
@@ -165,18 +166,26 @@ void read_sharegpt(std::istream& in, size_t max_turns, size_t min_turns,
   std::streambuf* buffer = in.rdbuf();
   // A list starts with '[' (after a BOM and whitespace); anything else is read as JSON lines.
   int c = buffer->sgetc();
+  if (c == 0xEF) {  // UTF-8 byte order mark, before a list or JSON lines alike
+    buffer->sbumpc();
+    if (buffer->sgetc() == 0xBB) {
+      buffer->sbumpc();
+      if (buffer->sgetc() == 0xBF) buffer->sbumpc();
+    }
+    c = buffer->sgetc();
+  }
   while (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
     buffer->sbumpc();
     c = buffer->sgetc();
   }
   std::string item;
-  if (c == '[' || c == 0xEF) {
+  if (c == '[') {
     detail::JsonListScanner scanner(buffer);
     int64_t number = 0;
     while (true) {
       const detail::JsonListScanner::Next next = scanner.next(item);
       if (next != detail::JsonListScanner::Next::kItem) break;
-      read_item(item, ++number, max_turns, min_turns, on_conversation, stats);
+      read_item(item, "item", ++number, max_turns, min_turns, on_conversation, stats);
     }
     return;
   }
@@ -185,7 +194,7 @@ void read_sharegpt(std::istream& in, size_t max_turns, size_t min_turns,
     ++line_number;
     if (!item.empty() && item.back() == '\r') item.pop_back();
     if (detail::is_blank(item)) continue;
-    read_item(item, line_number, max_turns, min_turns, on_conversation, stats);
+    read_item(item, "line", line_number, max_turns, min_turns, on_conversation, stats);
   }
 }
 

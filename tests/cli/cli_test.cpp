@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -453,6 +454,498 @@ TEST_F(CliTest, VersionPrintsVersion) {
   EXPECT_FALSE(p.outcome.proceed);
   EXPECT_EQ(p.outcome.exit_code, 0);
   EXPECT_EQ(p.outcome.output, "llmperf 0.1.0\n");
+}
+
+// --- EvalScope and vLLM compatibility ---
+
+// The warnings joined, for searching.
+std::string all_warnings(const Parsed& p) {
+  std::string text;
+  for (const std::string& w : p.outcome.warnings) text += w + "\n";
+  return text;
+}
+
+TEST_F(CliTest, EveryIgnoredFlagWarnsOnceNamingItAndNeverItsValue) {
+  const std::vector<std::string> with_value = {"--tokenizer-path",
+                                               "--wandb-api-key",
+                                               "--swanlab-api-key",
+                                               "--swanlab-host",
+                                               "--db-commit-interval",
+                                               "--queue-size-multiplier",
+                                               "--in-flight-task-multiplier",
+                                               "--dataset-offset",
+                                               "--num-workers",
+                                               "--port",
+                                               "--attn-implementation",
+                                               "--image-width",
+                                               "--image-height",
+                                               "--image-format",
+                                               "--image-num",
+                                               "--image-patch-size"};
+  for (const std::string& flag : with_value) {
+    const std::string value = "v4lue-of" + flag;
+    Parsed p = parse_with({flag, value});
+    ASSERT_TRUE(p.outcome.proceed) << flag << ": " << p.outcome.output;
+    ASSERT_EQ(p.outcome.warnings.size(), 1u) << flag;
+    EXPECT_NE(p.outcome.warnings[0].find(flag + " is accepted for compatibility and ignored ("),
+              std::string::npos)
+        << p.outcome.warnings[0];
+    EXPECT_EQ(p.outcome.warnings[0].find(value), std::string::npos) << p.outcome.warnings[0];
+    EXPECT_EQ(p.outcome.warnings[0].rfind("llmperf: warning: ", 0), 0u);
+  }
+  for (const std::string flag : {"--enable-progress-tracker", "--save-result", "--save-detailed"}) {
+    Parsed p = parse_with({flag});
+    ASSERT_TRUE(p.outcome.proceed) << flag << ": " << p.outcome.output;
+    ASSERT_EQ(p.outcome.warnings.size(), 1u) << flag;
+    EXPECT_NE(p.outcome.warnings[0].find(flag + " is accepted"), std::string::npos);
+  }
+  // Several at once: one warning each.
+  Parsed p = parse_with({"--port", "8877", "--save-result", "--num-workers", "4"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.outcome.warnings.size(), 3u) << all_warnings(p);
+}
+
+TEST_F(CliTest, ApplyChatTemplateIsDecidedByTheUrl) {
+  for (const std::vector<std::string>& flags :
+       {std::vector<std::string>{"--apply-chat-template"},
+        std::vector<std::string>{"--apply-chat-template", "false"},
+        std::vector<std::string>{"--no-apply-chat-template"}}) {
+    Parsed p = parse_with(flags);
+    ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+    ASSERT_EQ(p.outcome.warnings.size(), 1u);
+    EXPECT_NE(p.outcome.warnings[0].find("decided by the URL"), std::string::npos);
+  }
+}
+
+TEST_F(CliTest, EveryRefusedFlagExits2WithWhatToDoInstead) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--query-template", "{}"}, "line_by_line"},
+      {{"--visualizer", "wandb"}, "--outputs-dir"},
+      {{"--multi-turn"}, "multi-turn conversations are not supported yet"},
+      {{"--min-turns", "2"}, "multi-turn"},
+      {{"--max-turns", "4"}, "multi-turn"},
+      {{"--multi-turn-args", "{}"}, "multi-turn"},
+      {{"--dataset-args", R"({"a": 1})"}, "--input-tokens"},
+      {{"--data-source", "modelscope"}, "--dataset-path"},
+  };
+  for (const auto& [flags, guidance] : cases) {
+    Parsed p = parse_with(flags);
+    EXPECT_FALSE(p.outcome.proceed) << flags[0];
+    EXPECT_EQ(p.outcome.exit_code, 2) << flags[0];
+    EXPECT_NE(p.outcome.output.find("llmperf: error: " + flags[0] + " "), std::string::npos)
+        << p.outcome.output;
+    EXPECT_NE(p.outcome.output.find("not supported"), std::string::npos) << p.outcome.output;
+    EXPECT_NE(p.outcome.output.find(guidance), std::string::npos) << p.outcome.output;
+  }
+  // Their harmless values are accepted.
+  EXPECT_TRUE(parse_with({"--dataset-args", "{}"}).outcome.proceed);
+  EXPECT_TRUE(parse_with({"--data-source", "local"}).outcome.proceed);
+}
+
+TEST_F(CliTest, ApiOtherThanOpenaiIsRefusedWithGuidance) {
+  for (const std::string api : {"local", "local_vllm"}) {
+    Parsed p = parse_with({"--api", api});
+    EXPECT_EQ(p.outcome.exit_code, 2) << api;
+    EXPECT_NE(p.outcome.output.find("--api " + api + " is not supported"), std::string::npos)
+        << p.outcome.output;
+    EXPECT_NE(p.outcome.output.find("--url"), std::string::npos) << p.outcome.output;
+  }
+  for (const std::string api : {"openai_embedding", "dashscope"}) {
+    Parsed p = parse_with({"--api", api});
+    EXPECT_EQ(p.outcome.exit_code, 2) << api;
+    EXPECT_NE(p.outcome.output.find("--api " + api + " is not supported"), std::string::npos)
+        << p.outcome.output;
+    EXPECT_NE(p.outcome.output.find("embeddings"), std::string::npos) << p.outcome.output;
+  }
+  Parsed ok = parse_with({"--api", "openai"});
+  ASSERT_TRUE(ok.outcome.proceed) << ok.outcome.output;
+  EXPECT_EQ(ok.config.api, "openai");
+}
+
+TEST_F(CliTest, NoTestConnectionTurnsTheProbeOff) {
+  EXPECT_TRUE(parse_with({}).config.probe);
+  Parsed p = parse_with({"--no-test-connection"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_FALSE(p.config.probe);
+  EXPECT_TRUE(p.outcome.warnings.empty());
+  EXPECT_FALSE(parse_with({"--no-probe"}).config.probe);
+}
+
+TEST_F(CliTest, NoTimestamp) {
+  EXPECT_FALSE(parse_with({}).config.no_timestamp);
+  Parsed p = parse_with({"--no-timestamp"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_TRUE(p.config.no_timestamp);
+}
+
+TEST_F(CliTest, OpenLoopNeedsRate) {
+  Parsed p = parse_with({"--open-loop"});
+  EXPECT_EQ(p.outcome.exit_code, 2);
+  EXPECT_NE(p.outcome.output.find("--open-loop needs --rate"), std::string::npos)
+      << p.outcome.output;
+}
+
+TEST_F(CliTest, OpenLoopSetsACapNoRunCanReach) {
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--rate", "5", "-n", "100"},
+        std::vector<std::string>{"--rate", "5", "-n", "100", "--warmup-num", "10"},
+        std::vector<std::string>{"--rate", "5", "-n", "101", "--warmup-num", "0.5"},
+        std::vector<std::string>{"--rate", "1", "2", "-n", "10", "300", "--warmup-num", "2.5"}}) {
+    std::vector<std::string> args = {"--open-loop"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    Parsed p = parse_with(args);
+    ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+    EXPECT_TRUE(p.config.open_loop_unbounded);
+    EXPECT_TRUE(p.outcome.warnings.empty()) << all_warnings(p);
+    for (const Config::RunSpec& run : p.config.run_specs()) {
+      EXPECT_GE(run.parallel, run.number + p.config.warmup_count(run.number))
+          << "rate " << run.rate << ", -n " << run.number;
+    }
+  }
+  Parsed exact = parse_with({"--open-loop", "--rate", "5", "-n", "100", "--warmup-num", "10"});
+  EXPECT_EQ(exact.config.parallel, std::vector<int>{110});
+}
+
+TEST_F(CliTest, OpenLoopWarnsThatParallelIsIgnored) {
+  Parsed p = parse_with({"--open-loop", "--rate", "5", "-n", "100", "--parallel", "4"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_EQ(p.outcome.warnings.size(), 1u);
+  EXPECT_NE(p.outcome.warnings[0].find("--open-loop ignores --parallel"), std::string::npos);
+  EXPECT_EQ(p.config.parallel, std::vector<int>{100});
+}
+
+// --sla-auto-tune and its family.
+Parsed parse_sla(std::vector<std::string> extra,
+                 const std::string& params = R"([{"p99_latency": "<=2"}])") {
+  std::vector<std::string> args = {"--sla-auto-tune", "--sla-params", params};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return parse_with(args);
+}
+
+std::vector<std::string> sorted(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+TEST_F(CliTest, SlaAutoTuneIsADoublingSearchOverParallel) {
+  Parsed p = parse_sla({});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  const Config& c = p.config;
+  EXPECT_EQ(c.search, "parallel");
+  EXPECT_EQ(c.search_range, (std::vector<double>{1, 65536}));
+  EXPECT_TRUE(c.search_doubling);
+  EXPECT_DOUBLE_EQ(c.search_number_multiplier, 2);
+  EXPECT_EQ(c.slo, (std::vector<std::string>{"latency.p99<=2s", "error_rate<=0%"}));
+  EXPECT_TRUE(p.outcome.warnings.empty()) << all_warnings(p);
+  EXPECT_FALSE(parse_with({}).config.search_doubling);
+}
+
+TEST_F(CliTest, SlaSearchStartsAtTheGivenValueAndEndsAtTheUpperBound) {
+  Parsed given = parse_sla({"--parallel", "4", "--sla-upper-bound", "64"});
+  ASSERT_TRUE(given.outcome.proceed) << given.outcome.output;
+  EXPECT_EQ(given.config.search_range, (std::vector<double>{4, 64}));
+  Parsed lower = parse_sla({"--sla-lower-bound", "2", "--sla-upper-bound", "32"});
+  ASSERT_TRUE(lower.outcome.proceed) << lower.outcome.output;
+  EXPECT_EQ(lower.config.search_range, (std::vector<double>{2, 32}));
+  Parsed multiplier = parse_sla({"--sla-number-multiplier", "3.5"});
+  EXPECT_DOUBLE_EQ(multiplier.config.search_number_multiplier, 3.5);
+  // A start above the upper bound is the search's own range error.
+  Parsed inverted = parse_sla({"--parallel", "100", "--sla-upper-bound", "64"});
+  EXPECT_EQ(inverted.outcome.exit_code, 2);
+  EXPECT_NE(inverted.outcome.output.find("0 < LO < HI"), std::string::npos)
+      << inverted.outcome.output;
+}
+
+TEST_F(CliTest, SlaSearchOverTheRate) {
+  Parsed p = parse_sla({"--sla-variable", "rate", "--rate", "2", "--sla-upper-bound", "100",
+                        "--sla-fixed-parallel", "50"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.search, "rate");
+  EXPECT_EQ(p.config.search_range, (std::vector<double>{2, 100}));
+  EXPECT_EQ(p.config.rate, std::vector<double>{2});
+  EXPECT_EQ(p.config.parallel, std::vector<int>{50});
+  // Without --rate it starts at the lower bound; without a cap, llmperf's open-loop default.
+  Parsed bare = parse_sla({"--sla-variable", "rate", "--sla-lower-bound", "3"});
+  ASSERT_TRUE(bare.outcome.proceed) << bare.outcome.output;
+  EXPECT_EQ(bare.config.search_range, (std::vector<double>{3, 65536}));
+  EXPECT_EQ(bare.config.rate, std::vector<double>{3});
+  EXPECT_EQ(bare.config.parallel, std::vector<int>{1000});
+  EXPECT_TRUE(bare.config.default_cap);
+  EXPECT_FALSE(p.config.default_cap);
+  Parsed capped = parse_sla({"--sla-variable", "rate", "--parallel", "16"});
+  ASSERT_TRUE(capped.outcome.proceed) << capped.outcome.output;
+  EXPECT_EQ(capped.config.parallel, std::vector<int>{16});
+}
+
+TEST_F(CliTest, SlaParamsBecomeSlosFromOneObject) {
+  Parsed p = parse_sla({}, R"([{"avg_latency": "<=2", "p99_latency": "<3.5", "avg_ttft": "<=0.5",
+      "p99_ttft": "<1", "avg_tpot": "<=0.05", "p99_tpot": "<0.1", "rps": ">=10", "tps": ">100"}])");
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(sorted(p.config.slo), sorted({"latency.mean<=2s", "latency.p99<3.5s", "ttft.mean<=0.5s",
+                                          "ttft.p99<1s", "tpot.mean<=0.05s", "tpot.p99<0.1s",
+                                          "qps>=10", "output_throughput>100", "error_rate<=0%"}));
+  // --slo expressions given as well are kept.
+  Parsed both = parse_sla({"--slo", "ttft.p50<=100ms"});
+  ASSERT_TRUE(both.outcome.proceed) << both.outcome.output;
+  EXPECT_EQ(sorted(both.config.slo),
+            sorted({"ttft.p50<=100ms", "latency.p99<=2s", "error_rate<=0%"}));
+}
+
+TEST_F(CliTest, SlaParamsThatCannotBeMappedExit2) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"([{"p99_latency": "<=2"}, {"rps": ">=1"}])", "several groups (OR) is not supported"},
+      {R"([{"tps": "max"}])", "\"max\" (optimising one metric) is not supported"},
+      {R"([{"avg_latency": "min"}])", "\"min\" (optimising one metric) is not supported"},
+      {R"([{"p50_latency": "<=2"}])", "unknown metric \"p50_latency\""},
+      {R"([{"p99_latency": "2"}])", "must be an operator"},
+      {R"([{"p99_latency": "==2"}])", "must be an operator"},
+      {R"({"p99_latency": "<=2"})", "must be a JSON list of objects"},
+      {"not json", "must be a JSON list of objects"},
+      {"[]", "must be a JSON list of objects"},
+  };
+  for (const auto& [params, message] : cases) {
+    Parsed p = parse_sla({}, params);
+    EXPECT_EQ(p.outcome.exit_code, 2) << params;
+    EXPECT_NE(p.outcome.output.find(message), std::string::npos)
+        << params << ": " << p.outcome.output;
+  }
+}
+
+TEST_F(CliTest, SlaFlagsWithoutAutoTuneAreRefused) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--sla-variable", "rate"},      {"--sla-params", R"([{"rps": ">=1"}])"},
+      {"--sla-num-runs", "3"},         {"--sla-upper-bound", "8"},
+      {"--sla-lower-bound", "2"},      {"--sla-fixed-parallel", "4"},
+      {"--sla-number-multiplier", "3"}};
+  for (const std::vector<std::string>& flags : cases) {
+    Parsed p = parse_with(flags);
+    EXPECT_EQ(p.outcome.exit_code, 2) << flags[0];
+    EXPECT_NE(p.outcome.output.find(flags[0] + " needs --sla-auto-tune"), std::string::npos)
+        << p.outcome.output;
+  }
+}
+
+TEST_F(CliTest, SlaAutoTuneNeedsParamsAndNoOtherSearch) {
+  Parsed bare = parse_with({"--sla-auto-tune"});
+  EXPECT_EQ(bare.outcome.exit_code, 2);
+  EXPECT_NE(bare.outcome.output.find("--sla-auto-tune needs --sla-params"), std::string::npos);
+  Parsed both = parse_sla({"--search", "parallel", "--search-range", "1", "8"});
+  EXPECT_EQ(both.outcome.exit_code, 2);
+  EXPECT_NE(both.outcome.output.find("give one"), std::string::npos) << both.outcome.output;
+  EXPECT_EQ(parse_sla({"--sla-variable", "latency"}).outcome.exit_code, 2);
+}
+
+TEST_F(CliTest, SlaNumRunsWarnsThatEachPointIsOneRun) {
+  Parsed p = parse_sla({"--sla-num-runs", "3"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_EQ(p.outcome.warnings.size(), 1u);
+  EXPECT_NE(p.outcome.warnings[0].find("--sla-num-runs 3"), std::string::npos);
+  EXPECT_TRUE(parse_sla({"--sla-num-runs", "1"}).outcome.warnings.empty());
+}
+
+TEST_F(CliTest, BodyFlagsReachConfig) {
+  Parsed p = parse_with({"--top-k", "20", "--frequency-penalty", "0.5", "--repetition-penalty",
+                         "1.1", "--logprobs", "--n-choices", "2", "--seed", "42"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  const Config& c = p.config;
+  EXPECT_EQ(c.top_k, std::optional<int64_t>(20));
+  EXPECT_EQ(c.frequency_penalty, std::optional<double>(0.5));
+  EXPECT_EQ(c.repetition_penalty, std::optional<double>(1.1));
+  EXPECT_TRUE(c.logprobs);
+  EXPECT_EQ(c.n_choices, std::optional<int64_t>(2));
+  EXPECT_EQ(c.seed, 42u);
+  EXPECT_TRUE(c.seed_in_body);
+
+  Parsed none = parse_with({});
+  EXPECT_FALSE(none.config.top_k.has_value());
+  EXPECT_FALSE(none.config.frequency_penalty.has_value());
+  EXPECT_FALSE(none.config.repetition_penalty.has_value());
+  EXPECT_FALSE(none.config.logprobs);
+  EXPECT_FALSE(none.config.n_choices.has_value());
+  EXPECT_FALSE(none.config.seed_in_body);
+  EXPECT_TRUE(parse_with({"--seed", "0"}).config.seed_in_body);
+
+  EXPECT_EQ(parse_with({"--top-k", "-2"}).outcome.exit_code, 2);
+  EXPECT_TRUE(parse_with({"--top-k", "-1"}).outcome.proceed);
+  EXPECT_EQ(parse_with({"--n-choices", "0"}).outcome.exit_code, 2);
+}
+
+TEST_F(CliTest, VllmAliases) {
+  Parsed p =
+      parse({"--url", "http://127.0.0.1:8000/v1/completions", "--model", "qwen", "--dataset-name",
+             "random", "--random-input-len", "128", "--random-output-len", "64",
+             "--random-prefix-len", "16", "--num-prompts", "50", "--max-concurrency", "8"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.dataset, "random");
+  EXPECT_EQ(p.config.input_tokens, std::vector<int64_t>{128});
+  EXPECT_EQ(p.config.output_tokens, std::vector<int64_t>{64});
+  EXPECT_EQ(p.config.prefix_length, 16);
+  EXPECT_EQ(p.config.number, std::vector<int64_t>{50});
+  EXPECT_EQ(p.config.parallel, std::vector<int>{8});
+  EXPECT_TRUE(p.config.rate.empty());
+}
+
+TEST_F(CliTest, RequestRateIsRateAndInfIsAClosedLoop) {
+  Parsed rate = parse_with({"--request-rate", "5", "--num-prompts", "100"});
+  ASSERT_TRUE(rate.outcome.proceed) << rate.outcome.output;
+  EXPECT_EQ(rate.config.rate, std::vector<double>{5});
+  EXPECT_EQ(rate.config.parallel, std::vector<int>{1000});  // the default in-flight cap
+
+  Parsed capped = parse_with({"--request-rate", "inf", "--max-concurrency", "8", "-n", "100"});
+  ASSERT_TRUE(capped.outcome.proceed) << capped.outcome.output;
+  EXPECT_TRUE(capped.config.rate.empty());
+  EXPECT_EQ(capped.config.parallel, std::vector<int>{8});
+  ASSERT_EQ(capped.config.run_specs().size(), 1u);
+  EXPECT_EQ(capped.config.run_specs()[0].rate, -1);
+
+  Parsed all_at_once = parse_with({"--request-rate", "inf", "-n", "100"});
+  ASSERT_TRUE(all_at_once.outcome.proceed) << all_at_once.outcome.output;
+  EXPECT_TRUE(all_at_once.config.rate.empty());
+  EXPECT_EQ(all_at_once.config.parallel, std::vector<int>{100});
+}
+
+TEST_F(CliTest, PercentileMetricsAndMetricPercentilesAreCommaLists) {
+  Parsed p = parse_with({"--percentile-metrics", "ttft,e2el", "--metric-percentiles", "25,99.9"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.percentile_metrics, (std::vector<std::string>{"ttft", "e2el"}));
+  EXPECT_EQ(p.config.metric_percentiles, (std::vector<double>{25, 99.9}));
+  // Defaults: vLLM's.
+  Parsed d = parse_with({});
+  EXPECT_EQ(d.config.percentile_metrics, (std::vector<std::string>{"ttft", "tpot", "itl"}));
+  EXPECT_EQ(d.config.metric_percentiles, std::vector<double>{99});
+  EXPECT_EQ(parse_with({"--percentile-metrics", "ttft,latency"}).outcome.exit_code, 2);
+  EXPECT_EQ(parse_with({"--metric-percentiles", "50,101"}).outcome.exit_code, 2);
+}
+
+TEST_F(CliTest, MetricPercentilesJoinPercentilesOnlyWhenGivenOrForTheVllmBlock) {
+  // Not given, default format: --percentiles as given.
+  EXPECT_EQ(parse_with({"--percentiles", "90"}).config.percentiles, std::vector<double>{90});
+  EXPECT_EQ(parse_with({"--percentiles", "90", "--percentile-metrics", "e2el"}).config.percentiles,
+            std::vector<double>{90});
+  // Given: the union, sorted, with the median the vllm block prints.
+  Parsed given = parse_with({"--percentiles", "90", "--metric-percentiles", "99.9,25"});
+  ASSERT_TRUE(given.outcome.proceed) << given.outcome.output;
+  EXPECT_EQ(given.config.percentiles, (std::vector<double>{25, 50, 90, 99.9}));
+  // --summary-format vllm: vLLM's default 99 and the median.
+  Parsed vllm = parse_with({"--percentiles", "90", "--summary-format", "vllm"});
+  ASSERT_TRUE(vllm.outcome.proceed) << vllm.outcome.output;
+  EXPECT_EQ(vllm.config.percentiles, (std::vector<double>{50, 90, 99}));
+  // Already there: no duplicates.
+  EXPECT_EQ(parse_with({"--metric-percentiles", "99"}).config.percentiles,
+            (std::vector<double>{10, 25, 50, 66, 75, 80, 90, 95, 98, 99}));
+}
+
+TEST_F(CliTest, SpeedBenchmarkLongPreset) {
+  Parsed p = parse({"--url", "http://h:8000/v1/chat/completions", "--model", "qwen", "--dataset",
+                    "speed_benchmark_long"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.input_tokens, (std::vector<int64_t>{63488, 129024}));
+  EXPECT_EQ(p.config.output_tokens, std::vector<int64_t>{2048});
+  EXPECT_EQ(p.config.parallel, std::vector<int>{1});
+  EXPECT_EQ(p.config.number, std::vector<int64_t>{2});
+  EXPECT_EQ(p.config.url, "http://h:8000/v1/completions");
+  EXPECT_EQ(p.config.run_specs().size(), 2u);
+  // -n given (also as --num-prompts) wins over the preset.
+  EXPECT_EQ(parse({"--url", "http://h:8000/v1/completions", "--model", "qwen", "--dataset",
+                   "speed_benchmark_long", "--num-prompts", "5"})
+                .config.number,
+            std::vector<int64_t>{5});
+}
+
+// A TOML file in a fresh temporary directory, removed at the end of the test.
+class CliConfigFileTest : public CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "llmperf_cli_config_XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+    CliTest::TearDown();
+  }
+  std::string write(const std::string& content) const {
+    const std::filesystem::path path = dir_ / "llmperf.toml";
+    std::ofstream out(path, std::ios::binary);
+    out << content;
+    return path.string();
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(CliConfigFileTest, ValuesAreAppliedAndTheCommandLineWins) {
+  const std::string path = write(
+      "model = \"from-file\"\n"
+      "url = \"http://10.0.0.1:8000/v1/chat/completions\"\n"
+      "dataset-path = \"file.jsonl\"\n"
+      "parallel = [1, 4]\n"
+      "number = [10, 20]\n"
+      "temperature = 0.7\n"
+      "read-timeout = 30\n");
+  Parsed p = parse({"--config", path});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.model, "from-file");
+  EXPECT_EQ(p.config.url, "http://10.0.0.1:8000/v1/chat/completions");
+  EXPECT_EQ(p.config.dataset_path, "file.jsonl");
+  EXPECT_EQ(p.config.parallel, (std::vector<int>{1, 4}));
+  EXPECT_EQ(p.config.number, (std::vector<int64_t>{10, 20}));
+  EXPECT_EQ(p.config.temperature, std::optional<double>(0.7));
+  EXPECT_DOUBLE_EQ(p.config.read_timeout_s, 30);
+
+  Parsed cli = parse({"--config", path, "--model", "from-cli", "--parallel", "8", "-n", "3"});
+  ASSERT_TRUE(cli.outcome.proceed) << cli.outcome.output;
+  EXPECT_EQ(cli.config.model, "from-cli");
+  EXPECT_EQ(cli.config.parallel, std::vector<int>{8});
+  EXPECT_EQ(cli.config.number, std::vector<int64_t>{3});
+  EXPECT_DOUBLE_EQ(cli.config.read_timeout_s, 30);  // not on the command line: the file's
+}
+
+TEST_F(CliConfigFileTest, UnknownKeyExits2MentioningConfig) {
+  const std::string path = write("model = \"m\"\nparalel = [1, 4]\n");
+  Parsed p = parse({"--config", path, "--dataset-path", "x.jsonl"});
+  EXPECT_FALSE(p.outcome.proceed);
+  EXPECT_EQ(p.outcome.exit_code, 2);
+  EXPECT_NE(p.outcome.output.find("--config"), std::string::npos) << p.outcome.output;
+  EXPECT_NE(p.outcome.output.find("paralel"), std::string::npos) << p.outcome.output;
+}
+
+TEST_F(CliConfigFileTest, MissingFileExits2) {
+  Parsed p = parse({"--config", (dir_ / "absent.toml").string(), "--model", "m"});
+  EXPECT_EQ(p.outcome.exit_code, 2);
+  EXPECT_NE(p.outcome.output.find("absent.toml"), std::string::npos) << p.outcome.output;
+}
+
+TEST_F(CliTest, UnknownDatasetNamesGiveEvalScopeGuidance) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"custom", "use --dataset line_by_line"},
+      {"flickr8k", "image prompts are not supported yet"},
+      {"random_vl", "image prompts are not supported yet"},
+      {"embedding", "the embeddings and rerank endpoints are not supported yet"},
+      {"random_rerank", "the embeddings and rerank endpoints are not supported yet"},
+      {"share_gpt_zh_multi_turn", "multi-turn conversations are not supported yet"},
+      {"swe_smith", "multi-turn conversations are not supported yet"},
+      {"workload_trace", "trace replay is not supported yet"},
+      {"gsm8k", "put the questions in an openqa or line_by_line file"},
+  };
+  for (const auto& [name, guidance] : cases) {
+    Parsed p = parse_with({"--dataset", name});
+    EXPECT_EQ(p.outcome.exit_code, 2) << name;
+    EXPECT_NE(p.outcome.output.find("--dataset must be one of"), std::string::npos) << name;
+    EXPECT_NE(p.outcome.output.find("(got \"" + name + "\": " + guidance), std::string::npos)
+        << p.outcome.output;
+  }
+  Parsed unknown = parse_with({"--dataset", "nonsense"});
+  EXPECT_EQ(unknown.outcome.exit_code, 2);
+  EXPECT_NE(unknown.outcome.output.find("(got \"nonsense\")"), std::string::npos)
+      << unknown.outcome.output;
+  // EvalScope's ShareGPT names are llmperf's sharegpt.
+  for (const std::string name : {"share_gpt_en", "share_gpt_zh", "sharegpt"}) {
+    Parsed p = parse_with({"--dataset", name});
+    EXPECT_TRUE(p.outcome.proceed) << name << ": " << p.outcome.output;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // End-to-end tests against a real server none of us wrote: llama.cpp's llama-server with a tiny
-// random-weight model (/work/shared/llama-server/README.md). Synthetic prompts are counted by its
-// own /tokenize (with /apply-template for chat), so its usage must equal every target exactly.
+// random-weight model (/work/shared/llama-server/README.md). Synthetic and ShareGPT prompts are
+// counted by its own /tokenize (with /apply-template for chat), and ShareGPT answers by /tokenize
+// too, so its usage must equal every target exactly.
 // Skipped, with a message naming the paths tried, where the server is not installed.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -201,6 +202,34 @@ TEST_F(LlamaServerTest, CompletionsWithAPrefixMatchItsUsageExactly) {
 
 TEST_F(LlamaServerTest, TokenIdPromptsMatchItsUsageExactly) {
   expect_exact(run_random("/v1/completions", {"--tokenize-prompt"}), 100);
+}
+
+TEST_F(LlamaServerTest, ShareGptAnswerLengthsMatchItsUsageExactly) {
+  // Each prompt is counted through /apply-template and /tokenize, each answer by /tokenize as
+  // plain text and sent as max_tokens; with ignore_eos the model generates exactly that many.
+  // The fixture's kept prompts (under 300 tokens) with their answers (under about 200) fit the
+  // server's 1,024-token slots.
+  const BenchRun run = run_llmperf({"--url", server_->base() + "/v1/chat/completions", "--model",
+                                    "tiny-llama", "--dataset", "sharegpt", "--dataset-path",
+                                    LLMPERF_FIXTURES_DIR "/sharegpt/sample.json", "--ignore-eos",
+                                    "--parallel", "2", "-n", "8"});
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  ASSERT_EQ(run.run_dirs.size(), 1u) << diagnostics(run);
+  const std::vector<json> records = read_requests(run.run_dirs.front());
+  EXPECT_EQ(records.size(), 8u);
+  for (const json& r : records) {
+    ASSERT_TRUE(r["ok"].get<bool>()) << r.dump();
+    EXPECT_GE(r["target_output_tokens"].get<int64_t>(), 4) << r.dump();
+    EXPECT_EQ(r["output_tokens"], r["target_output_tokens"]) << r.dump();
+    EXPECT_EQ(r["input_tokens"], r["target_input_tokens"]) << r.dump();
+    EXPECT_EQ(r["input_token_source"], "usage");
+    EXPECT_EQ(r["output_token_source"], "usage");
+  }
+  const json& s = run.summary;
+  EXPECT_EQ(s["workload"]["tokenizer"]["source"], "server /tokenize (llama.cpp)");
+  EXPECT_TRUE(s["workload"]["tokenizer"]["exact"].get<bool>());
+  EXPECT_EQ(s["exactness"]["input"]["matched"], 8) << s["exactness"].dump();
+  EXPECT_EQ(s["exactness"]["output"]["matched"], 8) << s["exactness"].dump();
 }
 
 }  // namespace

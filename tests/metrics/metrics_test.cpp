@@ -423,5 +423,48 @@ TEST(FailureKindName, StableNames) {
   EXPECT_EQ(token_source_name(TokenSource::kCharCount), "char_count");
 }
 
+TEST(SummaryBuilder, PeakOutputThroughputAndPeakConcurrency) {
+  // One-second bins from origin 10 s; successful requests only; in flight over [sent, end).
+  // A: sent 10.0 s, 4 chunks at 10.1..10.4 s carrying 8 tokens (2 each), end 10.5 s.
+  // B: sent 10.2 s, chunks at 10.9 and 11.1 s carrying 6 tokens (3 each), end 11.2 s.
+  // C: sent 10.4 s, not streamed: 5 tokens at its end, 11.8 s.
+  // E: sent 10.5 s (the instant A ends, so A and E never overlap), 1 token at 10.55 s, end 10.6 s.
+  // Second 0 (10-11 s): 8 (A) + 3 (B) + 1 (E) = 12 tokens; second 1 (11-12 s): 3 (B) + 5 (C) = 8.
+  // In flight: A, B, C at 10.4 s (3); at 10.5 s A ends as E starts: still 3.
+  // The failure F (10.35-10.45 s, 100 tokens) and the warm-up W (10.4-10.45 s, 1000 tokens) would
+  // make 4 in flight and 100+ tokens in second 0 if they counted.
+  MetricsOptions options = p50_p90();
+  options.origin_ns = 10'000 * kMs;
+  SummaryBuilder builder(options);
+  builder.add(stream_record(10'000, 10'050, {10'100, 10'200, 10'300, 10'400}, 10'500, 10, 8));
+  builder.add(stream_record(10'200, 10'300, {10'900, 11'100}, 11'200, 10, 6));
+  RequestRecord c = stream_record(10'400, 11'800, {}, 11'800, 10, 5);
+  c.stream = false;
+  builder.add(c);
+  builder.add(stream_record(10'500, 10'520, {10'550}, 10'600, 10, 1));
+  RequestRecord f = failed_record(10'350, 10'450, ErrorKind::kStreamTruncated, 200, "cut");
+  f.chunk_ns = {10'360 * kMs, 10'370 * kMs};
+  f.first_content_ns = f.chunk_ns.front();
+  f.output_tokens = 100;
+  builder.add(f);
+  RequestRecord w = stream_record(10'400, 10'410, {10'420}, 10'450, 10, 1000);
+  w.warmup = true;
+  builder.add(w);
+  const RunSummary s = builder.finish();
+  EXPECT_DOUBLE_EQ(s.peak_output_throughput, 12);
+  EXPECT_EQ(s.peak_concurrency, 3);
+  EXPECT_EQ(s.succeeded, 4);
+  EXPECT_EQ(s.failed, 1);
+  EXPECT_EQ(s.warmup, 1);
+
+  // With nothing but the failure and the warm-up, both peaks are 0.
+  SummaryBuilder none(options);
+  none.add(f);
+  none.add(w);
+  const RunSummary empty = none.finish();
+  EXPECT_DOUBLE_EQ(empty.peak_output_throughput, 0);
+  EXPECT_EQ(empty.peak_concurrency, 0);
+}
+
 }  // namespace
 }  // namespace llmperf

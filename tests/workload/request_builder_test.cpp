@@ -233,5 +233,52 @@ TEST(MaskSecretTest, ShowsAtMostThreeLeadingChars) {
   EXPECT_EQ(mask_secret("abcdefgh").find("defgh"), std::string::npos);
 }
 
+TEST(RequestBuilderTest, SamplingFlagsReachTheBodyUnderTheirApiNames) {
+  Config config = chat_config();
+  config.top_k = 20;
+  config.frequency_penalty = 0.5;
+  config.repetition_penalty = 1.1;
+  config.logprobs = true;
+  config.n_choices = 3;
+  config.seed = 42;
+  config.seed_in_body = true;
+  for (const ApiKind kind : {ApiKind::kChat, ApiKind::kCompletions}) {
+    config.api_kind = kind;
+    const Json body = build(config, text_prompt("hi"));
+    EXPECT_EQ(body["top_k"], 20);
+    EXPECT_EQ(body["frequency_penalty"], 0.5);
+    EXPECT_EQ(body["repetition_penalty"], 1.1);
+    EXPECT_EQ(body["logprobs"], true);
+    EXPECT_EQ(body["n"], 3);
+    EXPECT_EQ(body["seed"], 42);
+    EXPECT_FALSE(body.contains("n_choices"));
+  }
+}
+
+TEST(RequestBuilderTest, SamplingFlagsAbsentByDefaultAndSeedOnlyWhenGiven) {
+  Config config = chat_config();
+  config.seed = 7;  // a seed for the schedule and sampling, not given as --seed: not sent
+  const Json body = build(config, text_prompt("hi"));
+  for (const char* key :
+       {"top_k", "frequency_penalty", "repetition_penalty", "logprobs", "n", "seed"}) {
+    EXPECT_FALSE(body.contains(key)) << key;
+  }
+  // --seed 0 is a seed like any other.
+  config.seed = 0;
+  config.seed_in_body = true;
+  EXPECT_EQ(build(config, text_prompt("hi"))["seed"], 0);
+}
+
+TEST(RequestBuilderTest, BodyJsonKeepsItsOwnSamplingKeys) {
+  Config config = chat_config();
+  config.top_k = 20;
+  config.n_choices = 2;
+  Prompt prompt;
+  prompt.body_json = R"({"prompt":"x","top_k":5})";
+  const Json body = build(config, prompt);
+  EXPECT_EQ(body["top_k"], 5);
+  EXPECT_EQ(body["n"], 2);
+}
+
 }  // namespace
 }  // namespace llmperf

@@ -32,8 +32,8 @@ std::string centred(std::string_view title, char fill) {
   return std::string(pad / 2, fill) + std::string(title) + std::string(pad - pad / 2, fill) + "\n";
 }
 
-// "99" or "99.9": vLLM's p_word.
-std::string p_word(double p) { return fmt::format("{:g}", p); }
+// "99" or "99.9": vLLM's p_word (the shortest text that reads back as the same number).
+std::string p_word(double p) { return fmt::format("{}", p); }
 
 struct VllmMetric {
   const char* key;     // "ttft": the JSON keys' middle part
@@ -88,7 +88,9 @@ std::string render_vllm_block(const Config& config, const RunInfo& info, const R
   std::string out = centred(" Serving Benchmark Result ", '=');
   out += int_line("Successful requests:", s.succeeded);
   out += int_line("Failed requests:", s.failed);
-  out += int_line("Maximum request concurrency:", info.parallel);
+  // vLLM prints the cap only when --max-concurrency was given.
+  const bool capped = info.rate <= 0 || !config.default_cap;
+  if (capped) out += int_line("Maximum request concurrency:", info.parallel);
   if (info.rate > 0) out += float_line("Request rate configured (RPS):", info.rate);
   out += float_line("Benchmark duration (s):", static_cast<double>(s.window_ns) / kNsPerS);
   out += int_line("Total input tokens:", s.total_input_tokens);
@@ -124,7 +126,8 @@ void write_vllm_result(const Config& config, const RunInfo& info, const RunSumma
       {"num_prompts", info.number},
       {"request_rate", info.rate > 0 ? Json(info.rate) : Json("inf")},
       {"burstiness", number_or_null(config.burstiness)},
-      {"max_concurrency", info.parallel},
+      {"max_concurrency",
+       info.rate <= 0 || !config.default_cap ? Json(info.parallel) : Json(nullptr)},
       {"duration", number_or_null(static_cast<double>(s.window_ns) / kNsPerS)},
       {"completed", s.succeeded},
       {"failed", s.failed},
