@@ -250,6 +250,18 @@ void validate_load(const Config& c, std::vector<std::string>& errors) {
     }
   }
   if (c.threads < 1) errors.push_back(fmt::format("--threads must be >= 1, got {}", c.threads));
+  if (!(c.metrics_interval_s >= 0.05) || !(c.metrics_interval_s <= 3600)) {
+    errors.push_back(fmt::format("--metrics-interval must be between 0.05 and 3600 seconds, got {}",
+                                 c.metrics_interval_s));
+  }
+  if (!c.metrics_url.empty() && !c.metrics_url.starts_with("http://") &&
+      !c.metrics_url.starts_with("https://")) {
+    errors.push_back(fmt::format("--metrics-url must start with http:// or https://, got \"{}\"",
+                                 c.metrics_url));
+  }
+  if (!c.server_metrics && !c.metrics_url.empty()) {
+    errors.push_back("--metrics-url and --no-server-metrics contradict each other: drop one");
+  }
   if (!(c.sleep_interval_s >= 0)) {
     errors.push_back(
         fmt::format("--sleep-interval must be >= 0 seconds, got {}", c.sleep_interval_s));

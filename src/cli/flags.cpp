@@ -93,6 +93,25 @@ void add_synthetic_options(CLI::App& app, Config& c) {
       ->group(group);
 }
 
+void add_server_view_options(CLI::App& app, Config& c) {
+  const char* group = "Server metrics";
+  app.add_option("--metrics-url", c.metrics_url,
+                 "The server's Prometheus metrics (default: --url without its /v1/... path, "
+                 "+ /metrics)")
+      ->group(group);
+  app.add_flag_callback(
+         "--no-server-metrics", [&c] { c.server_metrics = false; },
+         "Do not probe or scrape the server's /metrics (default: scrape when it answers)")
+      ->group(group);
+  app.add_option("--metrics-interval", c.metrics_interval_s,
+                 "Seconds between /metrics scrapes during a run")
+      ->group(group);
+  app.add_flag("--profile", c.profile,
+               "POST /start_profile before each run's requests and /stop_profile after "
+               "(vLLM, SGLang); the run records that profiling slowed the server")
+      ->group(group);
+}
+
 void add_load_options(CLI::App& app, Config& c) {
   const char* group = "Load";
   app.add_option("--parallel,--max-concurrency", c.parallel,
@@ -271,6 +290,7 @@ void add_flags(CLI::App& app, Config& config, RawFlags& raw) {
   add_verdict_options(app, config);
   add_body_options(app, config);
   add_timeout_options(app, config);
+  add_server_view_options(app, config);
   add_output_options(app, config);
 }
 

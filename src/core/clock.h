@@ -1,4 +1,4 @@
-// The one clock for intervals: steady_clock as int64 nanoseconds.
+// The one clock for intervals: steady_clock as int64 nanoseconds (and the wall clock for stamps).
 #pragma once
 
 #include <chrono>
@@ -9,6 +9,13 @@ namespace llmperf {
 inline int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// The wall clock (system_clock) as Unix nanoseconds: for timestamps people read, never intervals.
+inline int64_t unix_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 

@@ -47,6 +47,12 @@ struct Config {
   std::string tokenize_url;            // --tokenize-url: base URL of /tokenize (default: --url's)
   std::string tokenizer_path;          // --tokenizer-path: accepted (EvalScope), not needed
 
+  // --- the server's own view: its /metrics, identity and profiler ---
+  bool server_metrics = true;     // --no-server-metrics turns the /metrics probe and scrapes off
+  std::string metrics_url;        // --metrics-url (default: --url's base + "/metrics")
+  double metrics_interval_s = 1;  // --metrics-interval: seconds between scrapes during a run
+  bool profile = false;           // --profile: POST /start_profile and /stop_profile around runs
+
   // --- ShareGPT (--dataset sharegpt): vLLM's sampling limits, in tokens ---
   int64_t sharegpt_output_len = -1;       // --sharegpt-output-len: fixed max_tokens (-1: answers')
   int64_t sharegpt_min_len = 4;           // --sharegpt-min-len: shortest prompt and answer

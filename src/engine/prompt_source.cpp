@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "http/http_pool.h"
 #include "server/server_tokenizer.h"
+#include "server/side_channel.h"
 #include "server/usage_calibration.h"
 #include "workload/request_builder.h"
 #include "workload/sharegpt.h"
@@ -19,18 +20,6 @@
 
 namespace llmperf {
 namespace {
-
-// The side channel's HTTP options: the credentials and TLS settings of the benchmark itself.
-HttpPoolOptions http_options(const Config& config) {
-  HttpPoolOptions http;
-  http.header_lines = server_header_lines(config);
-  http.connect_timeout_ms = seconds_to_ms(config.connect_timeout_s);
-  http.total_timeout_ms = seconds_to_ms(config.read_timeout_s);
-  http.insecure = config.insecure;
-  http.cacert = config.cacert;
-  http.max_in_flight = 16;
-  return http;
-}
 
 // Requests a run sends, warm-up included: the prompts it needs (cycled past the cap).
 int64_t requests_of(const Config& config, const Config::RunSpec& run) {
@@ -161,7 +150,7 @@ struct PromptSource::Impl {
   }
 
   void find_tokenizer() {
-    const HttpPoolOptions http = http_options(config);
+    const HttpPoolOptions http = side_channel_options(config);
     ServerTokenizerOptions options;
     options.base_url = config.tokenize_url.empty() ? base_url_of(config.url) : config.tokenize_url;
     while (!options.base_url.empty() && options.base_url.back() == '/') options.base_url.pop_back();

@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "engine/progress.h"
 #include "engine/prompt_source.h"
+#include "engine/server_watch.h"
 #include "engine/schedule.h"
 #include "engine/signals.h"
 #include "http/curl_transport.h"
@@ -39,12 +40,6 @@ std::string utc_iso8601() {
   char buffer[32];
   std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buffer;
-}
-
-int64_t unix_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 // A run name usable as one directory level: model names such as "Qwen/Qwen2.5-7B" keep their
@@ -105,8 +100,9 @@ bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
 // Everything one invocation shares across its runs, and the runs' results.
 class Benchmark {
  public:
-  Benchmark(const Config& config, PromptSource& source, const RequestBuilder& builder)
-      : config_(config), source_(source), builder_(builder) {
+  Benchmark(const Config& config, PromptSource& source, const RequestBuilder& builder,
+            ServerWatch& server)
+      : config_(config), source_(source), builder_(builder), server_(server) {
     for (const std::string& expression : config.slo) slos_.push_back(parse_slo(expression));
     metrics_options_.percentiles = config.percentiles;
     metrics_options_.goodput = parse_goodput(config.goodput);
@@ -207,6 +203,7 @@ class Benchmark {
     info.started_at = utc_iso8601();
     info.anchor_steady_ns = now_ns();
     info.anchor_unix_ns = unix_now_ns();
+    info.server = server_.identity();
 
     LoadPlan plan;
     plan.parallel = parallel;
@@ -231,13 +228,16 @@ class Benchmark {
     metrics_options_.origin_ns = info.anchor_steady_ns;
     SummaryBuilder summary_builder(metrics_options_);
     RecordsFile records_file(config_, info);
+    ClientTotals client_totals;  // warm-up included: the server counts it too
     auto sink = [&](std::span<RequestRecord> records) {
       for (const RequestRecord& record : records) {
         records_file.append(record);
         summary_builder.add(record);
+        client_totals.add(record);
       }
       records_file.flush();
     };
+    server_.begin_run(info.output_dir, info.anchor_steady_ns);
     LoadProgress progress;
     LoadResult result;
     {
@@ -245,6 +245,7 @@ class Benchmark {
       result = run_load(config_, plan, prompts, builder_, &progress,
                         StopControl{&interrupt_count()}, sink);
     }
+    ServerSummary server_summary = server_.end_run(client_totals);
     records_file.commit();
     info.duration_s = static_cast<double>(result.end_ns - result.start_ns) / 1e9;
     info.interrupted = result.interrupted;
@@ -256,6 +257,7 @@ class Benchmark {
                              std::min(config_.threads, parallel),
                              rate > 0 ? &row.summary.schedule_lag_ns : nullptr};
     row.summary.client = assess_client_health(health, config_.percentiles);
+    row.summary.server = std::move(server_summary);
 
     const RunVerdict verdict = evaluate_slos(run_name, slos_, row.summary);
     for (const auto& [slo, outcome] : verdict.results) {
@@ -263,6 +265,7 @@ class Benchmark {
     }
     std::string text = render_text_summary(config_, row.info, row.summary);
     text += render_load_text(row.info, row.summary, config_.arrival);
+    text += render_server_text(row.info, row.summary);
     text += render_verdicts_text(row.summary, verdict);
     if (baseline_) {
       const BaselineComparison comparison =
@@ -311,6 +314,7 @@ class Benchmark {
   const Config& config_;
   PromptSource& source_;
   const RequestBuilder& builder_;
+  ServerWatch& server_;
   std::vector<Slo> slos_;
   std::optional<BaselineSummary> baseline_;
   MetricsOptions metrics_options_;
@@ -334,7 +338,8 @@ int run_benchmark(const Config& config) {
   if (config.debug) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }
-  Benchmark benchmark(config, source, builder);
+  ServerWatch server(config);
+  Benchmark benchmark(config, source, builder, server);
   // The first run's prompts before anything is sent: a length the template cannot fit fails here.
   source.prepare(config.run_specs().front(), 0);
 

@@ -17,6 +17,8 @@ struct HttpPool::Slot {
   size_t call = 0;            // index of the call it carries
   int64_t started_ns = 0;     // when it was added
   std::string body;           // response bytes so far
+  std::string server;         // the Server header of the last response head
+  std::string content_type;   // its Content-Type header
   bool truncated = false;     // the body reached max_body_bytes
   size_t max_body_bytes = 0;  // the pool's limit
   char error_buffer[CURL_ERROR_SIZE] = {};
@@ -28,6 +30,37 @@ size_t HttpPool::on_body(char* data, size_t size, size_t count, void* user) {
   const size_t room = slot->max_body_bytes - std::min(slot->max_body_bytes, slot->body.size());
   if (bytes > room) slot->truncated = true;
   slot->body.append(data, std::min(bytes, room));
+  return bytes;
+}
+
+// "Name: value\r\n" header lines: keeps Server and Content-Type (of the final response head).
+size_t HttpPool::on_header(char* data, size_t size, size_t count, void* user) {
+  auto* slot = static_cast<Slot*>(user);
+  const size_t bytes = size * count;
+  std::string_view line(data, bytes);
+  if (line.starts_with("HTTP/")) {  // a new head (after a 100 Continue or a redirect)
+    slot->server.clear();
+    slot->content_type.clear();
+    return bytes;
+  }
+  const size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return bytes;
+  const auto is = [&](std::string_view name) {
+    return colon == name.size() &&
+           std::equal(name.begin(), name.end(), line.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) ==
+                    std::tolower(static_cast<unsigned char>(b));
+           });
+  };
+  std::string* target = is("Server") ? &slot->server : is("Content-Type") ? &slot->content_type
+                                                                          : nullptr;
+  if (target == nullptr) return bytes;
+  std::string_view value = line.substr(colon + 1);
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' ')) {
+    value.remove_suffix(1);
+  }
+  target->assign(value.substr(0, 200));
   return bytes;
 }
 
@@ -58,7 +91,8 @@ HttpPool::~HttpPool() {
 }
 
 std::vector<HttpReply> HttpPool::run(std::span<const HttpCall> calls,
-                                     const std::function<void(size_t done)>& progress) {
+                                     const std::function<void(size_t done)>& progress,
+                                     const std::atomic<bool>* cancel) {
   std::vector<HttpReply> replies(calls.size());
   if (calls.empty()) return replies;
   const CurlHeaders post_headers(post_headers_);
@@ -77,6 +111,10 @@ std::vector<HttpReply> HttpPool::run(std::span<const HttpCall> calls,
   size_t done = 0;
   int running = 0;
   while (done < calls.size()) {
+    if (cancel != nullptr && cancel->load()) {
+      cancel_all(replies);
+      break;
+    }
     while (next < calls.size() && !idle.empty()) {
       Slot* slot = idle.back();
       idle.pop_back();
@@ -99,9 +137,13 @@ std::vector<HttpReply> HttpPool::run(std::span<const HttpCall> calls,
       curl_easy_setopt(slot->easy, CURLOPT_FORBID_REUSE, options_.reuse_connections ? 0L : 1L);
       curl_easy_setopt(slot->easy, CURLOPT_WRITEFUNCTION, on_body);
       curl_easy_setopt(slot->easy, CURLOPT_WRITEDATA, slot);
+      curl_easy_setopt(slot->easy, CURLOPT_HEADERFUNCTION, on_header);
+      curl_easy_setopt(slot->easy, CURLOPT_HEADERDATA, slot);
       curl_easy_setopt(slot->easy, CURLOPT_PRIVATE, slot);
       slot->call = next++;
       slot->body.clear();
+      slot->server.clear();
+      slot->content_type.clear();
       slot->truncated = false;
       slot->max_body_bytes = options_.max_body_bytes;
       slot->error_buffer[0] = '\0';
@@ -128,6 +170,8 @@ std::vector<HttpReply> HttpPool::run(std::span<const HttpCall> calls,
             classify_transfer(easy, code, slot->error_buffer, calls[slot->call].url).message;
       }
       reply.body = std::move(slot->body);
+      reply.server = slot->server;
+      reply.content_type = slot->content_type;
       curl_multi_remove_handle(multi_, easy);
       idle.push_back(slot);
       ++done;
@@ -137,6 +181,13 @@ std::vector<HttpReply> HttpPool::run(std::span<const HttpCall> calls,
   }
   close_connections();
   return replies;
+}
+
+void HttpPool::cancel_all(std::vector<HttpReply>& replies) {
+  for (Slot* slot : slots_) curl_multi_remove_handle(multi_, slot->easy);  // idle ones: a no-op
+  for (HttpReply& reply : replies) {
+    if (reply.status == 0 && reply.error.empty()) reply.error = "cancelled";
+  }
 }
 
 void HttpPool::close_connections() {
@@ -151,8 +202,8 @@ void HttpPool::set_concurrency(int calls, bool reuse_connections) {
   options_.reuse_connections = reuse_connections;
 }
 
-HttpReply HttpPool::run_one(const HttpCall& call) {
-  return std::move(run(std::span<const HttpCall>(&call, 1)).front());
+HttpReply HttpPool::run_one(const HttpCall& call, const std::atomic<bool>* cancel) {
+  return std::move(run(std::span<const HttpCall>(&call, 1), {}, cancel).front());
 }
 
 }  // namespace llmperf

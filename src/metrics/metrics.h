@@ -15,6 +15,7 @@
 #include "metrics/exactness.h"
 #include "metrics/goodput.h"
 #include "metrics/pooled_samples.h"
+#include "metrics/server_metrics.h"
 #include "metrics/stats.h"
 #include "metrics/time_bins.h"
 
@@ -101,6 +102,10 @@ struct RunSummary {
   int64_t good_requests = 0;     // measured requests meeting every bound
   double goodput_rps = 0;        // good_requests / window (req/s)
   double good_fraction = 0;      // good_requests / total (failed requests count as not good)
+
+  // The server's own view over the run, from its /metrics (filled by the runner, not by
+  // summarize; server.available is false when it was not read).
+  ServerSummary server;
 };
 
 // What report.html draws beyond the summary, gathered in the same pass: about 24 bytes per

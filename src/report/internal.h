@@ -95,6 +95,8 @@ std::string tokenizer_label(const TokenizerInfo& tokenizer);
 std::string render_vllm_block(const Config& config, const RunInfo& info, const RunSummary& summary);
 void write_vllm_result(const Config& config, const RunInfo& info, const RunSummary& summary);
 Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary);
+// summary.json's "server": identity, /metrics over the run, reconciliation, profiling.
+Json server_json(const RunInfo& info, const RunSummary& summary);
 Json benchmark_summary_json(const RunInfo& info, const RunSummary& summary);
 Json benchmark_percentile_json(const RunSummary& summary);
 

@@ -10,6 +10,7 @@
 
 #include "core/config.h"
 #include "core/record.h"
+#include "core/server_sample.h"
 #include "core/workload_info.h"
 #include "metrics/metrics.h"
 #include "verdict/baseline.h"
@@ -40,12 +41,18 @@ struct RunInfo {
     std::string detail;      // measured value and limit, or why it is unavailable
   };
   std::vector<SloOutcome> slo;
+
+  ServerIdentity server;  // who answered (identity endpoints, Server header)
 };
 
 // Load shape and client health for stdout: requested vs achieved rate and schedule lag (open
 // loop), the client's CPU and stamp delay, and a warning when the client was the bottleneck.
 std::string render_load_text(const RunInfo& info, const RunSummary& summary,
                              const std::string& arrival);
+
+// The "Server" block for stdout: the server's totals beside llmperf's with mismatches called
+// out, its state during the run, its own latency histograms; "" when /metrics was not asked for.
+std::string render_server_text(const RunInfo& info, const RunSummary& summary);
 
 // Human summary for stdout: aligned tables with units in the headers.
 std::string render_text_summary(const Config& config, const RunInfo& info,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "http/http_pool.h"
+#include "server/side_channel.h"
 #include "protocol/tokenize_api.h"
 #include "workload/tokenizer.h"
 
@@ -41,9 +42,5 @@ TokenizerProbe probe_server_tokenizer(const ServerTokenizerOptions& options);
 // from usage, for a server that tokenizes but cannot count its template). Not exact.
 std::unique_ptr<Tokenizer> with_template_overhead(std::unique_ptr<Tokenizer> inner,
                                                   int64_t overhead, std::string detail);
-
-// The base URL of a chat or completions URL: "http://h:8000/v1/chat/completions" ->
-// "http://h:8000" (everything from "/v1/" on, or the last path segment, is dropped).
-std::string base_url_of(const std::string& url);
 
 }  // namespace llmperf

@@ -48,6 +48,9 @@ constexpr MetricDef kMetrics[] = {
     {"success_rate", Kind::kFraction, nullptr, false},
     {"good_fraction", Kind::kFraction, nullptr, false},
     {"failed", Kind::kCount, nullptr, false},
+    // Client against the server's /metrics: the relative difference of the totals.
+    {"token_mismatch", Kind::kFraction, nullptr, false},
+    {"request_mismatch", Kind::kFraction, nullptr, false},
 };
 
 constexpr double kRelativeEpsilon = 1e-9;
@@ -263,7 +266,21 @@ BaseValue base_value(const Slo& slo, const MetricDef& def, const RunSummary& s) 
   if (needs_window && s.window_ns <= 0) return unavailable("the run window is empty");
   const auto total = static_cast<double>(s.total);
   double value = 0;
-  if (name == "qps") {
+  if (name == "token_mismatch" || name == "request_mismatch") {
+    if (!s.server.available) {
+      return unavailable(s.server.unavailable_reason.empty()
+                             ? "the server's /metrics were not read"
+                             : "the server's /metrics were not read: " + s.server.unavailable_reason);
+    }
+    const std::optional<double> mismatch =
+        name == "token_mismatch" ? s.server.token_mismatch() : s.server.request_mismatch();
+    if (!mismatch) {
+      return unavailable(name == "token_mismatch"
+                             ? "the server exports no token counters, or usage was missing"
+                             : "the server exports no finished-request counter");
+    }
+    value = *mismatch;
+  } else if (name == "qps") {
     value = s.qps;
   } else if (name == "goodput") {
     value = s.goodput_rps;

@@ -247,6 +247,7 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                             "client_bound",
                                             "client",
                                             "slo",
+                                            "server",
                                             "tokens",
                                             "metrics",
                                             "metric_definitions"}));
@@ -255,6 +256,8 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
   EXPECT_FALSE(j["client_bound"].get<bool>());
   EXPECT_TRUE(j["client"].is_null());  // client health not assessed for a hand-made summary
   EXPECT_TRUE(j["slo"].is_null());     // no --slo
+  EXPECT_TRUE(j["server"]["metrics"].is_null());  // /metrics not read
+  EXPECT_FALSE(j["server"]["profiled"].get<bool>());
   EXPECT_EQ(j["schema"], "llmperf.summary/1");
   EXPECT_EQ(j["llmperf_version"], "0.1.0");
   EXPECT_EQ(j["run"], (ordered_json{{"parallel", 2},

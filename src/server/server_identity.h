@@ -1,0 +1,17 @@
+// Asks the server under test who it is, once at start-up: GET /v1/models, /version, /props,
+// /info and /get_server_info side by side (protocol/server_identity_api.h reads the answers), plus
+// the Server header of whatever answered. Endpoints a server lacks just answer 404.
+#pragma once
+
+#include <string>
+
+#include "core/server_sample.h"
+#include "http/http_pool.h"
+
+namespace llmperf {
+
+// `base_url`: the server's root, e.g. "http://h:8000". Never throws for the server's answers;
+// throws std::runtime_error only when curl cannot be set up.
+ServerIdentity fetch_server_identity(const std::string& base_url, HttpPoolOptions http);
+
+}  // namespace llmperf

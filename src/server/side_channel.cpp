@@ -1,0 +1,32 @@
+// Side-channel HTTP options (see side_channel.h).
+#include "server/side_channel.h"
+
+#include "core/clock.h"
+#include "workload/request_builder.h"
+
+namespace llmperf {
+
+HttpPoolOptions side_channel_options(const Config& config) {
+  HttpPoolOptions http;
+  http.header_lines = server_header_lines(config);
+  http.connect_timeout_ms = seconds_to_ms(config.connect_timeout_s);
+  http.total_timeout_ms = seconds_to_ms(config.read_timeout_s);
+  http.insecure = config.insecure;
+  http.cacert = config.cacert;
+  http.max_in_flight = 16;
+  return http;
+}
+
+std::string base_url_of(const std::string& url) {
+  const size_t scheme = url.find("://");
+  const size_t path = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+  if (path == std::string::npos) return url;
+  const size_t v1 = url.find("/v1/", path);
+  if (v1 != std::string::npos) return url.substr(0, v1);
+  if (url.size() >= 3 && url.compare(url.size() - 3, 3, "/v1") == 0) {
+    return url.substr(0, url.size() - 3);
+  }
+  return url.substr(0, path);
+}
+
+}  // namespace llmperf
