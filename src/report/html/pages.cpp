@@ -97,6 +97,25 @@ std::string chart_grid(const std::vector<svg::ChartSpec>& charts) {
   return out + "</div>";
 }
 
+namespace {
+
+// "server llama.cpp b4... (Server: llama.cpp) · model ... · max_model_len ...", and whether the
+// server's profiler ran; "" when the server said nothing about itself.
+std::string server_meta(const RunInfo& info, const RunSummary& s) {
+  const ServerIdentity& id = info.server;
+  std::vector<std::string> parts;
+  if (!id.engine.empty()) {
+    parts.push_back("server " + id.engine + (id.version.empty() ? "" : " " + id.version));
+  }
+  if (!id.server_header.empty()) parts.push_back("Server header " + id.server_header);
+  if (!id.models.empty()) parts.push_back("serving " + fmt::format("{}", fmt::join(id.models, ", ")));
+  if (id.max_model_len > 0) parts.push_back(fmt::format("max_model_len {}", id.max_model_len));
+  if (s.server.profiled) parts.push_back("PROFILED (the server's profiler ran: slower)");
+  return fmt::format("{}", fmt::join(parts, " · "));
+}
+
+}  // namespace
+
 std::string render_run_html(const Config& config, const RunInfo& info, const RunSummary& s,
                             const RunTrace& trace) {
   const std::string name = config.name.empty() ? config.model : config.name;
@@ -108,6 +127,9 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
   if (!info.started_at.empty()) meta += " · started " + info.started_at;
   if (info.interrupted) meta += " · interrupted: partial results";
   body += "<p class=\"meta\">" + xml_escape(meta) + "</p>";
+  if (const std::string server = server_meta(info, s); !server.empty()) {
+    body += "<p class=\"meta\">" + xml_escape(server) + "</p>";
+  }
 
   body += "<div class=\"cards\">";
   body += card(fmt::format("{} / {}", s.succeeded, s.total), "succeeded / total requests");
@@ -130,6 +152,10 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
       fmt::format("<p class=\"note\">Token counts: input {}, output {}.</p>",
                   xml_escape(s.input_provenance.label()), xml_escape(s.output_provenance.label()));
   if (s.failed > 0) body += "<h2>Failures by kind</h2>" + failures_table(s);
+  if (const std::string server = render_server_text(info, s); !server.empty()) {
+    body += "<h2>The server's view (its /metrics)</h2><pre style=\"white-space:pre-wrap\">" +
+            xml_escape(server) + "</pre>";
+  }
   return redact_secrets(config, html_page("llmperf: " + name, body));
 }
 

@@ -1,7 +1,8 @@
 // The per-run charts of report.html, drawn from the run's trace (RunTrace, gathered by
 // SummaryBuilder): TTFT, ITL and latency distributions (CDFs), a timeline of completed requests,
-// output tokens/s and requests in flight over the run (binned), and failures by kind. Times are
-// shown from the run's first send.
+// output tokens/s and requests in flight over the run (binned) with the server's own view beside
+// them where its /metrics were read, and failures by kind. Times are shown from the run's first
+// send.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -95,10 +96,60 @@ svg::Series step_series(const std::string& name, const std::vector<double>& star
   return s;
 }
 
+// The server's own view from its /metrics scrapes, on the same time axis: requests running and
+// waiting beside the client's requests in flight, its generated tokens/s (counter differences
+// between scrapes) beside the client's output tokens/s, and its KV-cache usage.
+void add_server_series(const ServerSummary& server, const Timebase& tb, svg::ChartSpec& tokens,
+                       svg::ChartSpec& flight, std::vector<svg::ChartSpec>& charts) {
+  const std::vector<ServerPoint>& points = server.timeline;
+  if (points.size() < 2 || !tb.valid()) return;
+  svg::Series running{"Server: running", {}, {}, svg::SeriesKind::kLine, "4 3", {}};
+  svg::Series waiting{"Server: waiting", {}, {}, svg::SeriesKind::kLine, "1 3", {}};
+  svg::Series rate{"Server: generated tokens/s", {}, {}, svg::SeriesKind::kStep, "4 3", {}};
+  svg::Series kv{"KV-cache usage", {}, {}, svg::SeriesKind::kLine, "", {}};
+  for (size_t i = 0; i < points.size(); ++i) {
+    const ServerPoint& p = points[i];
+    const double t = tb.seconds(p.t_ns);
+    if (p.running) {
+      running.x.push_back(t);
+      running.y.push_back(*p.running);
+    }
+    if (p.waiting) {
+      waiting.x.push_back(t);
+      waiting.y.push_back(*p.waiting);
+    }
+    if (p.kv_usage) {
+      kv.x.push_back(t);
+      kv.y.push_back(*p.kv_usage * 100);
+    }
+    if (i + 1 < points.size()) {
+      const ServerPoint& next = points[i + 1];
+      if (p.generation_tokens && next.generation_tokens && next.t_ns > p.t_ns &&
+          *next.generation_tokens >= *p.generation_tokens) {
+        rate.x.push_back(t);
+        rate.y.push_back((*next.generation_tokens - *p.generation_tokens) /
+                         (static_cast<double>(next.t_ns - p.t_ns) / kNsPerS));
+      }
+    }
+  }
+  if (!rate.x.empty()) {
+    rate.x.push_back(tb.seconds(points.back().t_ns));
+    rate.y.push_back(rate.y.back());
+    tokens.series.push_back(std::move(rate));
+  }
+  if (!running.x.empty()) flight.series.push_back(std::move(running));
+  if (!waiting.x.empty()) flight.series.push_back(std::move(waiting));
+  if (!kv.x.empty()) {
+    svg::ChartSpec chart = over_run_chart("Server KV-cache usage", "KV-cache usage (%)");
+    chart.series.push_back(std::move(kv));
+    charts.push_back(std::move(chart));
+  }
+}
+
 // Output tokens/s and time-averaged requests in flight, in about kBins bins over the run. A chart
 // bin is a whole number of the trace's token bins (so none is split); each value is divided by
 // the part of its bin that lies inside the run.
-void add_over_run_charts(const RunTrace& trace, const Timebase& tb,
+void add_over_run_charts(const RunTrace& trace, const ServerSummary& server, const Timebase& tb,
                          std::vector<svg::ChartSpec>& charts) {
   svg::ChartSpec tokens = over_run_chart("Output tokens/s over the run", "Output tokens/s");
   svg::ChartSpec flight = over_run_chart("Requests in flight over the run", "Requests in flight");
@@ -143,8 +194,11 @@ void add_over_run_charts(const RunTrace& trace, const Timebase& tb,
     tokens.series.push_back(step_series("Output tokens/s", starts_s, tokens_per_s, end_s));
     flight.series.push_back(step_series("In flight (time-averaged)", starts_s, in_flight, end_s));
   }
+  std::vector<svg::ChartSpec> server_charts;
+  add_server_series(server, tb, tokens, flight, server_charts);
   charts.push_back(std::move(tokens));
   charts.push_back(std::move(flight));
+  for (svg::ChartSpec& chart : server_charts) charts.push_back(std::move(chart));
 }
 
 svg::ChartSpec timeline_chart(const RunTrace& trace, const Timebase& tb) {
@@ -183,7 +237,7 @@ std::vector<svg::ChartSpec> run_charts(const RunSummary& summary, const RunTrace
                              kNsPerS, "No successful requests"));
   const Timebase tb = timebase(trace);
   charts.push_back(timeline_chart(trace, tb));
-  add_over_run_charts(trace, tb, charts);
+  add_over_run_charts(trace, summary.server, tb, charts);
 
   svg::ChartSpec failures;
   failures.title = "Failures by kind";
