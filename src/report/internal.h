@@ -97,6 +97,13 @@ void write_vllm_result(const Config& config, const RunInfo& info, const RunSumma
 Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary);
 // summary.json's "server": identity, /metrics over the run, reconciliation, profiling.
 Json server_json(const RunInfo& info, const RunSummary& summary);
+// For `llmperf report`: the identity from an old summary.json's "server", and the server's
+// summary rebuilt from a run's server_metrics.jsonl (what the old "server" says where the file is
+// absent: why it was not read, whether the run was profiled).
+ServerIdentity identity_from_json(const nlohmann::json& server);
+ServerSummary server_summary_from_files(const std::string& jsonl_path,
+                                        const nlohmann::json& old_server,
+                                        const ClientTotals& client, double interval_s);
 Json benchmark_summary_json(const RunInfo& info, const RunSummary& summary);
 Json benchmark_percentile_json(const RunSummary& summary);
 

@@ -98,6 +98,10 @@ Config config_from_json(const json& c) {
   take(c, "percentiles", config.percentiles);
   take(c, "probe", config.probe);
   take(c, "insecure", config.insecure);
+  take(c, "server_metrics", config.server_metrics);
+  take(c, "metrics_url", config.metrics_url);
+  take(c, "metrics_interval", config.metrics_interval_s);
+  take(c, "profile", config.profile);
   if (auto it = c.find("api_key"); it != c.end() && it->is_string()) config.api_key = "***";
   if (auto it = c.find("headers"); it != c.end() && it->is_object()) {
     for (const auto& [name, value] : it->items()) {
@@ -152,6 +156,7 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
   metrics.percentiles = config.percentiles;
   metrics.open_loop = info.rate >= 0;
   SummaryBuilder builder(metrics);  // record times are relative to the run's anchor: origin 0
+  ClientTotals client_totals;
   const std::string path = (dir / "requests.jsonl").string();
   std::ifstream lines(path, std::ios::binary);
   if (!lines) throw std::runtime_error(fmt::format("cannot read {}", path));
@@ -162,7 +167,9 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
-      builder.add(record_from_json(line));
+      const RequestRecord record = record_from_json(line);
+      builder.add(record);
+      client_totals.add(record);
     } catch (const std::exception& e) {
       throw std::runtime_error(fmt::format("{}:{}: {}", path, line_number, e.what()));
     }
@@ -180,8 +187,14 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
   // requests.jsonl is the source and stays as it is; every other file is rewritten.
   RunTrace trace;
   RebuiltRun out{SweepRow{info, builder.finish(&trace)}, ""};
+  const json old_server = summary.value("server", json());
+  out.row.info.server = report_detail::identity_from_json(old_server);
+  out.row.summary.server = report_detail::server_summary_from_files(
+      (dir / "server_metrics.jsonl").string(), old_server, client_totals,
+      config.metrics_interval_s);
   write_run_outputs(config, out.row.info, out.row.summary, trace);
-  out.text = render_text_summary(config, out.row.info, out.row.summary);
+  out.text = render_text_summary(config, out.row.info, out.row.summary) +
+             render_server_text(out.row.info, out.row.summary);
   return out;
 }
 

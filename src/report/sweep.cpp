@@ -34,6 +34,11 @@ Json rounded(std::optional<double> value) {
   return report_detail::number_or_null(report_detail::round_to(*value, kDecimals));
 }
 
+Json server_gauge_max(const SweepRow& r, GaugeStats ServerSummary::*gauge) {
+  const GaugeStats& g = r.summary.server.*gauge;
+  return g.samples > 0 ? rounded(g.max) : Json(nullptr);
+}
+
 // The tail percentile shared by all rows (they come from one config); nullopt when none.
 std::optional<double> tail_percentile(const std::vector<SweepRow>& rows) {
   if (rows.empty() || rows.front().summary.percentiles.empty()) return std::nullopt;
@@ -85,7 +90,54 @@ std::vector<Column> columns(std::optional<double> tail) {
       {"total_throughput_tok_s", "Total (tok/s)",
        [](const SweepRow& r) { return rounded(r.summary.total_throughput); }},
       {"output_dir", "", [](const SweepRow& r) { return Json(r.info.output_dir); }},
+      // The server's view of each run (its /metrics; null where not read): in the files only (last,
+      // so that the earlier columns keep their places), the text has a table of its own.
+      {"server_running_max", "",
+       [](const SweepRow& r) { return server_gauge_max(r, &ServerSummary::running); }},
+      {"server_waiting_max", "",
+       [](const SweepRow& r) { return server_gauge_max(r, &ServerSummary::waiting); }},
+      {"server_kv_usage_max", "",
+       [](const SweepRow& r) { return server_gauge_max(r, &ServerSummary::kv_usage); }},
+      {"server_preemptions", "",
+       [](const SweepRow& r) { return rounded(r.summary.server.preemptions); }},
+      {"token_mismatch", "",
+       [](const SweepRow& r) { return rounded(r.summary.server.token_mismatch()); }},
+      {"request_mismatch", "",
+       [](const SweepRow& r) { return rounded(r.summary.server.request_mismatch()); }},
   };
+}
+
+// What the server was doing during each run, when its /metrics were read: "" otherwise.
+std::string server_sweep_text(const std::vector<SweepRow>& rows) {
+  std::vector<std::vector<std::string>> cells;
+  bool any = false;
+  for (const SweepRow& r : rows) {
+    const ServerSummary& s = r.summary.server;
+    any = any || (s.available && !s.engine.empty());
+    const auto gauge = [](const GaugeStats& g, double scale) {
+      return g.samples > 0 ? report_detail::format_number(g.max * scale) : std::string("-");
+    };
+    const auto check = [](const Reconciled& c) {
+      if (!c.available) return std::string("-");
+      return c.matches ? std::string("ok") : fmt::format("MISMATCH {:+.1f}%", 100.0 * c.difference /
+                                                                        std::max(1.0, c.client));
+    };
+    const auto p50 = [](const std::optional<HistogramWindow>& h) {
+      const auto q = h ? h->quantile(0.5) : std::nullopt;
+      return q ? report_detail::format_number(q->value * 1000) : std::string("-");
+    };
+    cells.push_back({r.info.rate >= 0 ? fmt::format("rate {:g}", r.info.rate)
+                                      : fmt::format("parallel {}", r.info.parallel),
+                     gauge(s.running, 1), gauge(s.waiting, 1), gauge(s.kv_usage, 100),
+                     s.preemptions ? report_detail::format_number(*s.preemptions) : "-",
+                     p50(s.ttft), check(s.requests_check), check(s.generation_check)});
+  }
+  if (!any) return "";
+  return "\nServer during each run (its /metrics)\n" +
+         report_detail::render_table({"Run", "Running max", "Waiting max", "KV max (%)",
+                                      "Preemptions", "Server TTFT P50 (ms)", "Requests",
+                                      "Generated tokens"},
+                                     cells, {0, 6, 7});
 }
 
 std::string display(const Json& value) {
@@ -153,6 +205,7 @@ std::string render_sweep_text(const std::vector<SweepRow>& rows) {
   std::string text = fmt::format("\nSweep summary ({})\n", tail_note(rows)) +
                      report_detail::render_table(table.headers, table.rows);
   if (report_detail::is_grid(points)) text += report_detail::grid_text(points);
+  text += server_sweep_text(rows);
   return text;
 }
 

@@ -751,7 +751,13 @@ TEST_F(ReportTest, SweepJsonCsvMarkdown) {
                                 {"itl_p99_ms", 35.0},
                                 {"output_throughput_tok_s", 50.5},
                                 {"total_throughput_tok_s", 100.5},
-                                {"output_dir", "out/p1"}}));
+                                {"output_dir", "out/p1"},
+                                {"server_running_max", nullptr},
+                                {"server_waiting_max", nullptr},
+                                {"server_kv_usage_max", nullptr},
+                                {"server_preemptions", nullptr},
+                                {"token_mismatch", nullptr},
+                                {"request_mismatch", nullptr}}));
   EXPECT_EQ(j[1]["rate"], 2.5);
   EXPECT_EQ(j[1]["qps"], 0.3333);
   EXPECT_TRUE(j[1]["ttft_avg_ms"].is_null());
@@ -760,9 +766,11 @@ TEST_F(ReportTest, SweepJsonCsvMarkdown) {
   EXPECT_EQ(read("sweep_summary.csv"),
             "parallel,number,rate,total,succeeded,failed,qps,latency_avg_s,latency_p99_s,"
             "ttft_avg_ms,ttft_p99_ms,tpot_avg_ms,tpot_p99_ms,itl_avg_ms,itl_p99_ms,"
-            "output_throughput_tok_s,total_throughput_tok_s,output_dir\n"
-            "1,10,,5,4,1,0.5,2.0,2.95,250.0,299.0,20.0,21.95,20.0,35.0,50.5,100.5,out/p1\n"
-            "4,40,2.5,5,4,1,0.3333,2.0,2.95,,,,,,,50.5,100.5,\"out/p4,x\"\n");
+            "output_throughput_tok_s,total_throughput_tok_s,output_dir,server_running_max,"
+            "server_waiting_max,server_kv_usage_max,server_preemptions,token_mismatch,"
+            "request_mismatch\n"
+            "1,10,,5,4,1,0.5,2.0,2.95,250.0,299.0,20.0,21.95,20.0,35.0,50.5,100.5,out/p1,,,,,,\n"
+            "4,40,2.5,5,4,1,0.3333,2.0,2.95,,,,,,,50.5,100.5,\"out/p4,x\",,,,,,\n");
 
   EXPECT_EQ(read("sweep_summary.md"),
             "Sweep summary (P99 = 99th percentile)\n\n"
