@@ -4,6 +4,7 @@
 #include "connection.h"
 
 #include "asio.h"
+#include "server_api.h"
 #include "server_context.h"
 #include "tokenize_api.h"
 
@@ -89,6 +90,7 @@ void Connection::start() {
 void Connection::close(bool reset) {
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
+  end_request(false);
   timer_.cancel();
   boost::system::error_code ignored;
   if (reset) {
@@ -138,7 +140,7 @@ void Connection::process_input() {
     case ParseStatus::kNeedBody:
       if (parsed.request.expect_continue && !continue_sent_) {
         continue_sent_ = true;
-        head_ = "HTTP/1.1 100 Continue\r\n\r\n";
+        head_ = "HTTP/1.1 100 Continue\r\nServer: llmperf-mock\r\n\r\n";
         write(AfterWrite::kReadBody);
       }
       return;
@@ -160,7 +162,6 @@ void Connection::process_input() {
 void Connection::route(const HttpRequest& request) {
   const std::string_view path = request.path;
   const bool post = request.method == "POST";
-  const bool get = request.method == "GET";
   if (post) {
     if (auto answer = answer_tokenize_api(context_.options().tokenize_api, path, request.body,
                                           context_.options().max_model_len)) {
@@ -168,18 +169,15 @@ void Connection::route(const HttpRequest& request) {
       return;
     }
   }
+  if (auto answer = answer_server_api(context_, request)) {
+    reply(answer->status, answer->body, {}, answer->content_type);
+    return;
+  }
   if (path == "/v1/chat/completions" && post) {
     start_completion(Endpoint::kChat, request);
   } else if (path == "/v1/completions" && post) {
     start_completion(Endpoint::kCompletions, request);
-  } else if (path == "/v1/models" && get) {
-    reply(200, fmt::format(R"({{"object":"list","data":[{{"id":"{}","object":"model",)"
-                           R"("created":{},"owned_by":"llmperf-mock"}}]}})",
-                           context_.model_escaped(), unix_seconds()));
-  } else if (path == "/health" && get) {
-    reply(200, {});
-  } else if (path == "/v1/chat/completions" || path == "/v1/completions" || path == "/v1/models" ||
-             path == "/health") {
+  } else if (path == "/v1/chat/completions" || path == "/v1/completions") {
     reply(405, error_body(fmt::format("method {} not allowed on {}", request.method, path),
                           "invalid_request_error", 405));
   } else {
@@ -222,7 +220,8 @@ void Connection::start_completion(Endpoint endpoint, const HttpRequest& request)
   plan_.usage_on_finish = options.usage_mode == UsageMode::kWithFinish;
   plan_.usage_in_body = options.usage_mode != UsageMode::kNone;
   plan_.fault = context_.draw_fault();
-  context_.event_log().record_received(plan_.seq, to_ns(received));
+  const std::int64_t received_ns = to_ns(received);
+  context_.event_log().record_received(plan_.seq, received_ns);
   if (options.verbose) {
     fmt::print(stderr, "llmperf-mock: #{} {} {} stream={} prompt_tokens={} tokens={} fault={}\n",
                plan_.seq, request.method, request.path, plan_.stream, plan_.prompt_tokens,
@@ -242,6 +241,7 @@ void Connection::start_completion(Endpoint endpoint, const HttpRequest& request)
     reply(200, kGarbageBody, {}, "text/html");
     return;
   }
+  context_.metrics().on_arrival(metered_, received_ns, plan_.prompt_tokens);
   state_ = State::kWaitingSlot;
   if (context_.acquire_slot(shared_from_this())) admit();
 }
@@ -255,7 +255,9 @@ void Connection::admit() {
   state_ = State::kResponding;
   fault_fired_ = false;
   next_chunk_ = 0;
-  next_due_ = Clock::now() + context_.ttft_delay();
+  const Clock::time_point now = Clock::now();
+  context_.metrics().on_start(metered_, to_ns(now));
+  next_due_ = now + context_.ttft_delay();
   if (!plan_.stream) {
     for (std::int64_t i = 1; i < plan_.chunk_count; ++i) next_due_ += context_.itl_delay();
     pump_whole();
@@ -328,8 +330,11 @@ void Connection::pump_stream() {
     arm_timer();
     return;
   }
-  context_.event_log().record_chunks(plan_.seq, first_chunk, next_chunk_ - first_chunk,
-                                     to_ns(Clock::now()));
+  // The event log and /metrics share one stamp, so TTFT and gaps agree between them exactly.
+  const std::int64_t write_ns = to_ns(Clock::now());
+  context_.event_log().record_chunks(plan_.seq, first_chunk, next_chunk_ - first_chunk, write_ns);
+  context_.metrics().on_emit(metered_, next_chunk_ - first_chunk,
+                             tokens_before(next_chunk_) - tokens_before(first_chunk), write_ns);
   if (finished && plan_.fault == Fault::kTruncate) {
     write(AfterWrite::kTruncate);
     return;
@@ -350,7 +355,10 @@ void Connection::pump_whole() {
   head.content_length = out_.size();
   head.keep_alive = keep_alive_;
   append_response_head(head_, head);
-  context_.event_log().record_chunks(plan_.seq, 0, 1, to_ns(Clock::now()));
+  next_chunk_ = plan_.chunk_count;
+  const std::int64_t write_ns = to_ns(Clock::now());
+  context_.event_log().record_chunks(plan_.seq, 0, 1, write_ns);
+  context_.metrics().on_emit(metered_, 1, plan_.completion_tokens, write_ns);
   write(AfterWrite::kFinish);
 }
 
@@ -407,6 +415,21 @@ std::string Connection::injected_text() const {
   return {};
 }
 
+// Tokens carried by content chunks [0, chunk).
+std::int64_t Connection::tokens_before(std::int64_t chunk) const {
+  return std::min(chunk * plan_.tokens_per_chunk, plan_.completion_tokens);
+}
+
+// The completion request ends for /metrics: with its finish_reason when `delivered` (its last
+// write went out) and every content chunk was written, as an abort otherwise.
+void Connection::end_request(bool delivered) {
+  FinishReason reason = FinishReason::kAbort;
+  if (delivered && next_chunk_ == plan_.chunk_count) {
+    reason = plan_.finish_stop ? FinishReason::kStop : FinishReason::kLength;
+  }
+  context_.metrics().on_finish(metered_, reason, to_ns(Clock::now()));
+}
+
 void Connection::arm_timer() {
   timer_.expires_at(next_due_);
   timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
@@ -460,6 +483,7 @@ void Connection::on_written(const boost::system::error_code& ec, AfterWrite afte
     close();
     return;
   }
+  if (after == AfterWrite::kFinish || after == AfterWrite::kTruncate) end_request(true);
   switch (after) {
     case AfterWrite::kReadBody:
       process_input();

@@ -6,6 +6,7 @@
 #include "asio.h"
 #include "http_message.h"
 #include "openai_format.h"
+#include "server_metrics.h"
 
 #include <array>
 #include <chrono>
@@ -66,6 +67,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void write(AfterWrite after);
   void on_written(const boost::system::error_code& ec, AfterWrite after);
   void finish_reply();
+  std::int64_t tokens_before(std::int64_t chunk) const;
+  void end_request(bool delivered);
 
   ServerContext& context_;
   boost::asio::ip::tcp::socket socket_;
@@ -77,6 +80,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::array<char, 24> frame_{};  // chunk-size line of the next chunked write
   std::array<boost::asio::const_buffer, 4> write_buffers_;  // buffers of the write in flight
   ResponsePlan plan_;                                       // the reply being produced
+  MeteredRequest metered_;  // the current completion request's progress in /metrics
   State state_ = State::kIdle;
   bool writing_ = false;         // an async_write is in flight
   bool chunked_ = false;         // the current reply uses chunked transfer encoding

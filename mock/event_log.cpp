@@ -19,6 +19,10 @@ void EventLog::record_chunks(std::uint64_t seq, std::int64_t first_index, std::i
   for (std::int64_t i = 0; i < count; ++i) records_.push_back({seq, first_index + i, ns});
 }
 
+void EventLog::record_profile(bool start, std::int64_t ns) {
+  if (enabled_) records_.push_back({0, start ? kStartProfile : kStopProfile, ns});
+}
+
 bool EventLog::save(const std::string& path) const {
   std::FILE* file = std::fopen(path.c_str(), "w");
   if (file == nullptr) {
@@ -30,6 +34,9 @@ bool EventLog::save(const std::string& path) const {
   for (const Record& r : records_) {
     if (r.index == kReceived) {
       fmt::format_to(std::back_inserter(buffer), "recv {} {}\n", r.seq, r.ns);
+    } else if (r.index == kStartProfile || r.index == kStopProfile) {
+      fmt::format_to(std::back_inserter(buffer), "{}_profile {}\n",
+                     r.index == kStartProfile ? "start" : "stop", r.ns);
     } else {
       fmt::format_to(std::back_inserter(buffer), "evt {} {} {}\n", r.seq, r.index, r.ns);
     }

@@ -146,6 +146,7 @@ ParseResult parse_http_request(std::string_view buffer) {
 void append_response_head(std::string& out, const ResponseHead& head) {
   auto it = std::back_inserter(out);
   fmt::format_to(it, "HTTP/1.1 {} {}\r\n", head.status, reason_phrase(head.status));
+  out += "Server: llmperf-mock\r\n";
   if (!head.content_type.empty()) fmt::format_to(it, "Content-Type: {}\r\n", head.content_type);
   if (head.event_stream) out += "Cache-Control: no-cache\r\n";
   if (head.framing == BodyFraming::kChunked) {

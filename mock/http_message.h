@@ -59,7 +59,8 @@ struct ResponseHead {
   std::string_view extra_headers;                     // complete "Name: value\r\n" lines to add
 };
 
-// Appends the status line and headers, including the blank line, to `out`.
+// Appends the status line and headers (always "Server: llmperf-mock"), including the blank line,
+// to `out`.
 void append_response_head(std::string& out, const ResponseHead& head);
 
 }  // namespace llmperf::mock

@@ -12,8 +12,9 @@ namespace {
 constexpr const char* kDescription =
     "llmperf-mock: a simulated OpenAI-compatible server for llmperf's demo, tests and benchmarks.\n"
     "Endpoints: POST /v1/chat/completions, POST /v1/completions, GET /v1/models, GET /health,\n"
-    "and the tokenize API (POST /tokenize, /detokenize, /apply-template, /chat_tokenize) in the\n"
-    "shapes of vLLM, llama.cpp and TGI (--tokenize-api).\n"
+    "GET /version, GET /metrics (Prometheus, vLLM's names), POST /start_profile and\n"
+    "/stop_profile (no-ops, logged), and the tokenize API (POST /tokenize, /detokenize,\n"
+    "/apply-template, /chat_tokenize) in the shapes of vLLM, llama.cpp and TGI (--tokenize-api).\n"
     "After listening it prints one line: 'llmperf-mock listening on http://HOST:PORT'.";
 
 constexpr const char* kFooter =
@@ -46,7 +47,19 @@ constexpr const char* kFooter =
     "  'evt <seq> <index> <ns>' just before the write of content chunk <index> (0 = first) was\n"
     "  started (a non-stream reply logs its body as index 0); ns is steady_clock "
     "(CLOCK_MONOTONIC)\n"
-    "  nanoseconds. The file is written at SIGINT/SIGTERM.";
+    "  nanoseconds; 'start_profile <ns>' / 'stop_profile <ns>' when the profiler endpoints were\n"
+    "  called. The file is written at SIGINT/SIGTERM.\n"
+    "/metrics (vLLM's series, labels engine=\"0\" and model_name): vllm:num_requests_running,\n"
+    "  vllm:num_requests_waiting (held by --max-active), vllm:kv_cache_usage_perc (prompt +\n"
+    "  generated tokens of running requests / --kv-cache-tokens, at most 1),\n"
+    "  vllm:prompt_tokens_total (added when a request starts) and vllm:generation_tokens_total\n"
+    "  (added as chunks are written): both equal the sums of usage over completed requests;\n"
+    "  vllm:request_success_total by finished_reason stop|length|abort (abort: client gone,\n"
+    "  injected fault, shutdown), vllm:num_preemptions_total (0), and histograms in vLLM's\n"
+    "  buckets of what the mock did: vllm:time_to_first_token_seconds (recv to the first\n"
+    "  content write, as in the event log), vllm:inter_token_latency_seconds (one per gap\n"
+    "  between content chunks), vllm:e2e_request_latency_seconds, "
+    "vllm:request_queue_time_seconds.";
 
 // Accepts numbers >= 0 and says so briefly when given anything else.
 const CLI::Validator kNonNegative(
@@ -158,8 +171,17 @@ void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode,
                  "name), vllm, llamacpp, tgi, or none (404, like a hosted API)")
       ->check(CLI::IsMember({"all", "vllm", "llamacpp", "tgi", "none"}));
   app.add_option("--max-model-len", o.max_model_len,
-                 "Context length reported as max_model_len by /tokenize (vLLM shape)")
+                 "Context length reported as max_model_len by /tokenize (vLLM shape) and "
+                 "/v1/models")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  app.add_option("--kv-cache-tokens", o.kv_cache_tokens,
+                 "KV-cache capacity in tokens behind /metrics' vllm:kv_cache_usage_perc")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  app.add_flag("--metrics,!--no-metrics", o.serve_metrics,
+               "Serve GET /metrics (default on; --no-metrics answers 404)");
+  app.add_flag("--profiler,!--no-profiler", o.serve_profiler,
+               "Answer POST /start_profile and /stop_profile (default on; --no-profiler answers "
+               "404, like vLLM without VLLM_TORCH_PROFILER_DIR)");
 
   app.add_option("--event-log", o.event_log,
                  "Write the server's receive/write timestamps to this file at shutdown");

@@ -47,7 +47,10 @@ struct MockOptions {
   double fault_bad_utf8_rate = 0;     // probability of invalid UTF-8 bytes in the content
   std::int64_t huge_line_bytes = 4 << 20;  // content bytes of the --fault-huge-line-rate chunk
   TokenizeApi tokenize_api = TokenizeApi::kAll;  // which tokenize API shapes are served
-  std::int64_t max_model_len = 32768;            // context length reported by /tokenize (vLLM)
+  std::int64_t max_model_len = 32768;    // context length reported by /tokenize and /v1/models
+  std::int64_t kv_cache_tokens = 65536;  // KV capacity behind vllm:kv_cache_usage_perc
+  bool serve_metrics = true;             // answer GET /metrics; false: 404
+  bool serve_profiler = true;            // answer POST /start_profile, /stop_profile; false: 404
   std::string event_log;  // file receiving the server's event timestamps; empty = off
   bool verbose = false;   // log each request to stderr
 };

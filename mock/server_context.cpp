@@ -21,6 +21,7 @@ ServerContext::ServerContext(boost::asio::io_context& io, const MockOptions& opt
       options_(options),
       model_escaped_(json_escape(options.model)),
       event_log_(!options.event_log.empty()),
+      metrics_(options.kv_cache_tokens),
       rng_(options.seed),
       ttft_(from_ms(options.ttft_ms)),
       ttft_per_active_(from_ms(options.ttft_per_active_ms)),

@@ -1,12 +1,14 @@
 // State shared by all connections of llmperf-mock: options, vocabulary, the seeded RNG behind
-// jitter and faults, the --max-active slots and their wait queue, the set of open connections and
-// the event log. Everything runs on one io_context thread, so nothing here is locked.
+// jitter and faults, the --max-active slots and their wait queue, the set of open connections, the
+// event log and the /metrics counters. Everything runs on one io_context thread, so nothing here
+// is locked (MockMetrics is atomic all the same, so it may be read from elsewhere).
 #pragma once
 
 #include "asio.h"
 #include "event_log.h"
 #include "mock_options.h"
 #include "openai_format.h"
+#include "server_metrics.h"
 #include "vocabulary.h"
 
 #include <algorithm>
@@ -34,6 +36,7 @@ class ServerContext {
   const Vocabulary& vocabulary() const { return vocabulary_; }
   std::string_view model_escaped() const { return model_escaped_; }
   EventLog& event_log() { return event_log_; }
+  MockMetrics& metrics() { return metrics_; }
   bool stopping() const { return stopping_; }
 
   // Number of the next completion request, from 1.
@@ -69,6 +72,7 @@ class ServerContext {
   Vocabulary vocabulary_;
   std::string model_escaped_;
   EventLog event_log_;
+  MockMetrics metrics_;
   std::mt19937_64 rng_;
   std::chrono::nanoseconds ttft_;
   std::chrono::nanoseconds ttft_per_active_;

@@ -11,4 +11,10 @@ const std::string& MetricSample::label(const std::string& key) const {
   return kNone;
 }
 
+std::string ServerIdentity::name() const {
+  if (version.empty()) return engine;
+  if (engine.empty() || version.starts_with(engine)) return version;
+  return engine + " " + version;
+}
+
 }  // namespace llmperf

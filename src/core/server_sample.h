@@ -29,6 +29,9 @@ struct ServerIdentity {
   std::vector<std::pair<std::string, std::string>> details;
   std::vector<std::string> answered;  // the identity endpoints that answered: "/v1/models", ...
   bool known() const { return !server_header.empty() || !models.empty() || !answered.empty(); }
+  // "vLLM 0.11.0", "llama.cpp b4719", "llmperf-mock 0.1.0" (a version that names the engine
+  // already is not repeated), "" when neither is known.
+  std::string name() const;
 };
 
 }  // namespace llmperf

@@ -17,8 +17,7 @@ namespace llmperf {
 namespace {
 
 std::string identity_line(const ServerIdentity& id) {
-  std::string line = id.engine.empty() ? std::string("unknown engine") : id.engine;
-  if (!id.version.empty()) line += " " + id.version;
+  std::string line = id.name().empty() ? std::string("unknown engine") : id.name();
   if (!id.server_header.empty()) line += fmt::format(" (Server: {})", id.server_header);
   if (!id.models.empty()) {
     line += fmt::format(", model{} {}", id.models.size() > 1 ? "s" : "", id.models.front());

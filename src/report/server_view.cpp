@@ -156,8 +156,7 @@ std::string render_server_text(const RunInfo& info, const RunSummary& summary) {
   std::string out;
   if (s.url.empty() && !s.profiled) return out;  // not asked (--no-server-metrics)
   out += "\nServer";
-  if (!id.engine.empty()) out += fmt::format(": {}", id.engine);
-  if (!id.version.empty()) out += fmt::format(" {}", id.version);
+  if (!id.name().empty()) out += fmt::format(": {}", id.name());
   if (!s.url.empty()) out += fmt::format(" (/metrics {}, every {:g} s)", s.url, s.interval_s);
   out += "\n";
   if (s.profiled) {

@@ -1,7 +1,8 @@
 // End-to-end tests against a real server none of us wrote: llama.cpp's llama-server with a tiny
 // random-weight model (/work/shared/llama-server/README.md). Synthetic and ShareGPT prompts are
 // counted by its own /tokenize (with /apply-template for chat), and ShareGPT answers by /tokenize
-// too, so its usage must equal every target exactly.
+// too, so its usage must equal every target exactly. Its /metrics must count the tokens llmperf
+// counted.
 // Skipped, with a message naming the paths tried, where the server is not installed.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -230,6 +231,29 @@ TEST_F(LlamaServerTest, ShareGptAnswerLengthsMatchItsUsageExactly) {
   EXPECT_TRUE(s["workload"]["tokenizer"]["exact"].get<bool>());
   EXPECT_EQ(s["exactness"]["input"]["matched"], 8) << s["exactness"].dump();
   EXPECT_EQ(s["exactness"]["output"]["matched"], 8) << s["exactness"].dump();
+}
+
+TEST_F(LlamaServerTest, ItsGeneratedTokenCountEqualsLlmperfsOutputTotal) {
+  // llama.cpp's /metrics (started with --metrics) counts predicted tokens as requests finish; its
+  // prompt counter leaves out tokens reused from its cache, so it can only be a lower bound.
+  const BenchRun run = run_random("/v1/chat/completions", {"--metrics-interval", "0.2"});
+  expect_exact(run, 100);
+  const json& server = run.summary["server"];
+  EXPECT_EQ(server["identity"]["engine"], "llama.cpp") << server.dump(1);
+  EXPECT_EQ(server["identity"]["models"], json::array({"tiny-llama"}));
+  EXPECT_EQ(server["identity"]["max_model_len"], 1024);  // 4,096 shared by 4 slots
+  const json& m = server["metrics"];
+  ASSERT_TRUE(m["available"].get<bool>()) << m.dump(1);
+  EXPECT_EQ(m["engine_names"], "llama.cpp");
+  EXPECT_EQ(m["counters"]["generation_tokens"], run.summary["tokens"]["output_total"]) << m.dump(1);
+  const json& generated = m["reconciliation"]["generation_tokens"];
+  EXPECT_EQ(generated["difference"], 0.0) << generated.dump();
+  EXPECT_EQ(generated["client"], 8 * 20.0);
+  const json& prompt = m["reconciliation"]["prompt_tokens"];
+  EXPECT_TRUE(prompt["server_is_lower_bound"].get<bool>());
+  EXPECT_LE(prompt["server"].get<double>(), prompt["client"].get<double>());
+  EXPECT_TRUE(prompt["matches"].get<bool>());
+  EXPECT_TRUE(fs::exists(run.run_dirs.front() / "server_metrics.jsonl"));
 }
 
 }  // namespace

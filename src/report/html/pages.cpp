@@ -104,9 +104,7 @@ namespace {
 std::string server_meta(const RunInfo& info, const RunSummary& s) {
   const ServerIdentity& id = info.server;
   std::vector<std::string> parts;
-  if (!id.engine.empty()) {
-    parts.push_back("server " + id.engine + (id.version.empty() ? "" : " " + id.version));
-  }
+  if (!id.name().empty()) parts.push_back("server " + id.name());
   if (!id.server_header.empty()) parts.push_back("Server header " + id.server_header);
   if (!id.models.empty()) parts.push_back("serving " + fmt::format("{}", fmt::join(id.models, ", ")));
   if (id.max_model_len > 0) parts.push_back(fmt::format("max_model_len {}", id.max_model_len));

@@ -1,0 +1,254 @@
+// llmperf-mock's vLLM-style endpoints over loopback: /metrics counters equal the usage of the
+// replies and its TTFT histogram equals the event log's truth bucket by bucket; /version,
+// /v1/models' max_model_len, the Server header, the profiler endpoints and their 404s when off.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "test_process.h"
+
+namespace llmperf::testing {
+namespace {
+
+using nlohmann::json;
+
+// One HTTP exchange as the test saw it.
+struct HttpReply {
+  int status = 0;
+  std::string head;  // status line and headers
+  std::string body;  // de-chunked
+};
+
+std::string dechunk(std::string_view chunked) {
+  std::string out;
+  while (!chunked.empty()) {
+    const std::size_t eol = chunked.find("\r\n");
+    if (eol == std::string_view::npos) break;
+    const std::size_t size = std::stoul(std::string(chunked.substr(0, eol)), nullptr, 16);
+    if (size == 0) break;
+    out += chunked.substr(eol + 2, size);
+    chunked.remove_prefix(std::min(chunked.size(), eol + 2 + size + 2));
+  }
+  return out;
+}
+
+// Sends one request with "Connection: close" and reads the reply to EOF (10 s at most).
+HttpReply http_call(int port, std::string_view method, std::string_view path,
+                    std::string_view body = {}) {
+  HttpReply reply;
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  timeval timeout{10, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    ADD_FAILURE() << "cannot connect to port " << port;
+    return reply;
+  }
+  const std::string request = fmt::format(
+      "{} {} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: "
+      "application/json\r\nContent-Length: {}\r\n\r\n{}",
+      method, path, body.size(), body);
+  for (std::size_t sent = 0; sent < request.size();) {
+    const ssize_t n = send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<std::size_t>(n);
+  }
+  std::string raw;
+  char buffer[16384];
+  for (ssize_t n; (n = recv(fd, buffer, sizeof buffer, 0)) > 0;) {
+    raw.append(buffer, static_cast<std::size_t>(n));
+  }
+  close(fd);
+  const std::size_t head_end = raw.find("\r\n\r\n");
+  if (head_end == std::string::npos || !raw.starts_with("HTTP/1.1 ")) {
+    ADD_FAILURE() << "no HTTP reply to " << method << " " << path << ": " << raw;
+    return reply;
+  }
+  reply.head = raw.substr(0, head_end + 2);
+  reply.status = std::stoi(raw.substr(9, 3));
+  reply.body = raw.substr(head_end + 4);
+  if (reply.head.find("Transfer-Encoding: chunked\r\n") != std::string::npos) {
+    reply.body = dechunk(reply.body);
+  }
+  return reply;
+}
+
+bool has_header(const HttpReply& reply, std::string_view line) {
+  return reply.head.find(std::string("\r\n") + std::string(line) + "\r\n") != std::string::npos;
+}
+
+// The usage object of a JSON body or of the SSE event that carries one.
+json usage_of(const HttpReply& reply) {
+  if (!reply.body.starts_with("data: ")) return json::parse(reply.body).at("usage");
+  std::istringstream in(reply.body);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("data: {")) continue;
+    const json event = json::parse(line.substr(6));
+    if (event.contains("usage") && !event["usage"].is_null()) return event["usage"];
+  }
+  ADD_FAILURE() << "no usage in " << reply.body;
+  return json::object();
+}
+
+// Sample lines of a Prometheus exposition: "name{labels}" -> value.
+std::map<std::string, double> samples_of(const std::string& text) {
+  std::map<std::string, double> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line.starts_with("#")) continue;
+    const std::size_t space = line.rfind(' ');
+    out[line.substr(0, space)] = std::stod(line.substr(space + 1));
+  }
+  return out;
+}
+
+std::string series(std::string_view name, std::string_view extra_label = {}) {
+  return fmt::format(R"({}{{engine="0",{}{}model_name="mock-model"}})", name, extra_label,
+                     extra_label.empty() ? "" : ",");
+}
+
+TEST(MockEndpoints, MetricsCountersEqualUsageAndTtftEqualsTheEventLog) {
+  const std::string dir = make_temp_dir();
+  const std::string event_log = dir + "/events.log";
+  MockServer mock(
+      {"--ttft-ms", "15", "--itl-ms", "2", "--output-tokens", "12", "--event-log", event_log});
+  const std::vector<std::pair<std::string, std::string>> requests = {
+      {"/v1/chat/completions",
+       R"({"messages":[{"role":"user","content":"hello world"}],"max_tokens":5})"},
+      {"/v1/chat/completions",
+       R"({"messages":[{"role":"user","content":"tell me a story"}],"stream":true,)"
+       R"("stream_options":{"include_usage":true}})"},
+      {"/v1/completions", R"({"prompt":"abc def","stream":true,"max_tokens":50,)"
+                          R"("stream_options":{"include_usage":true}})"},
+  };
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;
+  for (const auto& request : requests) {
+    const HttpReply reply = http_call(mock.port(), "POST", request.first, request.second);
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    const json usage = usage_of(reply);
+    prompt_tokens += usage.at("prompt_tokens").get<std::int64_t>();
+    completion_tokens += usage.at("completion_tokens").get<std::int64_t>();
+  }
+
+  const HttpReply metrics = http_call(mock.port(), "GET", "/metrics");
+  ASSERT_EQ(metrics.status, 200);
+  EXPECT_TRUE(has_header(metrics, "Content-Type: text/plain; version=0.0.4; charset=utf-8"));
+  std::map<std::string, double> s = samples_of(metrics.body);
+  EXPECT_EQ(s[series("vllm:prompt_tokens_total")], static_cast<double>(prompt_tokens));
+  EXPECT_EQ(s[series("vllm:generation_tokens_total")], static_cast<double>(completion_tokens));
+  EXPECT_EQ(completion_tokens, 5 + 12 + 12);
+  // max_tokens 5 < 12 ends at "length"; no max_tokens ends at "length"; max_tokens 50 at "stop".
+  EXPECT_EQ(s[series("vllm:request_success_total", R"(finished_reason="length")")], 2.0);
+  EXPECT_EQ(s[series("vllm:request_success_total", R"(finished_reason="stop")")], 1.0);
+  EXPECT_EQ(s[series("vllm:request_success_total", R"(finished_reason="abort")")], 0.0);
+  EXPECT_EQ(s[series("vllm:num_requests_running")], 0.0);
+  EXPECT_EQ(s[series("vllm:kv_cache_usage_perc")], 0.0);
+  EXPECT_EQ(s[series("vllm:time_to_first_token_seconds_count")], 3.0);
+  EXPECT_EQ(s[series("vllm:inter_token_latency_seconds_count")], 11.0 + 11.0);
+  EXPECT_EQ(s[series("vllm:e2e_request_latency_seconds_count")], 3.0);
+
+  EXPECT_EQ(http_call(mock.port(), "POST", "/start_profile").status, 200);
+  EXPECT_EQ(http_call(mock.port(), "POST", "/stop_profile").status, 200);
+  EXPECT_TRUE(mock.process().wait_for_stderr("llmperf-mock: profiler stopped", 10));
+  mock.process().signal(SIGTERM);
+  ASSERT_EQ(mock.process().wait(20), 0);
+
+  // The event log's TTFT of each request: its first evt minus its recv.
+  std::map<std::int64_t, std::int64_t> received;
+  std::map<std::int64_t, std::int64_t> first_write;
+  std::vector<std::string> profile_lines;
+  std::istringstream log(read_file(event_log));
+  for (std::string kind; log >> kind;) {
+    std::int64_t seq = 0;
+    std::int64_t index = 0;
+    std::int64_t ns = 0;
+    if (kind == "recv") {
+      log >> seq >> ns;
+      received[seq] = ns;
+    } else if (kind == "evt") {
+      log >> seq >> index >> ns;
+      if (index == 0) first_write[seq] = ns;
+    } else {
+      log >> ns;
+      profile_lines.push_back(kind);
+    }
+  }
+  EXPECT_EQ(profile_lines, (std::vector<std::string>{"start_profile", "stop_profile"}));
+  ASSERT_EQ(first_write.size(), 3u);
+  std::vector<std::int64_t> ttft_ns;
+  std::int64_t ttft_sum_ns = 0;
+  for (const auto& write : first_write) {
+    ttft_ns.push_back(write.second - received.at(write.first));
+    ttft_sum_ns += ttft_ns.back();
+  }
+  EXPECT_EQ(s[series("vllm:time_to_first_token_seconds_sum")],
+            static_cast<double>(ttft_sum_ns) / 1e9);
+  for (const auto& [key, count] : s) {
+    const std::string prefix = R"(vllm:time_to_first_token_seconds_bucket{engine="0",le=")";
+    if (!key.starts_with(prefix)) continue;
+    const std::string le = key.substr(prefix.size(), key.find('"', prefix.size()) - prefix.size());
+    const double bound_ns = le == "+Inf" ? HUGE_VAL : std::round(std::stod(le) * 1e9);
+    const auto truth = std::count_if(ttft_ns.begin(), ttft_ns.end(), [bound_ns](std::int64_t t) {
+      return static_cast<double>(t) <= bound_ns;
+    });
+    EXPECT_EQ(count, static_cast<double>(truth)) << "le=" << le;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MockEndpoints, VersionModelsAndServerHeaderAreVllmShaped) {
+  MockServer mock({"--max-model-len", "4096"});
+  const HttpReply version = http_call(mock.port(), "GET", "/version");
+  EXPECT_EQ(version.status, 200);
+  EXPECT_TRUE(version.body.starts_with(R"({"version":"llmperf-mock )")) << version.body;
+  EXPECT_TRUE(version.body.ends_with(R"("})")) << version.body;
+  const HttpReply models = http_call(mock.port(), "GET", "/v1/models");
+  EXPECT_EQ(json::parse(models.body).at("data").at(0).at("max_model_len"), 4096);
+  for (const HttpReply& reply :
+       {version, models, http_call(mock.port(), "GET", "/metrics"),
+        http_call(mock.port(), "GET", "/no-such-path"), http_call(mock.port(), "GET", "/health")}) {
+    EXPECT_TRUE(has_header(reply, "Server: llmperf-mock")) << reply.head;
+  }
+  EXPECT_EQ(http_call(mock.port(), "GET", "/start_profile").status, 405);
+  const HttpReply start = http_call(mock.port(), "POST", "/start_profile");
+  EXPECT_EQ(start.status, 200);
+  EXPECT_EQ(start.body, "");
+}
+
+TEST(MockEndpoints, DisabledMetricsAndProfilerAnswer404) {
+  MockServer mock({"--no-metrics", "--no-profiler"});
+  EXPECT_EQ(http_call(mock.port(), "GET", "/metrics").status, 404);
+  for (const char* path : {"/start_profile", "/stop_profile"}) {
+    const HttpReply reply = http_call(mock.port(), "POST", path);
+    EXPECT_EQ(reply.status, 404) << path;
+    EXPECT_EQ(reply.body, R"({"detail":"Not Found"})") << path;
+    EXPECT_TRUE(has_header(reply, "Content-Type: application/json")) << path;
+  }
+  EXPECT_EQ(mock.process().stderr_text().find("profiler"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace llmperf::testing
