@@ -44,6 +44,14 @@ void release_if_large(std::string& s) {
   if (s.capacity() > kKeepCapacity) std::string().swap(s);
 }
 
+void release_ids_if_large(std::vector<std::int64_t>& ids) {
+  if (ids.capacity() * sizeof(std::int64_t) > kKeepCapacity) {
+    std::vector<std::int64_t>().swap(ids);
+  } else {
+    ids.clear();
+  }
+}
+
 std::string_view fault_name(Fault fault) {
   switch (fault) {
     case Fault::kNone:
@@ -188,12 +196,13 @@ void Connection::route(const HttpRequest& request) {
 
 void Connection::start_completion(Endpoint endpoint, const HttpRequest& request) {
   const Clock::time_point received = Clock::now();
-  CompletionParse parsed = parse_completion_request(endpoint, request.body);
+  CompletionParse parsed = parse_completion_request(
+      endpoint, request.body, context_.prefix_cache_on() ? PromptIds::kKeep : PromptIds::kCount);
   if (const auto* problem = std::get_if<std::string>(&parsed)) {
     reply(400, error_body(*problem, "invalid_request_error", 400));
     return;
   }
-  const CompletionRequest& req = std::get<CompletionRequest>(parsed);
+  CompletionRequest& req = std::get<CompletionRequest>(parsed);
   const MockOptions& options = context_.options();
 
   plan_ = ResponsePlan{};
@@ -242,6 +251,7 @@ void Connection::start_completion(Endpoint endpoint, const HttpRequest& request)
     return;
   }
   context_.metrics().on_arrival(metered_, received_ns, plan_.prompt_tokens);
+  prompt_ids_ = std::move(req.prompt_ids);
   state_ = State::kWaitingSlot;
   if (context_.acquire_slot(shared_from_this())) admit();
 }
@@ -257,7 +267,17 @@ void Connection::admit() {
   next_chunk_ = 0;
   const Clock::time_point now = Clock::now();
   context_.metrics().on_start(metered_, to_ns(now));
-  next_due_ = now + context_.ttft_delay();
+  // The prefix cache is consulted and filled when the request starts, as vLLM's scheduler caches
+  // a request's full blocks when it schedules them; the prefill costs its uncached tokens.
+  std::int64_t cached_tokens = 0;
+  if (context_.prefix_cache_on()) {
+    cached_tokens = context_.prefix_cache().lookup_and_insert(prompt_ids_);
+    context_.metrics().on_prefix_cache_lookup(plan_.prompt_tokens, cached_tokens);
+    plan_.cached_tokens = cached_tokens;
+    release_ids_if_large(prompt_ids_);
+  }
+  next_due_ =
+      now + context_.ttft_delay() + context_.prefill_delay(plan_.prompt_tokens - cached_tokens);
   if (!plan_.stream) {
     for (std::int64_t i = 1; i < plan_.chunk_count; ++i) next_due_ += context_.itl_delay();
     pump_whole();

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llmperf::mock {
 
@@ -80,7 +81,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::array<char, 24> frame_{};  // chunk-size line of the next chunked write
   std::array<boost::asio::const_buffer, 4> write_buffers_;  // buffers of the write in flight
   ResponsePlan plan_;                                       // the reply being produced
-  MeteredRequest metered_;  // the current completion request's progress in /metrics
+  std::vector<std::int64_t> prompt_ids_;  // prompt ids from parse to admit (prefix cache on)
+  MeteredRequest metered_;                // the current completion request's progress in /metrics
   State state_ = State::kIdle;
   bool writing_ = false;         // an async_write is in flight
   bool chunked_ = false;         // the current reply uses chunked transfer encoding

@@ -31,9 +31,21 @@ constexpr const char* kFooter =
     "    '<|im_start|>ROLE\\nCONTENT<|im_end|>\\n' per message + '<|im_start|>assistant\\n' (one\n"
     "    user message of C tokens counts C + 11). Completions: BOS + the prompt's tokens; a\n"
     "    token-id array counts one per id.\n"
-    "Timing: the first content chunk is due --ttft-ms after the request is received, or after it\n"
-    "  is admitted when --max-active held it; later chunks are due --itl-ms apart (absolute\n"
-    "  deadlines). Non-stream replies are sent after ttft + itl * (chunks - 1).\n"
+    "Timing: the first content chunk is due --ttft-ms (plus --ttft-per-active-ms per other\n"
+    "  response in progress, jittered) plus --prefill-us-per-token per uncached prompt token\n"
+    "  after the request is received, or after it is admitted when --max-active held it; later\n"
+    "  chunks are due --itl-ms apart (absolute deadlines). Non-stream replies are sent after\n"
+    "  ttft + itl * (chunks - 1).\n"
+    "Prefix cache (--prefix-cache-tokens > 0), like vLLM's automatic prefix caching: the prompt's\n"
+    "  token ids (those counted as prompt_tokens) are cut into full blocks of\n"
+    "  --cache-block-tokens B; block i is keyed by a hash of (key of block i-1, its B ids), so a\n"
+    "  block matches only when everything before it matches. When a request starts (gets its\n"
+    "  slot) its leading cached blocks are counted, cached_tokens = B * that count, at most\n"
+    "  prompt_tokens - 1 rounded down to a multiple of B; then all its full blocks are inserted\n"
+    "  (or touched), so a request admitted later hits them even while this one is prefilling.\n"
+    "  Least recently used blocks are evicted beyond floor(capacity / B) blocks, a prompt's\n"
+    "  tail before its head. usage then carries prompt_tokens_details.cached_tokens. Without\n"
+    "  the cache every prompt token is uncached.\n"
     "finish_reason is 'stop' when the request's max_tokens exceeded the tokens generated,\n"
     "  'length' otherwise.\n"
     "Faults: one uniform draw per completion request picks at most one fault, checked in the\n"
@@ -55,11 +67,13 @@ constexpr const char* kFooter =
     "  vllm:prompt_tokens_total (added when a request starts) and vllm:generation_tokens_total\n"
     "  (added as chunks are written): both equal the sums of usage over completed requests;\n"
     "  vllm:request_success_total by finished_reason stop|length|abort (abort: client gone,\n"
-    "  injected fault, shutdown), vllm:num_preemptions_total (0), and histograms in vLLM's\n"
-    "  buckets of what the mock did: vllm:time_to_first_token_seconds (recv to the first\n"
-    "  content write, as in the event log), vllm:inter_token_latency_seconds (one per gap\n"
-    "  between content chunks), vllm:e2e_request_latency_seconds, "
-    "vllm:request_queue_time_seconds.";
+    "  injected fault, shutdown), vllm:num_preemptions_total (0),\n"
+    "  vllm:prefix_cache_queries_total and vllm:prefix_cache_hits_total (prompt tokens and\n"
+    "  cached_tokens of the requests looked up in the prefix cache; 0 without one), and\n"
+    "  histograms in vLLM's buckets of what the mock did: vllm:time_to_first_token_seconds\n"
+    "  (recv to the first content write, as in the event log), vllm:inter_token_latency_seconds\n"
+    "  (one per gap between content chunks), vllm:e2e_request_latency_seconds,\n"
+    "  vllm:request_queue_time_seconds.";
 
 // Accepts numbers >= 0 and says so briefly when given anything else.
 const CLI::Validator kNonNegative(
@@ -177,6 +191,17 @@ void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode,
   app.add_option("--kv-cache-tokens", o.kv_cache_tokens,
                  "KV-cache capacity in tokens behind /metrics' vllm:kv_cache_usage_perc")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  app.add_option("--prefix-cache-tokens", o.prefix_cache_tokens,
+                 "Capacity in tokens of an LRU prefix cache of prompt blocks (0 = no cache); "
+                 "usage then reports prompt_tokens_details.cached_tokens")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
+  app.add_option("--cache-block-tokens", o.cache_block_tokens,
+                 "Tokens per prefix-cache block: only full blocks are cached")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+  app.add_option("--prefill-us-per-token", o.prefill_us_per_token,
+                 "Prefill cost added to TTFT per prompt token not found in the prefix cache "
+                 "(every prompt token without a cache), in microseconds")
+      ->check(kNonNegative);
   app.add_flag("--metrics,!--no-metrics", o.serve_metrics,
                "Serve GET /metrics (default on; --no-metrics answers 404)");
   app.add_flag("--profiler,!--no-profiler", o.serve_profiler,

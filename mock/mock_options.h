@@ -49,6 +49,9 @@ struct MockOptions {
   TokenizeApi tokenize_api = TokenizeApi::kAll;  // which tokenize API shapes are served
   std::int64_t max_model_len = 32768;    // context length reported by /tokenize and /v1/models
   std::int64_t kv_cache_tokens = 65536;  // KV capacity behind vllm:kv_cache_usage_perc
+  std::int64_t prefix_cache_tokens = 0;  // prefix-cache capacity in tokens; 0 = no cache
+  std::int64_t cache_block_tokens = 16;  // tokens per prefix-cache block
+  double prefill_us_per_token = 0;       // TTFT added per prompt token not in the cache, in us
   bool serve_metrics = true;             // answer GET /metrics; false: 404
   bool serve_profiler = true;            // answer POST /start_profile, /stop_profile; false: 404
   std::string event_log;  // file receiving the server's event timestamps; empty = off

@@ -21,9 +21,14 @@ void append_chunk_text(std::string& out, const ResponsePlan& plan, const Vocabul
 
 void append_usage(std::string& out, const ResponsePlan& plan) {
   fmt::format_to(std::back_inserter(out),
-                 R"("usage":{{"prompt_tokens":{},"completion_tokens":{},"total_tokens":{}}})",
+                 R"("usage":{{"prompt_tokens":{},"completion_tokens":{},"total_tokens":{})",
                  plan.prompt_tokens, plan.completion_tokens,
                  plan.prompt_tokens + plan.completion_tokens);
+  if (plan.cached_tokens) {
+    fmt::format_to(std::back_inserter(out), R"(,"prompt_tokens_details":{{"cached_tokens":{}}})",
+                   *plan.cached_tokens);
+  }
+  out += '}';
 }
 
 std::string_view finish_reason(const ResponsePlan& plan) {

@@ -7,6 +7,7 @@
 #include "vocabulary.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -44,6 +45,9 @@ struct ResponsePlan {
   bool usage_in_body = false;    // non-stream: include usage
   bool finish_stop = false;      // finish_reason "stop" instead of "length"
   Fault fault = Fault::kNone;    // injected failure
+  // usage.prompt_tokens_details.cached_tokens: prompt tokens found in the prefix cache when the
+  // request started; unset (usage without details) when --prefix-cache-tokens is 0.
+  std::optional<std::int64_t> cached_tokens;
 };
 
 // Appends `data: {"id":...,"model":...,"choices":[` shared by all events of a streamed reply.

@@ -1,6 +1,6 @@
 // Parses chat/completions request bodies with nlohmann_json. prompt_tokens is what the mock's
 // tokenizer counts: BOS + the ChatML text of the messages (chat), or BOS + the prompt's tokens
-// (completions; a token-id array counts one per id).
+// (completions; a token-id array counts one per id); on request, the ids themselves.
 #include "openai_request.h"
 
 #include "tokenizer.h"
@@ -13,21 +13,37 @@ namespace {
 
 using nlohmann::json;
 
-std::variant<std::int64_t, std::string> chat_request_tokens(const json& body) {
+// Counts the chat prompt's tokens; with `ids`, also stores them (BOS + the ChatML text).
+std::variant<std::int64_t, std::string> chat_request_tokens(const json& body,
+                                                            std::vector<TokenId>* ids) {
   const auto messages = body.find("messages");
   if (messages == body.end()) return std::string("missing required field 'messages'");
   if (!messages->is_array()) return std::string("'messages' must be an array");
-  const std::optional<std::int64_t> tokens = mock::chat_prompt_tokens(*messages);
-  if (!tokens) return std::string("each entry of 'messages' must be an object");
-  return *tokens;
+  constexpr const char* kNotObjects = "each entry of 'messages' must be an object";
+  if (ids == nullptr) {
+    const std::optional<std::int64_t> tokens = mock::chat_prompt_tokens(*messages);
+    if (!tokens) return std::string(kNotObjects);
+    return *tokens;
+  }
+  const std::optional<std::string> text = apply_chat_template(*messages, true);
+  if (!text) return std::string(kNotObjects);
+  *ids = tokenize(*text, true);
+  return static_cast<std::int64_t>(ids->size());
 }
 
 // A string prompt counts BOS + its tokens; a token-id array counts its ids (sent as they are).
-std::variant<std::int64_t, std::string> completion_request_tokens(const json& body) {
+// With `ids`, the ids are stored too, in prompt order (an id that is not an integer as -1).
+std::variant<std::int64_t, std::string> completion_request_tokens(const json& body,
+                                                                  std::vector<TokenId>* ids) {
   const auto prompt = body.find("prompt");
   if (prompt == body.end()) return std::string("missing required field 'prompt'");
-  const auto text_tokens = [](const json& text) {
-    return static_cast<std::int64_t>(tokenize(text.get_ref<const std::string&>(), true).size());
+  const auto text_tokens = [ids](const json& text) {
+    const std::vector<TokenId> tokens = tokenize(text.get_ref<const std::string&>(), true);
+    if (ids != nullptr) ids->insert(ids->end(), tokens.begin(), tokens.end());
+    return static_cast<std::int64_t>(tokens.size());
+  };
+  const auto keep_id = [ids](const json& id) {
+    if (ids != nullptr) ids->push_back(id.is_number_integer() ? id.get<TokenId>() : -1);
   };
   if (prompt->is_string()) return text_tokens(*prompt);
   if (!prompt->is_array()) return std::string("'prompt' must be a string or an array");
@@ -37,8 +53,10 @@ std::variant<std::int64_t, std::string> completion_request_tokens(const json& bo
       total += text_tokens(item);
     } else if (item.is_number_integer()) {
       ++total;
+      keep_id(item);
     } else if (item.is_array()) {
       total += static_cast<std::int64_t>(item.size());
+      for (const json& id : item) keep_id(id);
     } else {
       return std::string("'prompt' array entries must be strings or token ids");
     }
@@ -69,7 +87,7 @@ std::int64_t count_code_points(std::string_view text) {
   return count;
 }
 
-CompletionParse parse_completion_request(Endpoint endpoint, std::string_view body) {
+CompletionParse parse_completion_request(Endpoint endpoint, std::string_view body, PromptIds ids) {
   json doc;
   try {
     doc = json::parse(body);
@@ -95,8 +113,9 @@ CompletionParse parse_completion_request(Endpoint endpoint, std::string_view bod
     request.ignore_eos = ignore_eos->get<bool>();
   }
 
-  auto prompt =
-      endpoint == Endpoint::kChat ? chat_request_tokens(doc) : completion_request_tokens(doc);
+  std::vector<TokenId>* kept = ids == PromptIds::kKeep ? &request.prompt_ids : nullptr;
+  auto prompt = endpoint == Endpoint::kChat ? chat_request_tokens(doc, kept)
+                                            : completion_request_tokens(doc, kept);
   if (auto* problem = std::get_if<std::string>(&prompt)) return std::move(*problem);
   request.prompt_tokens = std::get<std::int64_t>(prompt);
   return request;

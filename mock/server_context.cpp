@@ -22,11 +22,13 @@ ServerContext::ServerContext(boost::asio::io_context& io, const MockOptions& opt
       model_escaped_(json_escape(options.model)),
       event_log_(!options.event_log.empty()),
       metrics_(options.kv_cache_tokens),
+      prefix_cache_(options.prefix_cache_tokens, options.cache_block_tokens),
       rng_(options.seed),
       ttft_(from_ms(options.ttft_ms)),
       ttft_per_active_(from_ms(options.ttft_per_active_ms)),
       itl_(from_ms(options.itl_ms)),
-      jitter_(from_ms(options.jitter_ms)) {}
+      jitter_(from_ms(options.jitter_ms)),
+      prefill_ns_per_token_(options.prefill_us_per_token * 1e3) {}
 
 Fault ServerContext::draw_fault() {
   const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);

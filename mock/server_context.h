@@ -1,19 +1,21 @@
 // State shared by all connections of llmperf-mock: options, vocabulary, the seeded RNG behind
 // jitter and faults, the --max-active slots and their wait queue, the set of open connections, the
-// event log and the /metrics counters. Everything runs on one io_context thread, so nothing here
-// is locked (MockMetrics is atomic all the same, so it may be read from elsewhere).
+// event log, the /metrics counters and the prefix cache. Everything runs on one io_context thread,
+// so nothing here is locked (MockMetrics is atomic all the same, so it may be read from elsewhere).
 #pragma once
 
 #include "asio.h"
 #include "event_log.h"
 #include "mock_options.h"
 #include "openai_format.h"
+#include "prefix_cache.h"
 #include "server_metrics.h"
 #include "vocabulary.h"
 
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -50,6 +52,16 @@ class ServerContext {
     return jittered(ttft_ + ttft_per_active_ * std::max(0, active_ - 1));
   }
   std::chrono::nanoseconds itl_delay() { return jittered(itl_); }
+  // --prefill-us-per-token times `uncached_tokens`, the prompt tokens the prefix cache lacked;
+  // added to the TTFT unjittered.
+  std::chrono::nanoseconds prefill_delay(std::int64_t uncached_tokens) const {
+    return std::chrono::nanoseconds(
+        std::llround(prefill_ns_per_token_ * static_cast<double>(uncached_tokens)));
+  }
+
+  // --prefix-cache-tokens > 0: requests look their prompts up in prefix_cache().
+  bool prefix_cache_on() const { return options_.prefix_cache_tokens > 0; }
+  PrefixCache& prefix_cache() { return prefix_cache_; }
 
   // Takes a response slot if one is free; otherwise queues `connection` for admit().
   bool acquire_slot(const std::shared_ptr<Connection>& connection);
@@ -73,11 +85,13 @@ class ServerContext {
   std::string model_escaped_;
   EventLog event_log_;
   MockMetrics metrics_;
+  PrefixCache prefix_cache_;
   std::mt19937_64 rng_;
   std::chrono::nanoseconds ttft_;
   std::chrono::nanoseconds ttft_per_active_;
   std::chrono::nanoseconds itl_;
   std::chrono::nanoseconds jitter_;
+  double prefill_ns_per_token_;  // --prefill-us-per-token in ns
   std::uint64_t last_seq_ = 0;
   int active_ = 0;
   std::deque<std::weak_ptr<Connection>> waiting_;

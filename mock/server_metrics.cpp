@@ -168,6 +168,11 @@ void MockMetrics::on_finish(MeteredRequest& request, FinishReason reason, std::i
   request.phase = RequestPhase::kNone;
 }
 
+void MockMetrics::on_prefix_cache_lookup(std::int64_t queried_tokens, std::int64_t hit_tokens) {
+  prefix_queries_.fetch_add(queried_tokens, std::memory_order_relaxed);
+  prefix_hits_.fetch_add(hit_tokens, std::memory_order_relaxed);
+}
+
 std::string MockMetrics::render(std::string_view model) const {
   const std::string m = metrics_label_escape(model.empty() ? std::string_view("mock") : model);
   std::string out;
@@ -188,6 +193,14 @@ std::string MockMetrics::render(std::string_view model) const {
       static_cast<double>(load_relaxed(kv_tokens_)) / static_cast<double>(kv_cache_tokens_);
   metrics_append_sample(out, "vllm:kv_cache_usage_perc", {}, m, std::clamp(kv_usage, 0.0, 1.0));
 
+  metrics_append_family(out, "vllm:prefix_cache_queries_total", "counter",
+                        "Prefix cache queries, in terms of number of queried tokens.");
+  metrics_append_sample(out, "vllm:prefix_cache_queries_total", {}, m,
+                        static_cast<double>(load_relaxed(prefix_queries_)));
+  metrics_append_family(out, "vllm:prefix_cache_hits_total", "counter",
+                        "Prefix cache hits, in terms of number of cached tokens.");
+  metrics_append_sample(out, "vllm:prefix_cache_hits_total", {}, m,
+                        static_cast<double>(load_relaxed(prefix_hits_)));
   metrics_append_family(out, "vllm:num_preemptions_total", "counter",
                         "Cumulative number of preemption from the engine.");
   metrics_append_sample(out, "vllm:num_preemptions_total", {}, m, 0.0);

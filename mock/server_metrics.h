@@ -1,8 +1,9 @@
 // llmperf-mock's own view of its work, served at GET /metrics in vLLM's Prometheus names: request
-// gauges, token counters equal to the usage it reports, finished requests by reason, and
-// histograms of what it actually did (TTFT, inter-token gaps, end-to-end and queue time) in
-// vLLM's bucket bounds. The counters are relaxed atomics, so any thread may render while the io
-// thread records; each request's own progress lives in a MeteredRequest its connection owns.
+// gauges, token counters equal to the usage it reports (prefix-cache queries and hits included),
+// finished requests by reason, and histograms of what it actually did (TTFT, inter-token gaps,
+// end-to-end and queue time) in vLLM's bucket bounds. The counters are relaxed atomics, so any
+// thread may render while the io thread records; each request's own progress lives in a
+// MeteredRequest its connection owns.
 #pragma once
 
 #include <array>
@@ -77,6 +78,9 @@ class MockMetrics {
   // The request ended at `ns`. A running request observes its end-to-end latency and frees its
   // KV tokens; a waiting one only counts as an abort. Does nothing for a request not counted.
   void on_finish(MeteredRequest& request, FinishReason reason, std::int64_t ns);
+  // A request that started looked its `queried_tokens` prompt tokens up in the prefix cache and
+  // found `hit_tokens` of them (its usage's cached_tokens), as vLLM counts prefix-cache stats.
+  void on_prefix_cache_lookup(std::int64_t queried_tokens, std::int64_t hit_tokens);
 
   // The Prometheus text exposition (format 0.0.4), every series labelled engine="0" and
   // model_name=`model`, numbers formatted as Prometheus' Python client does ("1.0", "+Inf").
@@ -89,6 +93,8 @@ class MockMetrics {
   std::atomic<std::int64_t> kv_tokens_{0};          // prompt + generated tokens of running requests
   std::atomic<std::int64_t> prompt_tokens_{0};      // vllm:prompt_tokens_total
   std::atomic<std::int64_t> generation_tokens_{0};  // vllm:generation_tokens_total
+  std::atomic<std::int64_t> prefix_queries_{0};     // vllm:prefix_cache_queries_total, tokens
+  std::atomic<std::int64_t> prefix_hits_{0};        // vllm:prefix_cache_hits_total, tokens
   std::array<std::atomic<std::int64_t>, 3> finished_{};  // requests ended, by FinishReason
   LatencyHistogram ttft_;                                // arrival -> first content chunk
   LatencyHistogram itl_;    // gap between consecutive content chunks of a request

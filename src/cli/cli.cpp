@@ -188,6 +188,11 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   }
   const bool speed_benchmark = config.dataset.rfind("speed_benchmark", 0) == 0;
   if (speed_benchmark) apply_speed_benchmark(app, config);
+  // A ramp-up is an open-loop run whose rate moves: its nominal rate (names, the in-flight cap's
+  // default) is the higher end.
+  if (config.ramp_up.on() && config.rate.empty()) {
+    config.rate = {std::max(config.ramp_up.start_rps, config.ramp_up.end_rps)};
+  }
   if (!config.rate.empty() && app.count("--parallel") == 0) {
     config.parallel = {kOpenLoopDefaultCap};
     config.default_cap = true;

@@ -224,6 +224,21 @@ void validate_load(const Config& c, std::vector<std::string>& errors) {
         errors.push_back(fmt::format("--rate values must be > 0 requests/s, got {}", r));
     }
   }
+  if (c.ramp_up.on()) {
+    if (!(c.ramp_up.start_rps > 0) || !(c.ramp_up.end_rps > 0)) {
+      errors.push_back(fmt::format(
+          "--ramp-up-strategy needs --ramp-up-start-rps and --ramp-up-end-rps, both > 0 req/s "
+          "(got {} and {})",
+          c.ramp_up.start_rps, c.ramp_up.end_rps));
+    }
+    if (c.rate.size() > 1) {
+      errors.push_back("--ramp-up-strategy sets the rate of each request: drop the --rate list");
+    }
+    if (!c.search.empty()) errors.push_back("--ramp-up-strategy cannot be combined with --search");
+  } else if (c.ramp_up.start_rps != 0 || c.ramp_up.end_rps != 0) {
+    errors.push_back(
+        "--ramp-up-start-rps and --ramp-up-end-rps need --ramp-up-strategy linear|exponential");
+  }
   if (c.arrival != "constant" && c.arrival != "poisson" && c.arrival != "gamma") {
     errors.push_back(
         fmt::format("--arrival must be constant, poisson or gamma, got '{}'", c.arrival));

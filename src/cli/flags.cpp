@@ -142,6 +142,17 @@ void add_open_loop_options(CLI::App& app, Config& c) {
   app.add_option("--burstiness", c.burstiness,
                  "Gamma shape for --arrival gamma: 1 = Poisson, < 1 burstier, > 1 more regular")
       ->group(group);
+  app.add_option("--ramp-up-strategy", c.ramp_up.strategy,
+                 "vLLM's ramp-up: the rate moves from --ramp-up-start-rps to --ramp-up-end-rps "
+                 "across each run, linear or exponential (replaces --rate)")
+      ->check(CLI::IsMember({"linear", "exponential"}))
+      ->group(group);
+  app.add_option("--ramp-up-start-rps", c.ramp_up.start_rps,
+                 "Request rate of a ramp-up's first request (req/s)")
+      ->group(group);
+  app.add_option("--ramp-up-end-rps", c.ramp_up.end_rps,
+                 "Request rate of a ramp-up's last request (req/s)")
+      ->group(group);
   app.add_option("--duration", c.duration_s,
                  "Stop dispatching after this many seconds (whichever of -n and duration comes "
                  "first; 0 = no limit)")

@@ -40,6 +40,13 @@ std::vector<Config::RunSpec> Config::run_specs() const {
   return result;
 }
 
+double RampUp::rate_at(int64_t index, int64_t count) const {
+  const double progress =
+      static_cast<double>(index) / static_cast<double>(std::max<int64_t>(count - 1, 1));
+  if (strategy == "exponential") return start_rps * std::pow(end_rps / start_rps, progress);
+  return start_rps + (end_rps - start_rps) * progress;
+}
+
 int64_t Config::warmup_count(int64_t run_number) const {
   if (warmup_num <= 0) return 0;
   if (warmup_num < 1) return std::llround(warmup_num * static_cast<double>(run_number));

@@ -18,6 +18,19 @@ enum class ApiKind : uint8_t {
   kCompletions,  // /v1/completions: {"prompt": "..."}
 };
 
+// vLLM's ramp-up (--ramp-up-strategy, --ramp-up-start-rps, --ramp-up-end-rps): the request rate
+// moves from start to end across a run, request by request, so one run crosses the knee of the
+// latency curve.
+struct RampUp {
+  std::string strategy;  // "linear" | "exponential"; "" = off
+  double start_rps = 0;
+  double end_rps = 0;
+  bool on() const { return !strategy.empty(); }
+  // The rate of request `index` of `count` (vLLM's formula): progress p = index / (count - 1);
+  // linear start + (end - start) p, exponential start (end / start)^p.
+  double rate_at(int64_t index, int64_t count) const;
+};
+
 struct Config {
   // --- target ---
   std::string api =
@@ -92,6 +105,7 @@ struct Config {
   double warmup_num = 0;             // --warmup-num: a count, or a fraction of -n when < 1
   bool open_loop_unbounded = false;  // --open-loop: no cap on requests in flight (EvalScope)
   bool default_cap = false;          // --rate without --parallel: the cap is kOpenLoopDefaultCap
+  RampUp ramp_up;                    // --ramp-up-*: the rate moves across each run
 
   // --- verdicts ---
   std::vector<std::string> goodput;     // --goodput ttft:MS tpot:MS e2el:MS

@@ -192,9 +192,13 @@ class Benchmark {
     info.rate = rate;
     info.input_tokens = input_tokens;
     info.output_tokens = output_tokens;
+    const RampUp& ramp = config_.ramp_up;
+    info.ramp = ramp;
     std::string run_name =
-        rate > 0 ? fmt::format("rate_{:g}_parallel_{}_number_{}", rate, parallel, number)
-                 : fmt::format("parallel_{}_number_{}", parallel, number);
+        ramp.on() ? fmt::format("ramp_{}_{:g}_{:g}_parallel_{}_number_{}", ramp.strategy,
+                                ramp.start_rps, ramp.end_rps, parallel, number)
+        : rate > 0 ? fmt::format("rate_{:g}_parallel_{}_number_{}", rate, parallel, number)
+                   : fmt::format("parallel_{}_number_{}", parallel, number);
     if (input_tokens >= 0) run_name += fmt::format("_in_{}", input_tokens);
     if (output_tokens >= 0) run_name += fmt::format("_out_{}", output_tokens);
     info.output_dir = (std::filesystem::path(sweep_dir_) / run_name).string();
@@ -213,11 +217,14 @@ class Benchmark {
     plan.duration_ns = static_cast<int64_t>(config_.duration_s * 1e9);
     if (rate > 0) {
       const ScheduleSpec schedule{rate, parse_arrival(config_.arrival), config_.burstiness,
-                                  config_.seed};
+                                  config_.seed, config_.ramp_up};
       plan.schedule_ns = make_schedule(schedule, plan.warmup + number);
     }
-    std::string label = rate > 0 ? fmt::format("rate {:g}/s (cap {})", rate, parallel)
-                                 : fmt::format("parallel {}", parallel);
+    std::string label =
+        ramp.on()  ? fmt::format("ramp-up {} {:g} -> {:g} req/s (cap {})", ramp.strategy,
+                                 ramp.start_rps, ramp.end_rps, parallel)
+        : rate > 0 ? fmt::format("rate {:g}/s (cap {})", rate, parallel)
+                   : fmt::format("parallel {}", parallel);
     if (input_tokens >= 0) label += fmt::format(", input {}", input_tokens);
     if (output_tokens >= 0) label += fmt::format(", output {}", output_tokens);
     spdlog::info("{}: {}, {} requests{}", title, label, number,
@@ -225,6 +232,7 @@ class Benchmark {
     // Each finished request is written to requests.jsonl and folded into the summary as it
     // arrives, then dropped: memory holds a compact row per request, not the records.
     metrics_options_.open_loop = rate > 0;
+    metrics_options_.rate_segments = config_.ramp_up.on() ? kRampSegments : 0;
     metrics_options_.origin_ns = info.anchor_steady_ns;
     SummaryBuilder summary_builder(metrics_options_);
     RecordsFile records_file(config_, info);

@@ -31,9 +31,12 @@ std::vector<int64_t> make_schedule(const ScheduleSpec& spec, int64_t count) {
   std::vector<int64_t> offsets;
   if (count <= 0) return offsets;
   offsets.reserve(static_cast<size_t>(count));
-  const double mean_gap_s = 1.0 / spec.rate;
-  if (spec.arrival == Arrival::kConstant) {
+  const auto rate_of = [&](int64_t i) {
+    return spec.ramp.on() ? spec.ramp.rate_at(i, count) : spec.rate;
+  };
+  if (spec.arrival == Arrival::kConstant && !spec.ramp.on()) {
     // Each offset is computed from its index, so rounding never accumulates.
+    const double mean_gap_s = 1.0 / spec.rate;
     for (int64_t i = 0; i < count; ++i) {
       offsets.push_back(std::llround(static_cast<double>(i) * mean_gap_s * 1e9));
     }
@@ -41,11 +44,16 @@ std::vector<int64_t> make_schedule(const ScheduleSpec& spec, int64_t count) {
   }
   const double shape = spec.arrival == Arrival::kPoisson ? 1.0 : spec.burstiness;
   std::mt19937_64 rng(spec.seed);
-  std::gamma_distribution<double> gap(shape, mean_gap_s / shape);
   double t_s = 0;
   offsets.push_back(0);
   for (int64_t i = 1; i < count; ++i) {
-    t_s += gap(rng);
+    const double mean_gap_s = 1.0 / rate_of(i);
+    if (spec.arrival == Arrival::kConstant) {
+      t_s += mean_gap_s;
+    } else {
+      std::gamma_distribution<double> gap(shape, mean_gap_s / shape);
+      t_s += gap(rng);
+    }
     offsets.push_back(std::llround(t_s * 1e9));
   }
   return offsets;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/config.h"
+
 namespace llmperf {
 
 enum class Arrival : uint8_t {
@@ -19,6 +21,7 @@ struct ScheduleSpec {
   Arrival arrival = Arrival::kPoisson;
   double burstiness = 1;  // gamma shape: 1 = Poisson, < 1 burstier, > 1 more regular
   uint64_t seed = 0;
+  RampUp ramp;  // when on: request i's gap is drawn at ramp.rate_at(i, count) instead of `rate`
 };
 
 // "constant" | "poisson" | "gamma"; throws std::invalid_argument for anything else.
@@ -26,7 +29,8 @@ Arrival parse_arrival(const std::string& name);
 const char* arrival_name(Arrival arrival);
 
 // Planned send offsets (ns from the run start) of `count` requests: the first at 0, then
-// cumulative inter-arrival gaps with mean 1/rate drawn from the chosen distribution.
+// cumulative inter-arrival gaps with mean 1/rate drawn from the chosen distribution. With a
+// ramp-up, the gap before request i has mean 1 / ramp.rate_at(i, count) (as vLLM draws it).
 std::vector<int64_t> make_schedule(const ScheduleSpec& spec, int64_t count);
 
 }  // namespace llmperf

@@ -142,6 +142,61 @@ void SummaryBuilder::add_failure(const RequestRecord& r) {
   if (!inserted && it->second.empty()) it->second = r.error_message;
 }
 
+std::vector<RateSegment> SummaryBuilder::rate_segments(const std::deque<Row>& rows, int count) {
+  std::vector<RateSegment> segments;
+  int64_t first = std::numeric_limits<int64_t>::max();
+  int64_t last = std::numeric_limits<int64_t>::min();
+  for (const Row& r : rows) {
+    if (r.planned_ns < 0) continue;
+    first = std::min(first, r.planned_ns);
+    last = std::max(last, r.planned_ns);
+  }
+  if (first > last) return segments;
+  // The last span is closed, so the last planned send falls in it.
+  const double span_ns =
+      std::max(1.0, static_cast<double>(last - first) / static_cast<double>(count));
+  std::vector<std::vector<double>> ttfts(static_cast<size_t>(count));
+  std::vector<std::vector<double>> latencies(static_cast<size_t>(count));
+  segments.resize(static_cast<size_t>(count));
+  std::vector<int64_t> sent(static_cast<size_t>(count), 0);
+  const auto index_of = [&](int64_t t) {
+    const auto i = static_cast<int64_t>(static_cast<double>(t - first) / span_ns);
+    return static_cast<size_t>(std::clamp<int64_t>(i, 0, count - 1));
+  };
+  for (const Row& r : rows) {
+    if (r.planned_ns < 0) continue;
+    RateSegment& seg = segments[index_of(r.planned_ns)];
+    ++seg.requests;
+    if (!r.ok) ++seg.failed;
+    if (r.sent_ns >= first) ++sent[index_of(r.sent_ns)];
+    if (r.ok && r.sent_ns >= 0 && r.end_ns >= r.sent_ns) {
+      latencies[index_of(r.planned_ns)].push_back(static_cast<double>(r.end_ns - r.sent_ns));
+    }
+    if (r.ok && r.stream && r.sent_ns >= 0 && r.first_content_ns >= r.sent_ns) {
+      ttfts[index_of(r.planned_ns)].push_back(static_cast<double>(r.first_content_ns - r.sent_ns));
+    }
+  }
+  const double span_s = span_ns / kNsPerSecond;
+  for (size_t i = 0; i < segments.size(); ++i) {
+    RateSegment& seg = segments[i];
+    seg.start_s = static_cast<double>(i) * span_s;
+    seg.end_s = static_cast<double>(i + 1) * span_s;
+    seg.planned_rate = static_cast<double>(seg.requests) / span_s;
+    seg.sent_rate = static_cast<double>(sent[i]) / span_s;
+    const Distribution ttft = describe(std::move(ttfts[i]), {50});
+    const Distribution latency = describe(std::move(latencies[i]), {50});
+    if (!ttft.empty()) {
+      seg.ttft_p50_ns = ttft.percentiles.front();
+      seg.ttft_mean_ns = ttft.mean;
+    }
+    if (!latency.empty()) {
+      seg.latency_p50_ns = latency.percentiles.front();
+      seg.latency_mean_ns = latency.mean;
+    }
+  }
+  return segments;
+}
+
 RunSummary SummaryBuilder::finish(RunTrace* trace) {
   RunSummary s = std::move(summary_);
   const std::vector<double>& p = options_.percentiles;
@@ -275,6 +330,7 @@ RunSummary SummaryBuilder::finish(RunTrace* trace) {
     }
     trace->output_tokens = std::move(output_tokens_);
   }
+  if (options_.rate_segments > 0) s.rate_segments = rate_segments(rows_, options_.rate_segments);
   rows_ = {};
   return s;
 }

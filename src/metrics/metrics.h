@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,21 @@ struct MetricsOptions {
   size_t itl_exact_limit = PooledSamples::kDefaultExactLimit;
   // Steady time the run started: TimeBins in RunTrace count from here.
   int64_t origin_ns = 0;
+  // Open loop with a moving rate (ramp-up): the run cut into this many equal spans of planned
+  // send time, each with its rate and latencies (RunSummary::rate_segments); 0: none.
+  int rate_segments = 0;
+};
+
+// One span of planned send time of a run whose rate moves: the rate the schedule asked for there
+// and what the requests planned in it met.
+struct RateSegment {
+  double start_s = 0;  // from the first planned send
+  double end_s = 0;
+  int64_t requests = 0;     // measured requests planned in the span
+  int64_t failed = 0;
+  double planned_rate = 0;  // requests / span (req/s)
+  double sent_rate = 0;     // requests actually sent in the span / span (req/s)
+  std::optional<double> ttft_p50_ns, ttft_mean_ns, latency_p50_ns, latency_mean_ns;
 };
 
 // How a summary's token counts were obtained.
@@ -95,6 +111,8 @@ struct RunSummary {
   double achieved_rate = 0;
   std::vector<double> percentiles;  // the percentile points every Distribution above uses
   ClientHealth client;  // filled by the runner from engine measurements (not by summarize)
+  // Only when MetricsOptions::rate_segments > 0: the run by planned send time.
+  std::vector<RateSegment> rate_segments;
 
   // Goodput (vLLM's meaning), only when MetricsOptions::goodput.enabled().
   bool goodput_enabled = false;  // the fields below are meaningful
@@ -140,6 +158,9 @@ class SummaryBuilder {
   RunSummary finish(RunTrace* trace = nullptr);
 
  private:
+  struct Row;
+  static std::vector<RateSegment> rate_segments(const std::deque<Row>& rows, int count);
+
   // One measured request: what the statistics need once its record is gone.
   struct Row {
     int64_t planned_ns;

@@ -127,6 +127,7 @@ std::optional<double> bound_of(const std::string& le) {
   const char* begin = le.data() + (le.size() > 0 && le.front() == '+' ? 1 : 0);
   const auto [end, error] = std::from_chars(begin, le.data() + le.size(), value);
   if (error != std::errc() || end != le.data() + le.size()) return std::nullopt;
+  if (std::isnan(value) || value == -std::numeric_limits<double>::infinity()) return std::nullopt;
   return value;
 }
 
@@ -161,7 +162,8 @@ Buckets buckets_of(const std::vector<MetricSample>& samples, const std::string& 
 
 std::optional<HistogramWindow> histogram_window(const std::vector<MetricSample>& before,
                                                 const std::vector<MetricSample>& after,
-                                                const std::vector<const char*>& names) {
+                                                const std::vector<const char*>& names,
+                                                std::vector<std::string>& warnings) {
   for (const char* name : names) {
     const Buckets post = buckets_of(after, name);
     if (!post.found) continue;
@@ -175,6 +177,13 @@ std::optional<HistogramWindow> histogram_window(const std::vector<MetricSample>&
     }
     w.sum = post.sum - pre.sum;
     w.count = post.count - pre.count;
+    const bool went_down =
+        w.count < 0 || std::any_of(w.counts.begin(), w.counts.end(), [](double c) { return c < 0; });
+    if (went_down) {
+      warnings.push_back(fmt::format(
+          "the server's {} histogram went down during the run (a restart?): not used", name));
+      return std::nullopt;
+    }
     return w;
   }
   return std::nullopt;
@@ -316,10 +325,10 @@ ServerSummary summarize_server(const std::string& engine, const std::vector<Metr
     s.preemptions = delta(v->preemptions, "preemptions");
     s.prefix_hits = delta(v->prefix_hits, "prefix-cache hits");
     s.prefix_queries = delta(v->prefix_queries, "prefix-cache queries");
-    s.ttft = histogram_window(before, after, v->ttft);
-    s.itl = histogram_window(before, after, v->itl);
-    s.e2e = histogram_window(before, after, v->e2e);
-    s.queue = histogram_window(before, after, v->queue);
+    s.ttft = histogram_window(before, after, v->ttft, s.warnings);
+    s.itl = histogram_window(before, after, v->itl, s.warnings);
+    s.e2e = histogram_window(before, after, v->e2e, s.warnings);
+    s.queue = histogram_window(before, after, v->queue, s.warnings);
   }
   // Gauges over the scrapes during the run: the first and last are taken outside it.
   std::vector<ServerPoint> during;

@@ -120,6 +120,7 @@ std::optional<std::string> parse_sample(std::string_view text, MetricSample& sam
   Line line(text);
   sample.name = std::string(line.name());
   if (sample.name.empty() && line.peek() != '{') return "no metric name";
+  line.skip_blanks();  // "name {a="1"} 2": blanks may separate the name and its labels
   if (line.take('{')) {
     if (auto problem = parse_labels(line, sample)) return problem;
   }

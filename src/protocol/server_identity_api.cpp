@@ -33,7 +33,12 @@ void add_detail(ServerIdentity& id, const std::string& key, const std::string& v
   for (const auto& [k, v] : id.details) {
     if (k == key) return;
   }
-  id.details.emplace_back(key, value.substr(0, 200));
+  // At most 200 bytes, cut at a character boundary.
+  size_t end = std::min<size_t>(value.size(), 200);
+  while (end > 0 && end < value.size() && (static_cast<unsigned char>(value[end]) & 0xC0) == 0x80) {
+    --end;
+  }
+  id.details.emplace_back(key, value.substr(0, end));
 }
 
 void set_max_len(ServerIdentity& id, int64_t value) {

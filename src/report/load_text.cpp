@@ -3,7 +3,7 @@
 // bottleneck (DESIGN §3, issue 3).
 #include <fmt/format.h>
 
-#include "report/report.h"
+#include "report/internal.h"
 
 namespace llmperf {
 namespace {
@@ -24,9 +24,33 @@ std::string spread_ms(const Distribution& d, const std::vector<double>& percenti
 std::string render_load_text(const RunInfo& info, const RunSummary& summary,
                              const std::string& arrival) {
   std::string out;
-  if (info.rate > 0) {
+  if (info.ramp.on()) {
+    out += fmt::format(
+        "\nOpen loop: ramp-up {} from {:g} to {:g} req/s ({} arrivals), achieved {:.2f} req/s on "
+        "average (the report's \"Latency against the arrival rate\" chart shows each moment)\n",
+        info.ramp.strategy, info.ramp.start_rps, info.ramp.end_rps, arrival,
+        summary.achieved_rate);
+  } else if (info.rate > 0) {
     out += fmt::format("\nOpen loop: requested {:g} req/s ({} arrivals), achieved {:.2f} req/s\n",
                        info.rate, arrival, summary.achieved_rate);
+  }
+  if (info.ramp.on() && !summary.rate_segments.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const RateSegment& seg : summary.rate_segments) {
+      const auto in = [](const std::optional<double>& ns, double unit) {
+        return report_detail::format_number(ns ? std::optional<double>(*ns / unit) : std::nullopt);
+      };
+      rows.push_back({fmt::format("{:.1f}-{:.1f}", seg.start_s, seg.end_s),
+                      report_detail::format_number(seg.planned_rate),
+                      report_detail::format_number(seg.sent_rate), std::to_string(seg.requests),
+                      std::to_string(seg.failed), in(seg.ttft_p50_ns, 1e6),
+                      in(seg.latency_p50_ns, 1e9)});
+    }
+    out += report_detail::render_table({"Planned send (s)", "Rate (req/s)", "Sent (req/s)",
+                                        "Requests", "Failed", "P50 TTFT (ms)", "P50 Latency (s)"},
+                                       rows);
+  }
+  if (info.rate > 0) {
     if (!summary.schedule_lag_ns.empty()) {
       out += fmt::format("Schedule lag (actual - planned send): {}\n",
                          spread_ms(summary.schedule_lag_ns, summary.percentiles));

@@ -128,6 +128,13 @@ RunInfo info_from_json(const json& summary, const fs::path& dir) {
   // Kept for summary.json only: the records read back count from 0, and so does the rebuild.
   take(run, "monotonic_anchor_ns", info.anchor_steady_ns);
   info.output_dir = dir.string();
+  const json open_loop = summary.value("open_loop", json());
+  if (open_loop.is_object() && open_loop.value("ramp_up", json()).is_object()) {
+    const json& ramp = open_loop["ramp_up"];
+    take(ramp, "strategy", info.ramp.strategy);
+    take(ramp, "start_rps", info.ramp.start_rps);
+    take(ramp, "end_rps", info.ramp.end_rps);
+  }
   const json d = summary.value("dataset", json::object());
   take(d, "records_read", info.dataset.records_read);
   take(d, "accepted", info.dataset.accepted);
@@ -155,6 +162,7 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
   MetricsOptions metrics;
   metrics.percentiles = config.percentiles;
   metrics.open_loop = info.rate >= 0;
+  metrics.rate_segments = info.ramp.on() ? kRampSegments : 0;
   SummaryBuilder builder(metrics);  // record times are relative to the run's anchor: origin 0
   ClientTotals client_totals;
   const std::string path = (dir / "requests.jsonl").string();

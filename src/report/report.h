@@ -19,6 +19,9 @@
 namespace llmperf {
 
 // Identity and context of one run of a sweep.
+// A ramp-up run is reported in this many spans of planned send time (RateSegment).
+inline constexpr int kRampSegments = 10;
+
 struct RunInfo {
   int parallel = 1;              // concurrency of this run
   int64_t number = 0;            // requests asked for in this run
@@ -33,6 +36,7 @@ struct RunInfo {
   WorkloadInfo workload;         // how synthetic prompts were made (--dataset random)
   int64_t input_tokens = -1;     // the grid cell (--input-tokens x --output-tokens) of this run;
   int64_t output_tokens = -1;    // -1 outside a grid
+  RampUp ramp;                   // --ramp-up-*: the rate moved across the run (off otherwise)
 
   // One --slo outcome of this run, for summary.json's "slo" (empty without --slo).
   struct SloOutcome {

@@ -236,7 +236,31 @@ Json goodput_json(const RunSummary& summary) {
 // The "open_loop" object (null for closed-loop runs): requested vs achieved arrival rate.
 Json open_loop_json(const Config& config, const RunInfo& info, const RunSummary& summary) {
   if (info.rate <= 0) return nullptr;
+  Json ramp = nullptr;
+  if (info.ramp.on()) {
+    Json segments = Json::array();
+    for (const RateSegment& seg : summary.rate_segments) {
+      const auto ms = [](const std::optional<double>& ns) {
+        return ns ? number_or_null(*ns / kNsPerMs) : Json(nullptr);
+      };
+      segments.push_back(Json{{"start_s", number_or_null(seg.start_s)},
+                              {"end_s", number_or_null(seg.end_s)},
+                              {"requests", seg.requests},
+                              {"failed", seg.failed},
+                              {"planned_rate", number_or_null(seg.planned_rate)},
+                              {"sent_rate", number_or_null(seg.sent_rate)},
+                              {"ttft_p50_ms", ms(seg.ttft_p50_ns)},
+                              {"ttft_mean_ms", ms(seg.ttft_mean_ns)},
+                              {"latency_p50_ms", ms(seg.latency_p50_ns)},
+                              {"latency_mean_ms", ms(seg.latency_mean_ns)}});
+    }
+    ramp = Json{{"strategy", info.ramp.strategy},
+                {"start_rps", number_or_null(info.ramp.start_rps)},
+                {"end_rps", number_or_null(info.ramp.end_rps)},
+                {"segments", segments}};
+  }
   return Json{{"requested_rate", number_or_null(info.rate)},
+              {"ramp_up", ramp},
               {"achieved_rate", number_or_null(summary.achieved_rate)},
               {"arrival", config.arrival},
               {"burstiness", number_or_null(config.burstiness)}};

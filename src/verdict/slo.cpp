@@ -407,7 +407,9 @@ std::string slo_grammar_help() {
          "'output_throughput>=1000'. Per-request metrics (STAT = mean|std|min|max|pNN):\n"
          "ttft, ttfb, tpot, itl, latency|e2el (unit ms|s|us required), input_tokens,\n"
          "output_tokens. Run-level: qps, goodput (req/s), output_throughput, total_throughput\n"
-         "(tok/s), error_rate, success_rate, good_fraction (% or a fraction), failed (count).\n"
+         "(tok/s), error_rate, success_rate, good_fraction (% or a fraction), failed (count),\n"
+         "token_mismatch, request_mismatch (client against the server's /metrics; % or a\n"
+         "fraction).\n"
          "OP: <= < >= > ==. Any violation exits with code 3.";
 }
 

@@ -12,6 +12,8 @@
 //              error_rate (failed/total), success_rate,
 //              good_fraction                                 UNIT %; without it a fraction (0.01)
 //              failed                                        count of failed requests
+//              token_mismatch, request_mismatch              client against the server's
+//                                                            /metrics (relative); % or fraction
 //   STAT   = mean | std | min | max | pNN | pNN.N  (the percentile must be in --percentiles)
 //   OP     = <= | < | >= | > | ==
 // Examples: 'ttft.p99<=800ms', 'latency.mean < 2 s', 'error_rate<=1%', 'output_throughput>=1000'.

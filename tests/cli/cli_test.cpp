@@ -948,5 +948,33 @@ TEST_F(CliTest, UnknownDatasetNamesGiveEvalScopeGuidance) {
   }
 }
 
+TEST_F(CliTest, RampUpIsAnOpenLoopRunAtItsHigherRate) {
+  Parsed p = parse_with({"--ramp-up-strategy", "exponential", "--ramp-up-start-rps", "2",
+                         "--ramp-up-end-rps", "64", "-n", "500"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.ramp_up.strategy, "exponential");
+  EXPECT_EQ(p.config.ramp_up.start_rps, 2);
+  EXPECT_EQ(p.config.ramp_up.end_rps, 64);
+  EXPECT_EQ(p.config.rate, std::vector<double>{64});
+  EXPECT_TRUE(p.config.default_cap);
+  EXPECT_FALSE(parse_with({"--ramp-up-strategy", "sideways", "--ramp-up-start-rps", "1",
+                           "--ramp-up-end-rps", "2"})
+                   .outcome.proceed);
+}
+
+TEST_F(CliTest, ServerMetricsFlags) {
+  Parsed p = parse_with({"--metrics-url", "http://127.0.0.1:9000/metrics", "--metrics-interval",
+                         "0.5", "--profile"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.metrics_url, "http://127.0.0.1:9000/metrics");
+  EXPECT_EQ(p.config.metrics_interval_s, 0.5);
+  EXPECT_TRUE(p.config.profile);
+  EXPECT_TRUE(p.config.server_metrics);
+  p = parse_with({"--no-server-metrics"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_FALSE(p.config.server_metrics);
+  EXPECT_FALSE(p.config.profile);
+}
+
 }  // namespace
 }  // namespace llmperf

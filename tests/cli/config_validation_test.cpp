@@ -260,5 +260,35 @@ TEST(ConfigValidate, ReportsEveryProblemAtOnce) {
   EXPECT_EQ(validate_config(c).size(), 5u);  // url, model, dataset-path, threads, top-p
 }
 
+TEST(ConfigValidate, RampUp) {
+  Config c = valid_config();
+  c.ramp_up = RampUp{"linear", 1, 50};
+  c.rate = {50};
+  EXPECT_TRUE(validate_config(c).empty());
+  c.ramp_up.start_rps = 0;
+  expect_single_error(c, "--ramp-up-strategy needs --ramp-up-start-rps and --ramp-up-end-rps");
+  c = valid_config();
+  c.ramp_up = RampUp{"linear", 1, 50};
+  c.rate = {5, 10};
+  c.parallel = {100};
+  expect_single_error(c, "drop the --rate list");
+  c = valid_config();
+  c.ramp_up.end_rps = 5;
+  expect_single_error(c, "need --ramp-up-strategy");
+}
+
+TEST(ConfigValidate, ServerMetricsFlags) {
+  Config c = valid_config();
+  c.metrics_interval_s = 0.01;
+  expect_single_error(c, "--metrics-interval must be between 0.05 and 3600 seconds");
+  c = valid_config();
+  c.metrics_url = "localhost:8000/metrics";
+  expect_single_error(c, "--metrics-url must start with http:// or https://");
+  c = valid_config();
+  c.metrics_url = "http://h:9000/metrics";
+  c.server_metrics = false;
+  expect_single_error(c, "contradict");
+}
+
 }  // namespace
 }  // namespace llmperf

@@ -33,7 +33,8 @@ TEST(ConfigRuns, RatesDriveTheSweepAndParallelCapsEachRun) {
   EXPECT_EQ(runs[1].parallel, 64);
   EXPECT_EQ(runs[1].number, 100);
   EXPECT_DOUBLE_EQ(runs[2].rate, 20);
-  EXPECT_DOUBLE_EQ(Config{}.run_specs().front().rate, -1);  // closed loop
+  const Config defaults;
+  EXPECT_DOUBLE_EQ(defaults.run_specs().front().rate, -1);  // closed loop
 }
 
 TEST(ConfigRuns, GridRepeatsEachRunOverInputsOuterOutputsInner) {
@@ -79,8 +80,9 @@ TEST(ConfigRuns, GridWithOneListLeavesTheOtherLengthUnset) {
   EXPECT_EQ(runs[1].output_tokens, 128);
   EXPECT_EQ(runs[3].output_tokens, 128);
   // No lists: no grid.
-  EXPECT_EQ(Config{}.run_specs().front().input_tokens, -1);
-  EXPECT_EQ(Config{}.run_specs().front().output_tokens, -1);
+  const Config defaults;
+  EXPECT_EQ(defaults.run_specs().front().input_tokens, -1);
+  EXPECT_EQ(defaults.run_specs().front().output_tokens, -1);
 }
 
 TEST(ConfigRuns, WarmupIsACountOrAFractionOfTheRun) {

@@ -178,5 +178,32 @@ TEST(IntegrationLoad, SearchConvergesWhereLatencyCrossesTheSlo) {
   EXPECT_TRUE(fs::exists(run.sweep_dir / "search_summary.md"));
 }
 
+TEST(IntegrationLoad, RampUpMovesTheRateAcrossTheRunAndReportsEachSpan) {
+  MockServer mock({"--ttft-ms", "2", "--itl-ms", "1", "--output-tokens", "5"});
+  const BenchRun run = run_llmperf(concat(
+      base_args(mock), {"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "20",
+                        "--ramp-up-end-rps", "200", "--arrival", "constant", "-n", "200"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  ASSERT_EQ(run.run_dirs.size(), 1u);
+  EXPECT_EQ(run.run_dirs.front().filename().string().rfind("ramp_linear_20_200_parallel_", 0), 0u)
+      << run.run_dirs.front();
+  const nlohmann::json& ramp = run.summary["open_loop"]["ramp_up"];
+  ASSERT_TRUE(ramp.is_object()) << run.summary["open_loop"].dump(1);
+  EXPECT_EQ(ramp["strategy"], "linear");
+  const nlohmann::json& segments = ramp["segments"];
+  ASSERT_EQ(segments.size(), 10u);
+  int64_t requests = 0;
+  for (const auto& seg : segments) requests += seg["requests"].get<int64_t>();
+  EXPECT_EQ(requests, 200);
+  // Constant arrivals at the ramp's rates: each span holds more requests than the one before it
+  // (the planned times are exact), and the last span's rate is several times the first's.
+  const double first = segments.front()["planned_rate"].get<double>();
+  const double last = segments.back()["planned_rate"].get<double>();
+  EXPECT_GT(last, 3 * first) << ramp.dump(1);
+  EXPECT_TRUE(run.process.out.find("ramp-up linear from 20 to 200 req/s") != std::string::npos)
+      << run.process.out;
+  EXPECT_TRUE(run.process.out.find("Rate (req/s)") != std::string::npos) << run.process.out;
+}
+
 }  // namespace
 }  // namespace llmperf::testing

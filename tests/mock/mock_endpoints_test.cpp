@@ -1,5 +1,6 @@
 // llmperf-mock's vLLM-style endpoints over loopback: /metrics counters equal the usage of the
-// replies and its TTFT histogram equals the event log's truth bucket by bucket; /version,
+// replies and its TTFT histogram equals the event log's truth bucket by bucket; the prefix cache
+// (cached_tokens in usage, its /metrics counters, the prefill it saves in TTFT); /version,
 // /v1/models' max_model_len, the Server header, the profiler endpoints and their 404s when off.
 #include <gtest/gtest.h>
 
@@ -149,6 +150,7 @@ TEST(MockEndpoints, MetricsCountersEqualUsageAndTtftEqualsTheEventLog) {
     const HttpReply reply = http_call(mock.port(), "POST", request.first, request.second);
     ASSERT_EQ(reply.status, 200) << reply.body;
     const json usage = usage_of(reply);
+    EXPECT_FALSE(usage.contains("prompt_tokens_details")) << usage;  // no prefix cache
     prompt_tokens += usage.at("prompt_tokens").get<std::int64_t>();
     completion_tokens += usage.at("completion_tokens").get<std::int64_t>();
   }
@@ -160,6 +162,8 @@ TEST(MockEndpoints, MetricsCountersEqualUsageAndTtftEqualsTheEventLog) {
   EXPECT_EQ(s[series("vllm:prompt_tokens_total")], static_cast<double>(prompt_tokens));
   EXPECT_EQ(s[series("vllm:generation_tokens_total")], static_cast<double>(completion_tokens));
   EXPECT_EQ(completion_tokens, 5 + 12 + 12);
+  EXPECT_EQ(s.at(series("vllm:prefix_cache_queries_total")), 0.0);
+  EXPECT_EQ(s.at(series("vllm:prefix_cache_hits_total")), 0.0);
   // max_tokens 5 < 12 ends at "length"; no max_tokens ends at "length"; max_tokens 50 at "stop".
   EXPECT_EQ(s[series("vllm:request_success_total", R"(finished_reason="length")")], 2.0);
   EXPECT_EQ(s[series("vllm:request_success_total", R"(finished_reason="stop")")], 1.0);
@@ -217,6 +221,63 @@ TEST(MockEndpoints, MetricsCountersEqualUsageAndTtftEqualsTheEventLog) {
     EXPECT_EQ(count, static_cast<double>(truth)) << "le=" << le;
   }
   std::filesystem::remove_all(dir);
+}
+
+// The same long chat prompt three times in a row (stream, stream, non-stream): the first misses
+// the prefix cache and pays the prefill of every prompt token, the others hit all but the last
+// partial block, and the mock's own TTFT histogram shows the prefill they skipped.
+TEST(MockEndpoints, ARepeatedPromptHitsThePrefixCacheAndSkipsItsPrefill) {
+  constexpr std::int64_t kBlock = 16;
+  constexpr double kPrefillS = 200e-6;  // per uncached prompt token
+  constexpr double kTtftS = 0.001;
+  MockServer mock({"--prefix-cache-tokens", "65536", "--cache-block-tokens", "16",
+                   "--prefill-us-per-token", "200", "--ttft-ms", "1", "--output-tokens", "4"});
+  std::string content;
+  for (int i = 0; i < 500; ++i) content += fmt::format(" item{}", i);  // " ite" "m123": 2 each
+  json request = {{"messages", json::array({{{"role", "user"}, {"content", content}}})},
+                  {"stream", true},
+                  {"stream_options", {{"include_usage", true}}}};
+
+  std::vector<std::int64_t> prompt;
+  std::vector<std::int64_t> cached;
+  std::vector<double> ttft_s;  // each request's share of the TTFT histogram's sum
+  double ttft_sum_s = 0;
+  std::map<std::string, double> s;
+  for (int turn = 0; turn < 3; ++turn) {
+    request["stream"] = turn < 2;
+    const HttpReply reply = http_call(mock.port(), "POST", "/v1/chat/completions", request.dump());
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    const json usage = usage_of(reply);
+    prompt.push_back(usage.at("prompt_tokens").get<std::int64_t>());
+    cached.push_back(usage.at("prompt_tokens_details").at("cached_tokens").get<std::int64_t>());
+    s = samples_of(http_call(mock.port(), "GET", "/metrics").body);
+    const double sum_s = s.at(series("vllm:time_to_first_token_seconds_sum"));
+    ttft_s.push_back(sum_s - ttft_sum_s);
+    ttft_sum_s = sum_s;
+  }
+
+  const std::int64_t p = prompt[0];
+  EXPECT_GE(p, 1000);
+  EXPECT_EQ(prompt, std::vector<std::int64_t>(3, p));
+  EXPECT_EQ(cached[0], 0);
+  // Every full block but the one holding the last token (which is always computed).
+  EXPECT_EQ(cached[1], (p - 1) / kBlock * kBlock);
+  EXPECT_GE(cached[1], p - kBlock);
+  EXPECT_EQ(cached[2], cached[1]);
+  EXPECT_EQ(s.at(series("vllm:prefix_cache_queries_total")), static_cast<double>(3 * p));
+  EXPECT_EQ(s.at(series("vllm:prefix_cache_hits_total")),
+            static_cast<double>(cached[0] + cached[1] + cached[2]));
+
+  // A timer never fires early, so each TTFT is at least --ttft-ms + the prefill of its uncached
+  // tokens (the first: over 200 ms); the repeats skip nearly all of it (wide margin for a busy
+  // machine).
+  for (std::size_t i = 0; i < 3; ++i) {
+    const double floor_s = kTtftS + kPrefillS * static_cast<double>(prompt[i] - cached[i]);
+    EXPECT_GE(ttft_s[i], floor_s - 1e-6) << "request " << i;
+  }
+  EXPECT_GE(ttft_s[0], 0.2);
+  EXPECT_LT(ttft_s[1], ttft_s[0] - 0.1);
+  EXPECT_LT(ttft_s[2], ttft_s[0] - 0.1);
 }
 
 TEST(MockEndpoints, VersionModelsAndServerHeaderAreVllmShaped) {

@@ -119,6 +119,8 @@ TEST(MockMetrics, EmptyRenderHasEveryFamilyAndPreCreatedSeries) {
            {"vllm:num_requests_running", "gauge"},
            {"vllm:num_requests_waiting", "gauge"},
            {"vllm:kv_cache_usage_perc", "gauge"},
+           {"vllm:prefix_cache_queries_total", "counter"},
+           {"vllm:prefix_cache_hits_total", "counter"},
            {"vllm:num_preemptions_total", "counter"},
            {"vllm:prompt_tokens_total", "counter"},
            {"vllm:generation_tokens_total", "counter"},
@@ -280,6 +282,16 @@ TEST(MockMetrics, ARequestAbortedWhileWaitingCountsOnlyAsAnAbort) {
             0.0);
   EXPECT_EQ(e.value("vllm:e2e_request_latency_seconds_count"), 0.0);
   EXPECT_EQ(e.value("vllm:request_queue_time_seconds_count"), 0.0);
+}
+
+TEST(MockMetrics, PrefixCacheCountersAddQueriedAndHitTokens) {
+  MockMetrics metrics(65536);
+  metrics.on_prefix_cache_lookup(1000, 0);
+  metrics.on_prefix_cache_lookup(1000, 992);
+  metrics.on_prefix_cache_lookup(30, 16);
+  const Exposition e = parse(metrics.render("m"));
+  EXPECT_EQ(e.value("vllm:prefix_cache_queries_total"), 2030.0);
+  EXPECT_EQ(e.value("vllm:prefix_cache_hits_total"), 1008.0);
 }
 
 TEST(MockMetrics, KvCacheUsageIsClampedToOne) {

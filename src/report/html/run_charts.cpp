@@ -201,6 +201,30 @@ void add_over_run_charts(const RunTrace& trace, const ServerSummary& server, con
   for (svg::ChartSpec& chart : server_charts) charts.push_back(std::move(chart));
 }
 
+// A ramp-up's knee: the median TTFT and latency of the requests planned in each span of the run
+// against the rate the schedule asked for there.
+svg::ChartSpec ramp_chart(const std::vector<RateSegment>& segments) {
+  svg::ChartSpec chart;
+  chart.title = "Latency against the arrival rate (ramp-up)";
+  chart.x_label = "Requested rate (req/s)";
+  chart.y_label = "P50 (ms)";
+  svg::Series ttft{"P50 TTFT", {}, {}, svg::SeriesKind::kLine, "", {}};
+  svg::Series latency{"P50 latency", {}, {}, svg::SeriesKind::kLine, "4 3", {}};
+  for (const RateSegment& seg : segments) {
+    if (seg.ttft_p50_ns) {
+      ttft.x.push_back(seg.planned_rate);
+      ttft.y.push_back(*seg.ttft_p50_ns / kNsPerMs);
+    }
+    if (seg.latency_p50_ns) {
+      latency.x.push_back(seg.planned_rate);
+      latency.y.push_back(*seg.latency_p50_ns / kNsPerMs);
+    }
+  }
+  if (!ttft.x.empty()) chart.series.push_back(std::move(ttft));
+  if (!latency.x.empty()) chart.series.push_back(std::move(latency));
+  return chart;
+}
+
 svg::ChartSpec timeline_chart(const RunTrace& trace, const Timebase& tb) {
   svg::ChartSpec chart = over_run_chart("Completed requests", "Latency (s)");
   chart.x_label = "Completion time since first request (s)";
@@ -237,6 +261,7 @@ std::vector<svg::ChartSpec> run_charts(const RunSummary& summary, const RunTrace
                              kNsPerS, "No successful requests"));
   const Timebase tb = timebase(trace);
   charts.push_back(timeline_chart(trace, tb));
+  if (!summary.rate_segments.empty()) charts.push_back(ramp_chart(summary.rate_segments));
   add_over_run_charts(trace, summary.server, tb, charts);
 
   svg::ChartSpec failures;
