@@ -114,6 +114,28 @@ void validate_synthetic(const Config& c, std::vector<std::string>& errors) {
   if (c.prefix_length < 0) {
     errors.push_back(fmt::format("--prefix-length must be >= 0, got {}", c.prefix_length));
   }
+  if (c.dataset == "shared_prefix") {
+    if (c.prefix_length < 1) {
+      errors.push_back("--dataset shared_prefix needs each group's prefix length: --prefix-length S");
+    }
+    if (c.input_tokens.size() > 1) {
+      errors.push_back("--dataset shared_prefix takes one question length: --input-tokens Q");
+    }
+    if (c.input_tokens.empty() && c.max_prompt_length != std::numeric_limits<int64_t>::max()) {
+      errors.push_back("--dataset shared_prefix takes a fixed question length: --input-tokens Q");
+    }
+    if (c.prefix_groups < 1 || c.prefix_groups > 100'000) {
+      errors.push_back(
+          fmt::format("--prefix-groups must be between 1 and 100000, got {}", c.prefix_groups));
+    }
+    if (c.prompts_per_group < 0) {
+      errors.push_back(
+          fmt::format("--prompts-per-group must be >= 0, got {}", c.prompts_per_group));
+    }
+    if (!(c.prefix_zipf >= 0) || c.prefix_zipf > 10) {
+      errors.push_back(fmt::format("--prefix-zipf must be between 0 and 10, got {}", c.prefix_zipf));
+    }
+  }
   if (!c.prompt.empty()) {
     errors.push_back(
         fmt::format("--prompt gives a fixed prompt; --dataset {} makes its own", c.dataset));

@@ -64,16 +64,25 @@ void add_dataset_options(CLI::App& app, Config& c) {
 
 void add_synthetic_options(CLI::App& app, Config& c) {
   const char* group = "Synthetic workloads (--dataset random)";
-  app.add_option("--input-tokens,--random-input-len", c.input_tokens,
+  app.add_option("--input-tokens,--random-input-len,--gsp-question-len", c.input_tokens,
                  "Input length(s) in tokens, as the server counts them (chat template included); "
                  "several values make a grid with --output-tokens")
       ->group(group);
-  app.add_option("--output-tokens,--random-output-len", c.output_tokens,
+  app.add_option("--output-tokens,--random-output-len,--gsp-output-len", c.output_tokens,
                  "Output length(s) in tokens, sent as max_tokens; several values make a grid")
       ->group(group);
-  app.add_option("--prefix-length,--random-prefix-len", c.prefix_length,
+  app.add_option("--prefix-length,--random-prefix-len,--gsp-system-prompt-len", c.prefix_length,
                  "Tokens of a random prefix shared by every request of a run, on top of the "
-                 "input length (prefix-cache tests)")
+                 "input length (prefix-cache tests); shared_prefix: each group's system prompt")
+      ->group(group);
+  app.add_option("--prefix-groups,--gsp-num-groups", c.prefix_groups,
+                 "shared_prefix: groups, each with a prefix of its own")
+      ->group(group);
+  app.add_option("--prompts-per-group,--gsp-prompts-per-group", c.prompts_per_group,
+                 "shared_prefix: distinct questions per group, cycled (0: a new one per request)")
+      ->group(group);
+  app.add_option("--prefix-zipf", c.prefix_zipf,
+                 "shared_prefix: group popularity ~ 1/rank^s (0: uniform)")
       ->group(group);
   CLI::Option* ignore_eos =
       app.add_flag_callback(

@@ -54,6 +54,12 @@ struct Config {
   std::vector<int64_t> input_tokens;   // --input-tokens: fixed input lengths; a list makes a grid
   std::vector<int64_t> output_tokens;  // --output-tokens: fixed output lengths; a list makes a grid
   int64_t prefix_length = 0;           // --prefix-length: shared prefix tokens, on top of the input
+  // --dataset shared_prefix (SGLang's generated-shared-prefix): --prefix-groups system prompts of
+  // --prefix-length tokens, each request one group's prefix + a question of --input-tokens.
+  int64_t prefix_groups = 8;       // --prefix-groups G
+  int64_t prompts_per_group = 0;   // --prompts-per-group P: questions per group, cycled (0: a new
+                                   // question for every request)
+  double prefix_zipf = 0;          // --prefix-zipf s: group popularity ~ 1/rank^s (0: uniform)
   std::optional<bool> ignore_eos;      // --ignore-eos/--no-ignore-eos; validation resolves the
                                        // default: on for synthetic workloads, off otherwise
   bool tokenize_prompt = false;        // --tokenize-prompt: send token ids to /v1/completions

@@ -63,6 +63,10 @@ struct RequestRecord {
   int64_t target_input_tokens = -1;
   int64_t target_output_tokens = -1;
   int64_t input_chars = 0;  // Unicode code points of the prompt text (all message contents)
+  // --dataset shared_prefix: the group whose prefix the prompt starts with (-1: none), and
+  // whether this request was the first of the run to use it.
+  int32_t prefix_group = -1;
+  bool prefix_first_use = false;
 
   int64_t input_tokens = 0;   // prompt tokens (see input_source)
   int64_t output_tokens = 0;  // generated tokens (see output_source)

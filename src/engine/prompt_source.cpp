@@ -192,7 +192,66 @@ struct PromptSource::Impl {
                  calibration.info.source, calibration.info.detail);
   }
 
+  // --dataset shared_prefix: --prefix-groups prefixes of --prefix-length tokens; each request
+  // takes a group (uniform or Zipf) and that group's next question of --input-tokens tokens.
+  // Every group's prompts are fitted together, so they share the group's prefix exactly.
+  void make_shared_prefix(const Config::RunSpec& run, size_t index) {
+    const int64_t count = std::clamp<int64_t>(requests_of(config, run), 1, kMaxSyntheticPrompts);
+    const uint64_t seed = config.seed * 1'000'003 + index;
+    const std::vector<int32_t> order =
+        draw_prefix_groups(config.prefix_groups, config.prefix_zipf, count, seed);
+    std::vector<int64_t> uses(static_cast<size_t>(config.prefix_groups), 0);
+    for (const int32_t g : order) ++uses[static_cast<size_t>(g)];
+
+    const int64_t started = now_ns();
+    std::vector<std::vector<Prompt>> groups(static_cast<size_t>(config.prefix_groups));
+    int64_t misses = 0, fit_counts = 0;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (uses[g] == 0) continue;
+      SyntheticSpec spec;
+      spec.count = config.prompts_per_group > 0 ? std::min(uses[g], config.prompts_per_group)
+                                                : uses[g];
+      spec.input = {run.input_tokens, run.input_tokens};
+      spec.output = output_range(config, run);
+      spec.prefix_tokens = config.prefix_length;
+      spec.seed = seed * 7919 + g;  // a prefix of its own per group
+      spec.token_ids = config.tokenize_prompt;
+      SyntheticPrompts made = tokenizer ? make_exact_prompts(*tokenizer, spec)
+                                        : make_estimated_prompts(*estimate, spec);
+      misses += made.misses;
+      fit_counts += made.fit_counts;
+      groups[g] = std::move(made.prompts);
+    }
+    prompts.clear();
+    std::vector<int64_t> next(groups.size(), 0);
+    for (const int32_t g : order) {
+      std::vector<Prompt>& group = groups[static_cast<size_t>(g)];
+      int64_t& n = next[static_cast<size_t>(g)];
+      Prompt prompt = group[static_cast<size_t>(n % static_cast<int64_t>(group.size()))];
+      prompt.prefix_group = g;
+      prompt.prefix_first_use = n == 0;
+      ++n;
+      prompts.push_back(std::move(prompt));
+    }
+    workload.synthetic = true;
+    workload.counted = true;
+    workload.prompts = static_cast<int64_t>(prompts.size());
+    workload.fit_misses = misses;
+    workload.fit_counts = fit_counts;
+    workload.prefix_tokens = config.prefix_length;
+    workload.prepare_s = static_cast<double>(now_ns() - started) / 1e9;
+    spdlog::info("prompts: {} made in {:.2f} s over {} prefix groups of {} tokens ({}{})",
+                 prompts.size(), workload.prepare_s, config.prefix_groups, config.prefix_length,
+                 workload.tokenizer.source,
+                 tokenizer ? fmt::format("; {} missed their length", misses)
+                           : std::string("; approximate"));
+  }
+
   void make_synthetic(const Config::RunSpec& run, size_t index) {
+    if (config.dataset == "shared_prefix") {
+      make_shared_prefix(run, index);
+      return;
+    }
     SyntheticSpec spec;
     spec.count = std::clamp<int64_t>(requests_of(config, run), 1, kMaxSyntheticPrompts);
     spec.input = run.input_tokens >= 0 ? LengthRange{run.input_tokens, run.input_tokens}

@@ -316,6 +316,8 @@ void Worker::start(Slot& slot, int64_t id, int64_t planned_ns) {
   record.prompt_index = static_cast<uint32_t>(static_cast<uint64_t>(id) % prompts.size());
   const Prompt& prompt = prompts[record.prompt_index];
   record.target_input_tokens = prompt.target_input_tokens;
+  record.prefix_group = prompt.prefix_group;
+  record.prefix_first_use = prompt.prefix_first_use;
   record.target_output_tokens = prompt.target_output_tokens;
   record.input_chars = prompt.length;
   record.stream = shared_.config->stream;

@@ -80,6 +80,15 @@ void SummaryBuilder::add(const RequestRecord& r) {
   rows_.push_back(Row{r.planned_ns, r.sent_ns, r.first_byte_ns, r.first_content_ns, r.end_ns,
                       r.input_tokens, r.output_tokens, static_cast<int32_t>(r.chunk_ns.size()),
                       r.ok(), r.stream});
+  if (r.prefix_group >= 0) {
+    const auto group = static_cast<size_t>(r.prefix_group);
+    if (group >= prefix_groups_seen_.size()) prefix_groups_seen_.resize(group + 1, 0);
+    prefix_groups_seen_[group] = 1;
+    if (r.ok() && r.stream && r.sent_ns >= 0 && r.first_content_ns >= r.sent_ns) {
+      (r.prefix_first_use ? ttft_prefix_first_ : ttft_prefix_repeated_)
+          .push_back(static_cast<double>(r.first_content_ns - r.sent_ns));
+    }
+  }
   if (r.output_tokens > 0) {  // output tokens over the run, failed requests' partial output too
     if (!r.chunk_ns.empty()) {
       const double per_chunk =
@@ -331,6 +340,12 @@ RunSummary SummaryBuilder::finish(RunTrace* trace) {
     trace->output_tokens = std::move(output_tokens_);
   }
   if (options_.rate_segments > 0) s.rate_segments = rate_segments(rows_, options_.rate_segments);
+  if (!prefix_groups_seen_.empty()) {
+    s.prefix_groups_used =
+        std::count(prefix_groups_seen_.begin(), prefix_groups_seen_.end(), char{1});
+    s.ttft_prefix_first_ns = describe(std::move(ttft_prefix_first_), p);
+    s.ttft_prefix_repeated_ns = describe(std::move(ttft_prefix_repeated_), p);
+  }
   rows_ = {};
   return s;
 }

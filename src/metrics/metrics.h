@@ -113,6 +113,11 @@ struct RunSummary {
   ClientHealth client;  // filled by the runner from engine measurements (not by summarize)
   // Only when MetricsOptions::rate_segments > 0: the run by planned send time.
   std::vector<RateSegment> rate_segments;
+  // --dataset shared_prefix: TTFT of the successful streamed requests that were the first of the
+  // run to use their group's prefix, and of the others (empty otherwise); groups seen.
+  Distribution ttft_prefix_first_ns;
+  Distribution ttft_prefix_repeated_ns;
+  int64_t prefix_groups_used = 0;
 
   // Goodput (vLLM's meaning), only when MetricsOptions::goodput.enabled().
   bool goodput_enabled = false;  // the fields below are meaningful
@@ -160,6 +165,10 @@ class SummaryBuilder {
  private:
   struct Row;
   static std::vector<RateSegment> rate_segments(const std::deque<Row>& rows, int count);
+  // --dataset shared_prefix: TTFTs by first or repeated use of a prefix, and the groups seen.
+  std::vector<double> ttft_prefix_first_;
+  std::vector<double> ttft_prefix_repeated_;
+  std::vector<char> prefix_groups_seen_;  // by group: 1 once a measured request used it
 
   // One measured request: what the statistics need once its record is gone.
   struct Row {

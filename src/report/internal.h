@@ -86,6 +86,10 @@ Json workload_json(const RunInfo& info);
 WorkloadInfo workload_from_json(const nlohmann::json& workload);
 Json exactness_json(const RunSummary& summary);
 std::string workload_text(const RunInfo& info, const RunSummary& summary);
+// --dataset shared_prefix: TTFT by first and repeated use of a prefix (text, and summary.json's
+// "shared_prefix", null for other workloads).
+std::string shared_prefix_text(const RunSummary& summary);
+Json shared_prefix_json(const RunSummary& summary);
 // "server /tokenize (llama.cpp), chat template included (...)", with "; APPROXIMATE" when not
 // exact.
 std::string tokenizer_label(const TokenizerInfo& tokenizer);

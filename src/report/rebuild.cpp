@@ -71,6 +71,9 @@ Config config_from_json(const json& c) {
   take(c, "input_tokens", config.input_tokens);
   take(c, "output_tokens", config.output_tokens);
   take(c, "prefix_length", config.prefix_length);
+  take(c, "prefix_groups", config.prefix_groups);
+  take(c, "prompts_per_group", config.prompts_per_group);
+  take(c, "prefix_zipf", config.prefix_zipf);
   take(c, "tokenize_prompt", config.tokenize_prompt);
   take(c, "max_tokens_low", config.max_tokens_low);
   take(c, "sharegpt_output_len", config.sharegpt_output_len);

@@ -130,6 +130,10 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
   line.key("target_output_tokens");
   record.target_output_tokens < 0 ? line.null() : line.integer(record.target_output_tokens);
   line.key("input_chars").integer(record.input_chars);
+  if (record.prefix_group >= 0) {  // --dataset shared_prefix only
+    line.key("prefix_group").integer(record.prefix_group);
+    line.key("prefix_first_use").boolean(record.prefix_first_use);
+  }
   line.key("input_token_source").string(token_source_name(record.input_source));
   line.key("output_token_source").string(token_source_name(record.output_source));
   line.key("output_chars").integer(record.output_chars);
@@ -194,6 +198,8 @@ RequestRecord record_from_json(const std::string& line) {
     integer("target_input_tokens", r.target_input_tokens);
     integer("target_output_tokens", r.target_output_tokens);
     integer("input_chars", r.input_chars);
+    integer("prefix_group", r.prefix_group);
+    r.prefix_first_use = j.value("prefix_first_use", false);
     r.input_source = token_source_from_name(j.value("input_token_source", ""));
     r.output_source = token_source_from_name(j.value("output_token_source", ""));
     integer("output_chars", r.output_chars);

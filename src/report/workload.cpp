@@ -167,15 +167,45 @@ std::string workload_text(const RunInfo& info, const RunSummary& summary) {
     if (w.tokenizer.exact || w.fit_counts > 0) {
       prompts += fmt::format(", {} missed their length while fitting", w.fit_misses);
     }
-    if (w.prefix_tokens > 0) {
+    if (w.prefix_tokens > 0 && summary.prefix_groups_used == 0) {
       prompts += fmt::format(", a {}-token prefix shared by all", w.prefix_tokens);
+    } else if (summary.prefix_groups_used > 0) {
+      prompts += fmt::format(", {} prefix groups of {} tokens used", summary.prefix_groups_used,
+                             w.prefix_tokens);
     }
     rows.emplace_back("Prompts", prompts);
   }
   size_t width = 0;
   for (const auto& row : rows) width = std::max(width, row.first.size());
   for (const auto& [key, value] : rows) text += fmt::format("  {:<{}}  {}\n", key, width, value);
+  if (summary.prefix_groups_used > 0) text += shared_prefix_text(summary);
   return text;
+}
+
+std::string shared_prefix_text(const RunSummary& summary) {
+  std::vector<std::vector<std::string>> rows;
+  const auto row = [&](const char* what, const Distribution& d) {
+    std::vector<std::string> cells{what, std::to_string(d.count)};
+    cells.push_back(format_number(mean_in(d, kNsPerMs)));
+    for (const double p : {50.0, 90.0, 99.0}) {
+      const auto i = percentile_index(summary.percentiles, p);
+      cells.push_back(i ? format_number(percentile_in(d, *i, kNsPerMs)) : "-");
+    }
+    rows.push_back(std::move(cells));
+  };
+  row("First use of a prefix", summary.ttft_prefix_first_ns);
+  row("Repeated use", summary.ttft_prefix_repeated_ns);
+  return "\nShared prefix: TTFT by first and repeated use of a group's prefix\n" +
+         render_table({"Requests", "count", "Mean TTFT (ms)", "P50", "P90", "P99"}, rows);
+}
+
+Json shared_prefix_json(const RunSummary& summary) {
+  if (summary.prefix_groups_used == 0) return nullptr;
+  return Json{{"groups_used", summary.prefix_groups_used},
+              {"ttft_first_use_ms",
+               distribution_json(summary.ttft_prefix_first_ns, summary.percentiles, kNsPerMs)},
+              {"ttft_repeated_use_ms",
+               distribution_json(summary.ttft_prefix_repeated_ns, summary.percentiles, kNsPerMs)}};
 }
 
 }  // namespace llmperf::report_detail

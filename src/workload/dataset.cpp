@@ -244,7 +244,7 @@ constexpr DatasetKind kDatasetKinds[] = {
 
 // Kinds made of synthetic prompts (synthetic.h) rather than read from a file.
 constexpr std::string_view kSyntheticKinds[] = {"random", "speed_benchmark",
-                                                "speed_benchmark_long"};
+                                                "speed_benchmark_long", "shared_prefix"};
 // ShareGPT files (sharegpt.h), sampled with the server's tokenizer; EvalScope's names are aliases.
 constexpr std::string_view kShareGptKinds[] = {"sharegpt", "share_gpt_en", "share_gpt_zh"};
 

@@ -29,6 +29,10 @@ struct Prompt {
   int64_t target_input_tokens = -1;
   // The output length asked of this prompt: sent as its max_tokens; -1: the config's max_tokens.
   int64_t target_output_tokens = -1;
+  // --dataset shared_prefix: the prompt's prefix group (-1: none) and whether it is the group's
+  // first prompt in dispatch order.
+  int32_t prefix_group = -1;
+  bool prefix_first_use = false;
 };
 
 struct DatasetOptions {

@@ -58,6 +58,19 @@ Prompt make_prompt(std::string text, std::vector<int64_t> ids, int64_t target, i
 
 }  // namespace
 
+std::vector<int32_t> draw_prefix_groups(int64_t groups, double zipf, int64_t count, uint64_t seed) {
+  std::vector<double> weights;
+  for (int64_t g = 0; g < groups; ++g) {
+    weights.push_back(zipf > 0 ? 1.0 / std::pow(static_cast<double>(g + 1), zipf) : 1.0);
+  }
+  std::mt19937_64 rng(seed);
+  std::discrete_distribution<int32_t> pick(weights.begin(), weights.end());
+  std::vector<int32_t> drawn;
+  drawn.reserve(static_cast<size_t>(std::max<int64_t>(count, 0)));
+  for (int64_t i = 0; i < count; ++i) drawn.push_back(pick(rng));
+  return drawn;
+}
+
 std::string random_text(uint64_t seed, int64_t words) {
   std::mt19937_64 rng(seed);
   std::string text;

@@ -58,6 +58,11 @@ SyntheticPrompts make_exact_prompts(Tokenizer& tokenizer, const SyntheticSpec& s
 // Prompts whose lengths `model` estimates (approximate).
 SyntheticPrompts make_estimated_prompts(const LengthModel& model, const SyntheticSpec& spec);
 
+// The prefix group of each of `count` requests (--dataset shared_prefix), drawn from `seed`:
+// uniformly among `groups` when zipf is 0, else group g (0-based) with probability proportional to
+// 1 / (g + 1)^zipf, so group 0 is the most popular.
+std::vector<int32_t> draw_prefix_groups(int64_t groups, double zipf, int64_t count, uint64_t seed);
+
 // Text of about `words` random words (for calibration probes), from `seed`.
 std::string random_text(uint64_t seed, int64_t words);
 

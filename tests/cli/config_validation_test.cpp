@@ -290,5 +290,25 @@ TEST(ConfigValidate, ServerMetricsFlags) {
   expect_single_error(c, "contradict");
 }
 
+TEST(ConfigValidate, SharedPrefix) {
+  Config c = valid_config();
+  c.dataset = "shared_prefix";
+  c.dataset_path.clear();
+  c.input_tokens = {50};
+  c.prefix_length = 500;
+  EXPECT_TRUE(validate_config(c).empty());
+  c.prefix_length = 0;
+  expect_single_error(c, "needs each group's prefix length");
+  c.prefix_length = 500;
+  c.prefix_groups = 0;
+  expect_single_error(c, "--prefix-groups must be between 1 and 100000");
+  c.prefix_groups = 8;
+  c.prefix_zipf = -1;
+  expect_single_error(c, "--prefix-zipf");
+  c.prefix_zipf = 1.2;
+  c.input_tokens = {50, 100};
+  expect_single_error(c, "one question length");
+}
+
 }  // namespace
 }  // namespace llmperf

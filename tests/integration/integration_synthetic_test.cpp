@@ -385,5 +385,41 @@ TEST(IntegrationSynthetic, EachRunOfASweepGetsFreshText) {
   EXPECT_NE(first, second);
 }
 
+TEST(IntegrationSynthetic, SharedPrefixGroupsHitTheCacheAfterTheirFirstUse) {
+  // The mock prefills at 0.2 ms per token it does not find in its prefix cache: a group's first
+  // request pays for its 400-token prefix (about 80 ms more), the later ones only for their
+  // questions.
+  MockServer mock({"--ttft-ms", "2", "--itl-ms", "1", "--prefix-cache-tokens", "1000000",
+                   "--prefill-us-per-token", "200"});
+  const BenchRun run = run_llmperf(
+      {"--url", mock.base() + kChatPath, "--model", "mock-model", "--sleep-interval", "0",
+       "--dataset", "shared_prefix", "--prefix-length", "400", "--input-tokens", "40",
+       "--output-tokens", "4", "--prefix-groups", "3", "--prefix-zipf", "1", "--parallel", "2",
+       "-n", "60"});
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  const std::vector<json> records = read_requests(run.run_dirs.front());
+  ASSERT_EQ(records.size(), 60u);
+  std::set<int64_t> groups;
+  int64_t first_uses = 0;
+  for (const json& r : records) {
+    ASSERT_TRUE(r["ok"].get<bool>()) << r.dump();
+    EXPECT_EQ(r["input_tokens"], 440) << r.dump();
+    groups.insert(r["prefix_group"].get<int64_t>());
+    first_uses += r["prefix_first_use"].get<bool>() ? 1 : 0;
+  }
+  EXPECT_EQ(static_cast<int64_t>(groups.size()), first_uses);
+  const json& sp = run.summary["shared_prefix"];
+  ASSERT_TRUE(sp.is_object()) << run.summary.dump(1).substr(0, 2000);
+  EXPECT_EQ(sp["groups_used"], static_cast<int64_t>(groups.size()));
+  EXPECT_EQ(sp["ttft_first_use_ms"]["count"], first_uses);
+  const double first = sp["ttft_first_use_ms"]["mean"].get<double>();
+  const double repeated = sp["ttft_repeated_use_ms"]["percentiles"]["p50"].get<double>();
+  EXPECT_GT(first, repeated + 50) << sp.dump(1);
+  // The server saw the reuse too: its prefix-cache counters moved.
+  const json& counters = run.summary["server"]["metrics"]["counters"];
+  EXPECT_GT(counters["prefix_cache_hits"].get<double>(), 0) << counters.dump();
+  EXPECT_TRUE(contains(run.process.out, "First use of a prefix")) << run.process.out;
+}
+
 }  // namespace
 }  // namespace llmperf::testing

@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "workload/utf8.h"
 
 namespace llmperf {
@@ -337,6 +339,28 @@ TEST(RandomText, DeterministicPerSeedWithTheWordsAsked) {
   EXPECT_EQ(std::count(a.begin(), a.end(), ' '), 49);  // 50 words
   EXPECT_TRUE(utf8_valid(a));
   EXPECT_EQ(random_text(1, 0), "");
+}
+
+TEST(PrefixGroups, UniformAndZipfFrequenciesMatchTheirWeights) {
+  constexpr int64_t kDraws = 200'000;
+  // Zipf s = 1 over 4 groups: weights 1, 1/2, 1/3, 1/4 (sum 25/12).
+  const std::vector<int32_t> zipf = draw_prefix_groups(4, 1.0, kDraws, 7);
+  const std::vector<int32_t> uniform = draw_prefix_groups(4, 0.0, kDraws, 7);
+  ASSERT_EQ(zipf.size(), static_cast<size_t>(kDraws));
+  std::vector<double> z(4, 0), u(4, 0);
+  for (const int32_t g : zipf) z.at(static_cast<size_t>(g)) += 1;
+  for (const int32_t g : uniform) u.at(static_cast<size_t>(g)) += 1;
+  const double weights[] = {1.0, 1.0 / 2, 1.0 / 3, 1.0 / 4};
+  for (size_t g = 0; g < 4; ++g) {
+    const double p = weights[g] / (25.0 / 12);
+    // 5 standard deviations of a binomial share: fails only on a wrong distribution.
+    const double sigma = std::sqrt(p * (1 - p) / kDraws);
+    EXPECT_NEAR(z[g] / kDraws, p, 5 * sigma) << "group " << g;
+    EXPECT_NEAR(u[g] / kDraws, 0.25, 5 * std::sqrt(0.25 * 0.75 / kDraws)) << "group " << g;
+  }
+  // The same seed draws the same groups; one group draws only it.
+  EXPECT_EQ(draw_prefix_groups(4, 1.0, 100, 7), draw_prefix_groups(4, 1.0, 100, 7));
+  EXPECT_EQ(draw_prefix_groups(1, 2.0, 3, 1), (std::vector<int32_t>{0, 0, 0}));
 }
 
 }  // namespace
