@@ -203,6 +203,9 @@ TEST(IntegrationLoad, RampUpMovesTheRateAcrossTheRunAndReportsEachSpan) {
   EXPECT_TRUE(run.process.out.find("ramp-up linear from 20 to 200 req/s") != std::string::npos)
       << run.process.out;
   EXPECT_TRUE(run.process.out.find("Rate (req/s)") != std::string::npos) << run.process.out;
+  const std::string html = read_file((run.run_dirs.front() / "report.html").string());
+  EXPECT_NE(html.find("ramp-up linear 20 → 200 req/s"), std::string::npos);
+  EXPECT_NE(html.find("Latency against the arrival rate (ramp-up)"), std::string::npos);
 }
 
 }  // namespace

@@ -121,7 +121,12 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
   std::string meta =
       fmt::format("model {} · {} · concurrency {} · {} requests · {}", config.model, config.url,
                   info.parallel, info.number, config.stream ? "stream" : "non-stream");
-  if (info.rate >= 0) meta += fmt::format(" · rate {} req/s", format_number(info.rate));
+  if (info.ramp.on()) {
+    meta += fmt::format(" · ramp-up {} {} → {} req/s", info.ramp.strategy,
+                        format_number(info.ramp.start_rps), format_number(info.ramp.end_rps));
+  } else if (info.rate >= 0) {
+    meta += fmt::format(" · rate {} req/s", format_number(info.rate));
+  }
   if (!info.started_at.empty()) meta += " · started " + info.started_at;
   if (info.interrupted) meta += " · interrupted: partial results";
   body += "<p class=\"meta\">" + xml_escape(meta) + "</p>";
