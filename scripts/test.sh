@@ -33,7 +33,8 @@ clang_build() {  # dir, extra cmake options...
 step "clang ThreadSanitizer build and the multi-threaded tests (build-tsan/)"
 clang_build build-tsan -DLLMPERF_TSAN=ON
 cmake --build build-tsan --parallel "$jobs" --target llmperf llmperf-mock engine_test \
-  integration_test integration_load_test integration_safety_test integration_server_metrics_test
+  integration_test integration_load_test integration_safety_test integration_server_metrics_test \
+  integration_sessions_test
 # A race report makes llmperf (and so the test that ran it) fail.
 (cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest -L threads --output-on-failure --timeout 600 -j "$jobs")

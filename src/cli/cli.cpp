@@ -77,6 +77,39 @@ std::vector<std::pair<std::string, std::string>> parse_headers(
   return headers;
 }
 
+// --turn-delay: "2" (fixed), "1-3" (uniform) or "exp:2" (exponential with that mean), seconds.
+TurnDelay parse_turn_delay(const std::string& text, std::vector<std::string>& errors) {
+  const auto number = [](std::string_view part, double& out) {
+    const std::string copy(part);
+    char* end = nullptr;
+    errno = 0;
+    out = std::strtod(copy.c_str(), &end);
+    return !copy.empty() && end == copy.c_str() + copy.size() && errno == 0 && std::isfinite(out) &&
+           out >= 0 && out <= 86'400;
+  };
+  TurnDelay delay;
+  std::string_view value = text;
+  bool ok = false;
+  if (value.starts_with("exp:")) {
+    delay.kind = TurnDelay::Kind::kExponential;
+    ok = number(value.substr(4), delay.low_s) && delay.low_s > 0;
+  } else if (const size_t dash = value.find('-'); dash != std::string_view::npos && dash > 0) {
+    delay.kind = TurnDelay::Kind::kUniform;
+    ok = number(value.substr(0, dash), delay.low_s) &&
+         number(value.substr(dash + 1), delay.high_s) && delay.low_s <= delay.high_s;
+  } else {
+    ok = number(value, delay.low_s);
+  }
+  if (!ok) {
+    errors.push_back(fmt::format(
+        "--turn-delay takes seconds in [0, 86400]: a fixed time (2), a uniform range (1-3) or an "
+        "exponential mean (exp:2), got \"{}\"",
+        text));
+    return {};
+  }
+  return delay;
+}
+
 // Replaces "@path" by the file's whole content.
 void resolve_prompt_file(std::string& prompt, std::vector<std::string>& errors) {
   if (prompt.empty() || prompt.front() != '@') return;
@@ -181,6 +214,7 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   std::vector<std::string> errors;
   config.headers = parse_headers(raw.headers, errors);
   resolve_prompt_file(config.prompt, errors);
+  if (!raw.turn_delay.empty()) config.turn_delay = parse_turn_delay(raw.turn_delay, errors);
   if (app.count("--api-key") > 0) {
     config.api_key = raw.api_key;
   } else if (const char* env = std::getenv("OPENAI_API_KEY"); env != nullptr) {

@@ -54,9 +54,6 @@ struct RefusedFlag {
   const char* instead;
 };
 
-constexpr const char* kMultiTurn =
-    "multi-turn conversations are not supported yet: each request is one turn (--dataset "
-    "sharegpt takes each conversation's first turn)";
 
 constexpr RefusedFlag kRefusedFlags[] = {
     {"--query-template", true,
@@ -65,10 +62,8 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"--visualizer", true,
      "llmperf does not upload to wandb, swanlab or clearml: its results are in --outputs-dir "
      "(summary.json, report.html)"},
-    {"--multi-turn", false, kMultiTurn},
-    {"--min-turns", true, kMultiTurn},
-    {"--max-turns", true, kMultiTurn},
-    {"--multi-turn-args", true, kMultiTurn},
+    {"--multi-turn-args", true,
+     "give the conversation's shape with --min-turns, --max-turns, --history and --turn-delay"},
 };
 
 // EvalScope's --sla-params metrics as llmperf SLO metrics and the unit of their values.
@@ -346,10 +341,11 @@ std::string dataset_guidance(const std::string& name) {
       {{"embedding", "random_embedding", "embedding_batch", "random_embedding_batch", "rerank",
         "random_rerank"},
        "the embeddings and rerank endpoints are not supported yet"},
-      {{"random_multi_turn", "share_gpt_zh_multi_turn", "share_gpt_en_multi_turn",
-        "custom_multi_turn", "swe_smith"},
-       kMultiTurn},
-      {{"workload_trace"}, "trace replay is not supported yet"},
+      {{"share_gpt_zh_multi_turn", "share_gpt_en_multi_turn"},
+       "download the ShareGPT file and use --dataset sharegpt --multi-turn --dataset-path FILE"},
+      {{"custom_multi_turn"},
+       "use --dataset conversations --dataset-path FILE (JSON lines of {\"messages\": [...]})"},
+      {{"swe_smith"}, "agent trajectories are not supported yet: use --dataset conversations"},
       {{"gsm8k", "cmmlu"}, "put the questions in an openqa or line_by_line file"},
   };
   for (const auto& [names, guidance] : kGuidance) {

@@ -171,6 +171,75 @@ void validate_sharegpt(const Config& c, std::vector<std::string>& errors) {
   }
 }
 
+// --multi-turn: resolves whether the run sends conversations, and checks their flags.
+void validate_sessions(Config& c, std::vector<std::string>& errors) {
+  if (c.dataset == "random_multi_turn" || is_conversation_dataset(c.dataset)) c.multi_turn = true;
+  const bool turn_flags = c.max_turns.has_value() || c.history_recorded || c.turn_delay.on();
+  if (!c.multi_turn) {
+    if (turn_flags) {
+      errors.push_back(
+          "--max-turns, --history and --turn-delay shape conversations: add --multi-turn (with "
+          "--dataset sharegpt) or use --dataset random_multi_turn or conversations");
+    }
+    return;
+  }
+  if (c.dataset != "random_multi_turn" && !is_conversation_dataset(c.dataset) &&
+      !is_sharegpt_dataset(c.dataset)) {
+    errors.push_back(fmt::format(
+        "--multi-turn sends conversations: use --dataset random_multi_turn, sharegpt or "
+        "conversations (not --dataset {})",
+        c.dataset));
+  }
+  if (c.api_kind != ApiKind::kChat) {
+    errors.push_back(
+        "--multi-turn sends a history of chat messages: use the chat API (/v1/chat/completions)");
+  }
+  if (c.min_turns < 1) errors.push_back(fmt::format("--min-turns must be >= 1, got {}", c.min_turns));
+  if (c.max_turns && (*c.max_turns < 1 || *c.max_turns > 1000)) {
+    errors.push_back(fmt::format("--max-turns must be between 1 and 1000, got {}", *c.max_turns));
+  }
+  if (c.max_turns && c.min_turns > *c.max_turns) {
+    errors.push_back(fmt::format("--min-turns {} is more than --max-turns {}", c.min_turns,
+                                 *c.max_turns));
+  }
+  if (c.dataset == "random_multi_turn" && !c.max_turns && c.min_turns > 5) {
+    errors.push_back(fmt::format(
+        "--min-turns {} is more than the default --max-turns 5: give --max-turns", c.min_turns));
+  }
+  if (c.dataset == "random_multi_turn" && c.history_recorded) {
+    errors.push_back("--history recorded needs recorded answers: random_multi_turn has none");
+  }
+  if (c.prefix_length != 0) {
+    errors.push_back("--prefix-length is not supported with conversations");
+  }
+}
+
+// Traces: a file, and how to replay it.
+void validate_trace(const Config& c, std::vector<std::string>& errors) {
+  if (c.dataset_path.empty()) {
+    errors.push_back(
+        fmt::format("--dataset-path is required for --dataset {} (the trace, JSON lines)",
+                    c.dataset));
+  }
+  if (!(c.trace_speedup > 0) || c.trace_speedup > 1e6) {
+    errors.push_back(
+        fmt::format("--trace-speedup must be > 0 (and at most 1e6), got {}", c.trace_speedup));
+  }
+  if (c.trace_block_tokens < 1 || c.trace_block_tokens > 1'000'000) {
+    errors.push_back(fmt::format("--trace-block-tokens must be between 1 and 1000000, got {}",
+                                 c.trace_block_tokens));
+  }
+  if (!c.rate.empty() || c.ramp_up.on()) {
+    errors.push_back(
+        "--dataset mooncake_trace sends at the trace's timestamps: drop --rate and --ramp-up-* "
+        "(scale the timestamps with --trace-speedup)");
+  }
+  if (!c.prompt.empty()) {
+    errors.push_back(
+        fmt::format("--prompt gives a fixed prompt; --dataset {} builds its own", c.dataset));
+  }
+}
+
 void validate_dataset(const Config& c, std::vector<std::string>& errors) {
   const std::vector<std::string_view> kinds = dataset_kinds();
   if (std::find(kinds.begin(), kinds.end(), c.dataset) == kinds.end()) {
@@ -183,6 +252,15 @@ void validate_dataset(const Config& c, std::vector<std::string>& errors) {
     validate_synthetic(c, errors);
   } else if (is_sharegpt_dataset(c.dataset)) {
     validate_sharegpt(c, errors);
+  } else if (is_trace_dataset(c.dataset)) {
+    validate_trace(c, errors);
+  } else if (is_conversation_dataset(c.dataset)) {
+    if (c.dataset_path.empty()) {
+      errors.push_back(
+          "--dataset-path is required for --dataset conversations (JSON lines of "
+          "{\"messages\": [...]} or ShareGPT's {\"conversations\": [...]})");
+    }
+    if (!c.prompt.empty()) errors.push_back("--prompt gives a fixed prompt; conversations are read");
   } else {
     if (c.dataset_path.empty() && c.prompt.empty()) {
       errors.push_back(fmt::format(
@@ -369,7 +447,11 @@ std::vector<std::string> validate_config(Config& config) {
   std::vector<std::string> errors;
   validate_target(config, errors);
   // Synthetic workloads are about lengths, so outputs run to max_tokens unless told otherwise.
-  if (!config.ignore_eos) config.ignore_eos = is_synthetic_dataset(config.dataset);
+  // Traces ask for output_length tokens exactly, like vLLM's and SGLang's replays.
+  if (!config.ignore_eos) {
+    config.ignore_eos = is_synthetic_dataset(config.dataset) || is_trace_dataset(config.dataset);
+  }
+  validate_sessions(config, errors);
   validate_dataset(config, errors);
   validate_load(config, errors);
   validate_body(config, errors);

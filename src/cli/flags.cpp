@@ -102,6 +102,40 @@ void add_synthetic_options(CLI::App& app, Config& c) {
       ->group(group);
 }
 
+void add_conversation_options(CLI::App& app, Config& c, RawFlags& raw) {
+  const char* group = "Conversations and traces";
+  app.add_flag("--multi-turn", c.multi_turn,
+               "Send conversations turn by turn (-n counts conversations); with --dataset "
+               "sharegpt every turn of each conversation (random_multi_turn and conversations "
+               "imply it)")
+      ->group(group);
+  app.add_option("--min-turns", c.min_turns,
+                 "Fewest turns of a conversation: random_multi_turn draws from "
+                 "[--min-turns, --max-turns]; datasets skip shorter conversations")
+      ->group(group);
+  app.add_option("--max-turns", c.max_turns,
+                 "Most turns of a conversation (random_multi_turn: default 5; datasets: later "
+                 "turns are cut)")
+      ->group(group);
+  app.add_option_function<std::string>(
+         "--history",
+         [&c](const std::string& value) { c.history_recorded = value == "recorded"; },
+         "What earlier answers a turn carries: live (the answers received, default) or "
+         "recorded (the dataset's)")
+      ->check(CLI::IsMember({"live", "recorded"}))
+      ->group(group);
+  app.add_option("--turn-delay", raw.turn_delay,
+                 "Think time before each later turn, in seconds: fixed (2), uniform (1-3) or "
+                 "exponential with a mean (exp:2)")
+      ->group(group);
+  app.add_option("--trace-block-tokens", c.trace_block_tokens,
+                 "mooncake_trace: tokens per hash id block")
+      ->group(group);
+  app.add_option("--trace-speedup", c.trace_speedup,
+                 "mooncake_trace: replay the timestamps X times faster (0.5: slower)")
+      ->group(group);
+}
+
 void add_server_view_options(CLI::App& app, Config& c) {
   const char* group = "Server metrics";
   app.add_option("--metrics-url", c.metrics_url,
@@ -305,6 +339,7 @@ void add_flags(CLI::App& app, Config& config, RawFlags& raw) {
   add_target_options(app, config, raw);
   add_dataset_options(app, config);
   add_synthetic_options(app, config);
+  add_conversation_options(app, config, raw);
   add_load_options(app, config);
   add_open_loop_options(app, config);
   add_verdict_options(app, config);

@@ -18,6 +18,7 @@ inline constexpr int kOpenLoopDefaultCap = 1000;
 struct RawFlags {
   std::vector<std::string> headers;  // --headers k=v ...
   std::string api_key;               // --api-key (else $OPENAI_API_KEY)
+  std::string turn_delay;            // --turn-delay: "2", "1-3" or "exp:2" (seconds)
 };
 
 // Adds every benchmark flag to `app`, bound to `config` (and `raw`).

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
+
+#include <fmt/format.h>
 
 namespace llmperf {
 
@@ -51,6 +54,34 @@ int64_t Config::warmup_count(int64_t run_number) const {
   if (warmup_num <= 0) return 0;
   if (warmup_num < 1) return std::llround(warmup_num * static_cast<double>(run_number));
   return static_cast<int64_t>(warmup_num);
+}
+
+int64_t TurnDelay::draw_ns(uint64_t seed, int64_t session, int64_t turn) const {
+  if (!on()) return 0;
+  if (kind == Kind::kFixed) return static_cast<int64_t>(low_s * 1e9);
+  // One generator per (session, turn): the same delays whichever worker runs the session.
+  std::seed_seq seq{static_cast<uint64_t>(seed), static_cast<uint64_t>(session),
+                    static_cast<uint64_t>(turn), uint64_t{0x7475726e}};
+  std::mt19937_64 rng(seq);
+  double seconds = 0;
+  if (kind == Kind::kUniform) {
+    seconds = std::uniform_real_distribution<double>(low_s, high_s)(rng);
+  } else {
+    seconds = std::exponential_distribution<double>(1.0 / low_s)(rng);
+  }
+  return static_cast<int64_t>(seconds * 1e9);
+}
+
+std::string TurnDelay::text() const {
+  switch (kind) {
+    case Kind::kFixed:
+      return fmt::format("{:g} s", low_s);
+    case Kind::kUniform:
+      return fmt::format("uniform {:g}-{:g} s", low_s, high_s);
+    case Kind::kExponential:
+      return fmt::format("exponential, mean {:g} s", low_s);
+  }
+  return {};
 }
 
 }  // namespace llmperf

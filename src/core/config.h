@@ -31,6 +31,19 @@ struct RampUp {
   double rate_at(int64_t index, int64_t count) const;
 };
 
+// --turn-delay: the think time before each turn after the first of a conversation, drawn per
+// turn: fixed ("2", seconds), uniform ("1-3") or exponential with a mean ("exp:2").
+struct TurnDelay {
+  enum class Kind : uint8_t { kFixed, kUniform, kExponential };
+  Kind kind = Kind::kFixed;
+  double low_s = 0;   // fixed: the delay; uniform: the lower end; exponential: the mean
+  double high_s = 0;  // uniform: the upper end
+  bool on() const { return low_s > 0 || high_s > 0; }
+  // The delay before turn `turn` of conversation `session` (ns), reproducible from `seed`.
+  int64_t draw_ns(uint64_t seed, int64_t session, int64_t turn) const;
+  std::string text() const;  // as given: "2 s", "1-3 s", "exp mean 2 s"
+};
+
 struct Config {
   // --- target ---
   std::string api =
@@ -65,6 +78,19 @@ struct Config {
   bool tokenize_prompt = false;        // --tokenize-prompt: send token ids to /v1/completions
   std::string tokenize_url;            // --tokenize-url: base URL of /tokenize (default: --url's)
   std::string tokenizer_path;          // --tokenizer-path: accepted (EvalScope), not needed
+
+  // --- conversations (--multi-turn; --dataset random_multi_turn, sharegpt, conversations) ---
+  bool multi_turn = false;          // --multi-turn: -n counts conversations, sent turn by turn
+  int64_t min_turns = 2;            // --min-turns: fewest turns (random draws; datasets: skip fewer)
+  std::optional<int64_t> max_turns; // --max-turns: most turns (random: 5 when absent; datasets:
+                                    // later turns are cut)
+  bool history_recorded = false;    // --history recorded: earlier answers from the dataset, not
+                                    // the ones received (--history live, the default)
+  TurnDelay turn_delay;             // --turn-delay: think time before each later turn
+
+  // --- trace replay (--dataset mooncake_trace) ---
+  int64_t trace_block_tokens = 512;  // --trace-block-tokens: tokens per hash id block
+  double trace_speedup = 1;          // --trace-speedup X: timestamps divided by X
 
   // --- the server's own view: its /metrics, identity and profiler ---
   bool server_metrics = true;     // --no-server-metrics turns the /metrics probe and scrapes off

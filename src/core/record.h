@@ -67,9 +67,17 @@ struct RequestRecord {
   // whether this request was the first of the run to use it.
   int32_t prefix_group = -1;
   bool prefix_first_use = false;
+  // --multi-turn: the conversation (0-based, in dispatch order, warm-up included) and the turn
+  // within it (0-based); -1 for requests that are not part of a conversation.
+  int64_t session_id = -1;
+  int32_t turn = -1;
+  int32_t session_turns = 0;  // the turns its conversation was to have
 
   int64_t input_tokens = 0;   // prompt tokens (see input_source)
   int64_t output_tokens = 0;  // generated tokens (see output_source)
+  // usage.prompt_tokens_details.cached_tokens: prompt tokens the server found in its prefix cache
+  // (-1: not reported).
+  int64_t cached_tokens = -1;
   TokenSource input_source = TokenSource::kNone;
   TokenSource output_source = TokenSource::kNone;
   int64_t output_chars = 0;      // Unicode code points of generated content (all kinds of delta)

@@ -37,7 +37,9 @@ constexpr size_t kSinkSlice = 32;
 LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vector<Prompt>& prompts,
                     const RequestBuilder& builder, LoadProgress* progress, const StopControl& stop,
                     const RecordSink& sink) {
-  if (prompts.empty()) throw std::runtime_error("run_load: no prompts");
+  if (plan.sessions != nullptr ? plan.sessions->empty() : prompts.empty()) {
+    throw std::runtime_error("run_load: no prompts");
+  }
   const int parallel = std::max(1, plan.parallel);
   const int threads = std::clamp(plan.threads, 1, parallel);
 
@@ -45,6 +47,7 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
   WorkerShared shared;
   shared.config = &config;
   shared.prompts = &prompts;
+  shared.sessions = plan.sessions;
   shared.builder = &builder;
   shared.transport.url = config.url;
   shared.transport.headers = headers.list;

@@ -15,6 +15,7 @@
 #include "metrics/pooled_samples.h"
 #include "workload/dataset.h"
 #include "workload/request_builder.h"
+#include "workload/session_script.h"
 
 namespace llmperf {
 
@@ -29,6 +30,9 @@ struct LoadPlan {
   // Empty: closed loop.
   std::vector<int64_t> schedule_ns;
   int64_t duration_ns = 0;  // stop dispatching this long after the start (0: no limit)
+  // --multi-turn: the conversations. number and warmup then count conversations, each sent turn
+  // by turn on one slot (the schedule plans their first turns); `prompts` is not used.
+  const std::vector<SessionScript>* sessions = nullptr;
 };
 
 // Live counters the engine updates once per finished request (never per event), read by the

@@ -5,6 +5,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
 #include <cstdio>
 #include <optional>
 #include <random>
@@ -68,6 +72,7 @@ struct PromptSource::Impl {
   std::unique_ptr<Tokenizer> tokenizer;
   std::optional<LengthModel> estimate;
   std::optional<size_t> prepared_index;  // the run whose synthetic prompts `prompts` holds
+  std::vector<SessionScript> sessions;   // --multi-turn: the conversations
 
   explicit Impl(const Config& c) : config(c) {}
 
@@ -247,21 +252,150 @@ struct PromptSource::Impl {
                            : std::string("; approximate"));
   }
 
-  void make_synthetic(const Config::RunSpec& run, size_t index) {
-    if (config.dataset == "shared_prefix") {
-      make_shared_prefix(run, index);
-      return;
-    }
+  // --dataset random, and the user messages of random_multi_turn: `count` prompts of the run's
+  // input and output lengths, with fresh text for every run, reproducible from --seed.
+  SyntheticSpec synthetic_spec(const Config::RunSpec& run, size_t index, int64_t count) const {
     SyntheticSpec spec;
-    spec.count = std::clamp<int64_t>(requests_of(config, run), 1, kMaxSyntheticPrompts);
+    spec.count = count;
     spec.input = run.input_tokens >= 0 ? LengthRange{run.input_tokens, run.input_tokens}
                                        : LengthRange{std::max<int64_t>(1, config.min_prompt_length),
                                                      config.max_prompt_length};
     spec.output = output_range(config, run);
     spec.prefix_tokens = config.prefix_length;
-    // Fresh text and lengths for every run, reproducible from --seed.
     spec.seed = config.seed * 1'000'003 + index;
     spec.token_ids = config.tokenize_prompt;
+    return spec;
+  }
+
+  // --dataset random_multi_turn: conversations of [--min-turns, --max-turns] turns (drawn per
+  // conversation), each user message a synthetic prompt of the run's input length.
+  void make_random_sessions(const Config::RunSpec& run, size_t index) {
+    const int64_t count = std::clamp<int64_t>(requests_of(config, run), 1, kMaxSyntheticPrompts);
+    std::mt19937_64 rng(config.seed * 1'000'003 + index + 0x5e55);
+    std::uniform_int_distribution<int64_t> draw(config.min_turns, config.max_turns.value_or(5));
+    std::vector<int64_t> turns(static_cast<size_t>(count));
+    int64_t messages = 0;
+    for (int64_t& t : turns) messages += (t = draw(rng));
+    const int64_t started = now_ns();
+    SyntheticPrompts made;
+    {
+      PrepareProgress progress(fmt::format("run {}", index + 1));
+      const SyntheticSpec spec = synthetic_spec(run, index, messages);
+      made = tokenizer ? make_exact_prompts(*tokenizer, spec, std::ref(progress))
+                       : make_estimated_prompts(*estimate, spec);
+    }
+    sessions.assign(static_cast<size_t>(count), {});
+    size_t next = 0;
+    for (size_t i = 0; i < sessions.size(); ++i) {
+      for (int64_t t = 0; t < turns[i]; ++t) {
+        Prompt& prompt = made.prompts[next++];
+        sessions[i].turns.push_back(ScriptTurn{std::move(prompt.text), {},
+                                               prompt.target_output_tokens,
+                                               prompt.target_input_tokens});
+      }
+    }
+    workload.synthetic = true;
+    workload.counted = true;
+    workload.prompts = messages;
+    workload.fit_misses = made.misses;
+    workload.fit_counts = made.fit_counts;
+    workload.prepare_s = static_cast<double>(now_ns() - started) / 1e9;
+    spdlog::info("conversations: {} of {}-{} turns, {} user messages made in {:.2f} s ({}{})",
+                 count, config.min_turns, config.max_turns.value_or(5), messages,
+                 workload.prepare_s, workload.tokenizer.source,
+                 tokenizer ? fmt::format("; {} missed their length", made.misses)
+                           : std::string("; approximate"));
+  }
+
+  // --dataset conversations, or sharegpt with --multi-turn: the first conversations of the file
+  // with at least --min-turns turns, cut to --max-turns; read once for every run.
+  void load_sessions() {
+    int64_t most = 0;
+    for (const Config::RunSpec& run : config.run_specs()) {
+      most = std::max(most, requests_of(config, run));
+    }
+    most = std::clamp<int64_t>(most, 1, kMaxSyntheticPrompts);
+    std::ifstream file(config.dataset_path, std::ios::binary);
+    if (!file) {
+      throw DatasetError(fmt::format("cannot open --dataset-path {}: {}", config.dataset_path,
+                                     std::strerror(errno)));
+    }
+    const size_t max_turns =
+        config.max_turns ? static_cast<size_t>(*config.max_turns) : std::numeric_limits<size_t>::max();
+    // Messages to read: a system message, then a user message and an answer per turn.
+    const size_t max_messages = max_turns == std::numeric_limits<size_t>::max()
+                                    ? max_turns
+                                    : 2 * max_turns + 2;
+    struct Enough {};
+    int64_t short_ones = 0;
+    try {
+      read_sharegpt(
+          file, max_messages, 1,
+          [&](Conversation&& conversation) {
+            SessionScript script = script_from_conversation(conversation, max_turns);
+            if (static_cast<int64_t>(script.turns.size()) < config.min_turns) {
+              ++short_ones;
+              return;
+            }
+            for (ScriptTurn& turn : script.turns) turn.max_tokens = config.sharegpt_output_len;
+            sessions.push_back(std::move(script));
+            if (static_cast<int64_t>(sessions.size()) >= most) throw Enough{};
+          },
+          dataset);
+    } catch (const Enough&) {
+    }
+    dataset.skipped_turns += short_ones;
+    if (sessions.empty()) {
+      throw DatasetError(fmt::format(
+          "{}: no conversation with at least {} turn(s) ({} read, {} malformed{}, {} shorter)",
+          config.dataset_path, config.min_turns, dataset.records_read, dataset.malformed,
+          dataset.first_malformed_reason.empty() ? "" : "; first: " + dataset.first_malformed_reason,
+          short_ones));
+    }
+    int64_t turns = 0, recorded = 0;
+    for (const SessionScript& script : sessions) {
+      turns += static_cast<int64_t>(script.turns.size());
+      for (const ScriptTurn& turn : script.turns) recorded += !turn.recorded_answer.empty();
+    }
+    workload.prompts = turns;
+    spdlog::info(
+        "conversations: {} from {} ({} turns, {} with a recorded answer; {} read, {} with fewer "
+        "than {} turns, {} malformed)",
+        sessions.size(), config.dataset_path, turns, recorded, dataset.records_read, short_ones,
+        config.min_turns, dataset.malformed);
+    if (dataset.malformed > 0) {
+      spdlog::warn("conversations: skipped {} malformed items; first: {}", dataset.malformed,
+                   dataset.first_malformed_reason);
+    }
+    if (static_cast<int64_t>(sessions.size()) < most) {
+      spdlog::warn("conversations: only {} in the file, fewer than the {} of the longest run: "
+                   "they are played again in turn",
+                   sessions.size(), most);
+    }
+    if (config.history_recorded && recorded == 0) {
+      spdlog::warn("--history recorded: the file records no answers; the answers received are "
+                   "used");
+    }
+    // A neutral probe: one of the conversations' messages would warm the server's prefix cache
+    // for the first turn that sends it.
+    Prompt probe;
+    probe.text = "Hello";
+    probe.length = 5;
+    probe.target_output_tokens = 8;
+    probe_prompts = {probe};
+  }
+
+  void make_synthetic(const Config::RunSpec& run, size_t index) {
+    if (config.dataset == "shared_prefix") {
+      make_shared_prefix(run, index);
+      return;
+    }
+    if (config.dataset == "random_multi_turn") {
+      make_random_sessions(run, index);
+      return;
+    }
+    const SyntheticSpec spec = synthetic_spec(
+        run, index, std::clamp<int64_t>(requests_of(config, run), 1, kMaxSyntheticPrompts));
 
     const int64_t started = now_ns();
     SyntheticPrompts made;
@@ -300,6 +434,13 @@ struct PromptSource::Impl {
 };
 
 PromptSource::PromptSource(const Config& config) : impl_(std::make_unique<Impl>(config)) {
+  if (is_trace_dataset(config.dataset)) {
+    throw DatasetError(fmt::format("--dataset {}: trace replay is not built yet", config.dataset));
+  }
+  if (config.multi_turn && config.dataset != "random_multi_turn") {
+    impl_->load_sessions();
+    return;
+  }
   if (is_sharegpt_dataset(config.dataset)) {
     impl_->find_tokenizer();
     impl_->sample_conversations();
@@ -328,6 +469,9 @@ const std::vector<Prompt>& PromptSource::prepare(const Config::RunSpec& run, siz
 }
 
 const std::vector<Prompt>& PromptSource::probe_prompts() const { return impl_->probe_prompts; }
+const std::vector<SessionScript>* PromptSource::sessions() const {
+  return impl_->config.multi_turn ? &impl_->sessions : nullptr;
+}
 const DatasetStats& PromptSource::dataset() const { return impl_->dataset; }
 const WorkloadInfo& PromptSource::workload() const { return impl_->workload; }
 

@@ -13,6 +13,7 @@
 #include "core/config.h"
 #include "core/workload_info.h"
 #include "workload/dataset.h"
+#include "workload/session_script.h"
 
 namespace llmperf {
 
@@ -30,6 +31,10 @@ class PromptSource {
   // index: asking for the same index again returns them. Throws like the constructor, and
   // std::invalid_argument when a fixed length is too short for the chat template.
   const std::vector<Prompt>& prepare(const Config::RunSpec& run, size_t index);
+
+  // --multi-turn: the conversations of the last prepare() (sessions_for() of every run); nullptr
+  // for runs of single prompts.
+  const std::vector<SessionScript>* sessions() const;
 
   // A prompt for the start-up probe request.
   const std::vector<Prompt>& probe_prompts() const;

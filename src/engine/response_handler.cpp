@@ -38,8 +38,10 @@ std::string excerpt(std::string_view body) {
 
 }  // namespace
 
-void ResponseHandler::start(RequestRecord* record) {
+void ResponseHandler::start(RequestRecord* record, std::string* answer) {
   record_ = record;
+  answer_ = answer;
+  chunk_.want_content = answer != nullptr;
   sse_.reset();
   chunk_.clear();
   body_.clear();
@@ -50,6 +52,7 @@ void ResponseHandler::start(RequestRecord* record) {
   events_ = 0;
   usage_prompt_ = -1;
   usage_completion_ = -1;
+  usage_cached_ = -1;
 }
 
 void ResponseHandler::on_header_line(std::string_view line, int64_t now_ns) {
@@ -127,11 +130,13 @@ void ResponseHandler::on_event(const SseEvent& event, int64_t now_ns) {
     rec.chunk_ns.push_back(now_ns);
     if (rec.first_content_ns < 0) rec.first_content_ns = now_ns;
     rec.output_chars += chunk_.output_chars;
+    if (answer_ != nullptr) answer_->append(chunk_.content);
   }
   if (chunk_.has_usage) {
     if (chunk_.prompt_tokens >= 0) usage_prompt_ = chunk_.prompt_tokens;
     if (chunk_.completion_tokens >= 0) usage_completion_ = chunk_.completion_tokens;
   }
+  if (chunk_.cached_tokens >= 0) usage_cached_ = chunk_.cached_tokens;
   if (!chunk_.finish_reason.empty()) rec.finish_reason = chunk_.finish_reason;
 }
 
@@ -213,8 +218,10 @@ void ResponseHandler::finish_buffered_body() {
     usage_prompt_ = chunk_.prompt_tokens;
     usage_completion_ = chunk_.completion_tokens;
   }
+  usage_cached_ = chunk_.cached_tokens;
   rec.finish_reason = chunk_.finish_reason;
   rec.output_chars = chunk_.output_chars;
+  if (answer_ != nullptr) *answer_ = chunk_.content;
   if (!chunk_.has_output) {
     fail(ErrorKind::kNoOutput, "response carried no generated output");
   }
@@ -226,6 +233,7 @@ void ResponseHandler::fill_tokens() {
     rec.input_tokens = usage_prompt_;
     rec.input_source = TokenSource::kUsage;
   }
+  rec.cached_tokens = usage_cached_;
   if (usage_completion_ >= 0) {
     rec.output_tokens = usage_completion_;
     rec.output_source = TokenSource::kUsage;

@@ -19,7 +19,9 @@ namespace llmperf {
 class ResponseHandler {
  public:
   // Starts a new response for `record` (which must outlive the response). Keeps buffers' capacity.
-  void start(RequestRecord* record);
+  // With `answer`, the answer text received (content, or completion text) is appended to it: the
+  // next turn of a conversation carries it.
+  void start(RequestRecord* record, std::string* answer = nullptr);
 
   // One raw header line as curl delivers it (status line, "Name: value", or the blank line).
   void on_header_line(std::string_view line, int64_t now_ns);
@@ -52,6 +54,8 @@ class ResponseHandler {
   int64_t events_ = 0;             // SSE events dispatched (any kind)
   int64_t usage_prompt_ = -1;      // last usage.prompt_tokens seen
   int64_t usage_completion_ = -1;  // last usage.completion_tokens seen
+  int64_t usage_cached_ = -1;      // last usage.prompt_tokens_details.cached_tokens seen
+  std::string* answer_ = nullptr;  // where the answer text goes (start's `answer`)
 };
 
 }  // namespace llmperf

@@ -220,6 +220,16 @@ class Benchmark {
                                   config_.seed, config_.ramp_up};
       plan.schedule_ns = make_schedule(schedule, plan.warmup + number);
     }
+    // Requests the run is to send: one per turn of its conversations (fewer where one fails).
+    int64_t requests = plan.warmup + number;
+    plan.sessions = source_.sessions();
+    if (plan.sessions != nullptr) {
+      const std::vector<SessionScript>& sessions = *plan.sessions;
+      requests = 0;
+      for (int64_t i = 0; i < plan.warmup + number; ++i) {
+        requests += static_cast<int64_t>(sessions[static_cast<size_t>(i) % sessions.size()].turns.size());
+      }
+    }
     std::string label =
         ramp.on()  ? fmt::format("ramp-up {} {:g} -> {:g} req/s (cap {})", ramp.strategy,
                                  ramp.start_rps, ramp.end_rps, parallel)
@@ -227,8 +237,10 @@ class Benchmark {
                    : fmt::format("parallel {}", parallel);
     if (input_tokens >= 0) label += fmt::format(", input {}", input_tokens);
     if (output_tokens >= 0) label += fmt::format(", output {}", output_tokens);
-    spdlog::info("{}: {}, {} requests{}", title, label, number,
-                 plan.warmup > 0 ? fmt::format(" after {} warm-up", plan.warmup) : "");
+    const char* unit = plan.sessions != nullptr ? "conversations" : "requests";
+    spdlog::info("{}: {}, {} {}{}{}", title, label, number, unit,
+                 plan.warmup > 0 ? fmt::format(" after {} warm-up", plan.warmup) : "",
+                 plan.sessions != nullptr ? fmt::format(" ({} turns)", requests) : "");
     // Each finished request is written to requests.jsonl and folded into the summary as it
     // arrives, then dropped: memory holds a compact row per request, not the records.
     metrics_options_.open_loop = rate > 0;
@@ -249,7 +261,7 @@ class Benchmark {
     LoadProgress progress;
     LoadResult result;
     {
-      ProgressDisplay display(progress, plan.warmup + number, label, config_.log_every_n_query);
+      ProgressDisplay display(progress, requests, label, config_.log_every_n_query);
       result = run_load(config_, plan, prompts, builder_, &progress,
                         StopControl{&interrupt_count()}, sink);
     }

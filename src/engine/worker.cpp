@@ -167,7 +167,7 @@ void Worker::run() {
       next_housekeeping_ns_ = now + kHousekeepingNs;
     }
     dispatch(kStartsPerTurn);
-    if (active_ == 0 && !may_dispatch()) break;
+    if (idle()) break;
 
     // With requests due and a free slot for them, only look for ready sockets.
     const bool more_to_start = start_pending(now_ns());
@@ -232,11 +232,13 @@ std::vector<std::vector<RequestRecord>> Worker::take_finished() {
 int Worker::wait_ms(int64_t now) const {
   int64_t deadline = next_housekeeping_ns_;
   if (timer_deadline_ns_ >= 0) deadline = std::min(deadline, timer_deadline_ns_);
+  for (const Slot* slot : waiting_) deadline = std::min(deadline, slot->due_ns);
   if (deadline <= now) return 0;
   return static_cast<int>((deadline - now + kNsPerMs - 1) / kNsPerMs);  // round up: never spin
 }
 
 void Worker::dispatch(int limit) {
+  if (!waiting_.empty()) start_due_turns(now_ns());
   for (int started = 0; started < limit && !free_slots_.empty() && may_dispatch(); ++started) {
     int64_t id = 0;
     int64_t planned_ns = 0;
@@ -248,6 +250,9 @@ void Worker::dispatch(int limit) {
 }
 
 bool Worker::start_pending(int64_t now) const {
+  for (const Slot* slot : waiting_) {
+    if (slot->due_ns <= now) return true;
+  }
   if (free_slots_.empty() || !may_dispatch()) return false;
   if (timer_fd_ < 0) return true;
   return next_open_id_ < shared_.total &&
@@ -307,6 +312,13 @@ void Worker::spin_until(int64_t deadline_ns) {
 }
 
 void Worker::start(Slot& slot, int64_t id, int64_t planned_ns) {
+  if (shared_.sessions != nullptr) {
+    slot.session = id;
+    slot.turn = 0;
+    slot.answers.clear();
+    start_turn(slot, planned_ns);
+    return;
+  }
   RequestRecord& record = slot.record;
   record = RequestRecord{};
   record.id = static_cast<uint64_t>(id);
@@ -320,6 +332,38 @@ void Worker::start(Slot& slot, int64_t id, int64_t planned_ns) {
   record.prefix_first_use = prompt.prefix_first_use;
   record.target_output_tokens = prompt.target_output_tokens;
   record.input_chars = prompt.length;
+  send(slot, prompt, planned_ns);
+}
+
+void Worker::start_turn(Slot& slot, int64_t planned_ns) {
+  const auto& sessions = *shared_.sessions;
+  const SessionScript& script = sessions[static_cast<size_t>(slot.session) % sessions.size()];
+  const auto turn = static_cast<size_t>(slot.turn);
+  const ScriptTurn& step = script.turns[turn];
+  RequestRecord& record = slot.record;
+  record = RequestRecord{};
+  record.id = static_cast<uint64_t>(shared_.next_record_id.fetch_add(1, std::memory_order_relaxed));
+  record.warmup = slot.session < shared_.plan->warmup;
+  record.worker = index_;
+  record.prompt_index = static_cast<uint32_t>(static_cast<uint64_t>(slot.session) % sessions.size());
+  record.session_id = slot.session;
+  record.turn = slot.turn;
+  record.session_turns = static_cast<int32_t>(script.turns.size());
+  // Only the first turn's length is known in advance (a single message, as it was built); later
+  // turns carry a history whose answers are not.
+  if (turn == 0 && script.system.empty()) record.target_input_tokens = step.target_tokens;
+  record.target_output_tokens = step.max_tokens;
+  Prompt prompt;
+  prompt.messages_json = turn_messages(script, turn, slot.answers,
+                                      shared_.config->history_recorded, &prompt.length);
+  prompt.target_output_tokens = step.max_tokens;
+  record.input_chars = prompt.length;
+  slot.answer.clear();
+  send(slot, prompt, planned_ns);
+}
+
+void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
+  RequestRecord& record = slot.record;
   record.stream = shared_.config->stream;
   slot.busy = true;
   ++active_;
@@ -330,7 +374,7 @@ void Worker::start(Slot& slot, int64_t id, int64_t planned_ns) {
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDSIZE_LARGE,
                    static_cast<curl_off_t>(slot.body.size()));
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDS, slot.body.data());
-  slot.handler.start(&record);
+  slot.handler.start(&record, shared_.sessions != nullptr ? &slot.answer : nullptr);
   slot.error_buffer[0] = '\0';
 
   const int64_t now = now_ns();
@@ -381,10 +425,48 @@ void Worker::release(Slot& slot) {
     shared_.progress->finished.fetch_add(1, std::memory_order_relaxed);
     if (!slot.record.ok()) shared_.progress->failed.fetch_add(1, std::memory_order_relaxed);
   }
+  const int64_t now = now_ns();
+  const bool next_turn = shared_.sessions != nullptr && slot.record.ok() &&
+                         continue_session(slot, now);
   finished_.push_back(std::move(slot.record));
   slot.busy = false;
   --active_;
-  free_slots_.push_back(&slot);
+  if (next_turn) {
+    waiting_.push_back(&slot);
+  } else {
+    free_slots_.push_back(&slot);
+  }
+}
+
+bool Worker::continue_session(Slot& slot, int64_t now) {
+  const auto& sessions = *shared_.sessions;
+  const SessionScript& script = sessions[static_cast<size_t>(slot.session) % sessions.size()];
+  if (stopping_ || static_cast<size_t>(slot.turn) + 1 >= script.turns.size()) return false;
+  const LoadPlan& plan = *shared_.plan;
+  if (plan.duration_ns > 0 && now - shared_.start_ns >= plan.duration_ns) return false;
+  slot.answers.push_back(std::move(slot.answer));
+  ++slot.turn;
+  slot.due_ns =
+      now + shared_.config->turn_delay.draw_ns(shared_.config->seed, slot.session, slot.turn);
+  return true;
+}
+
+void Worker::start_due_turns(int64_t now) {
+  if (stopping_) {  // an interrupt ends every conversation between its turns
+    for (Slot* slot : waiting_) free_slots_.push_back(slot);
+    waiting_.clear();
+    return;
+  }
+  for (size_t i = 0; i < waiting_.size();) {
+    Slot& slot = *waiting_[i];
+    if (slot.due_ns > now) {
+      ++i;
+      continue;
+    }
+    waiting_[i] = waiting_.back();
+    waiting_.pop_back();
+    start_turn(slot, slot.due_ns);
+  }
 }
 
 void Worker::check_read_timeouts(int64_t now) {

@@ -18,6 +18,7 @@
 #include "engine/engine.h"
 #include "engine/response_handler.h"
 #include "http/curl_transport.h"
+#include "workload/session_script.h"
 
 namespace llmperf {
 
@@ -25,6 +26,9 @@ namespace llmperf {
 struct WorkerShared {
   const Config* config = nullptr;
   const std::vector<Prompt>* prompts = nullptr;
+  // --multi-turn: the conversations; ids then count conversations (session i plays
+  // sessions[i % size]), and each finished turn starts the session's next on the same slot.
+  const std::vector<SessionScript>* sessions = nullptr;
   const RequestBuilder* builder = nullptr;
   TransportOptions transport;
   const LoadPlan* plan = nullptr;
@@ -32,7 +36,8 @@ struct WorkerShared {
   int threads = 1;                  // workers in the run
   int64_t start_ns = 0;             // steady time the run starts: open-loop offsets count from it
   int64_t read_timeout_ns = 0;      // longest silence allowed between reads; 0: no limit
-  std::atomic<int64_t> next_id{0};  // closed loop: next request id to dispatch
+  std::atomic<int64_t> next_id{0};  // closed loop: next request (or conversation) to dispatch
+  std::atomic<int64_t> next_record_id{0};  // --multi-turn: the next request's id
   LoadProgress* progress = nullptr;
   StopControl stop;
   std::atomic<bool> abort{false};  // set by run_load when the record sink failed: cancel everything
@@ -67,6 +72,13 @@ class Worker {
     std::string body;          // the request body; curl reads it in place (CURLOPT_POSTFIELDS)
     int64_t last_read_ns = 0;  // when bytes were last read (or the request was sent)
     bool busy = false;
+    // --multi-turn: the conversation the slot plays, its turn in flight (or next), the answers
+    // received so far, and when its next turn is due (after the think time).
+    int64_t session = -1;
+    int32_t turn = 0;
+    std::vector<std::string> answers;
+    std::string answer;  // of the turn in flight
+    int64_t due_ns = 0;
     char error_buffer[CURL_ERROR_SIZE] = {};
   };
 
@@ -76,12 +88,17 @@ class Worker {
   static int on_timer(CURLM* multi, long timeout_ms, void* user);
 
   bool may_dispatch() const { return !exhausted_ && !stopping_; }
+  bool idle() const { return active_ == 0 && waiting_.empty() && !may_dispatch(); }
   void dispatch(int limit);               // starts at most `limit` requests
   bool start_pending(int64_t now) const;  // a request could be started right now
   bool next_request(int64_t now, int64_t& id, int64_t& planned_ns);
   void arm_schedule_timer();
   void spin_until(int64_t deadline_ns);  // busy-waits; at most kSpinLeadNs in practice
   void start(Slot& slot, int64_t id, int64_t planned_ns);
+  void start_turn(Slot& slot, int64_t planned_ns);  // --multi-turn: the slot's session's turn
+  void send(Slot& slot, const Prompt& prompt, int64_t planned_ns);
+  bool continue_session(Slot& slot, int64_t now);  // schedules the next turn; false: it ended
+  void start_due_turns(int64_t now);
   void drain_completions();
   void complete(Slot& slot, CURLcode code);
   void abort(Slot& slot, ErrorKind kind, const std::string& message);
@@ -101,6 +118,7 @@ class Worker {
   std::unique_ptr<Slot[]> slots_;
   int slot_count_ = 0;
   std::vector<Slot*> free_slots_;
+  std::vector<Slot*> waiting_;  // --multi-turn: slots whose session's next turn is not due yet
   int active_ = 0;                  // slots with a request in flight
   int64_t timer_deadline_ns_ = -1;  // curl's requested timeout; -1: none
   int64_t next_housekeeping_ns_ = 0;

@@ -15,6 +15,7 @@
 #include "metrics/client_health.h"
 #include "metrics/exactness.h"
 #include "metrics/goodput.h"
+#include "metrics/sessions.h"
 #include "metrics/pooled_samples.h"
 #include "metrics/server_metrics.h"
 #include "metrics/stats.h"
@@ -118,6 +119,8 @@ struct RunSummary {
   Distribution ttft_prefix_first_ns;
   Distribution ttft_prefix_repeated_ns;
   int64_t prefix_groups_used = 0;
+  // --multi-turn: by turn index and by conversation (empty otherwise).
+  SessionSummary sessions;
 
   // Goodput (vLLM's meaning), only when MetricsOptions::goodput.enabled().
   bool goodput_enabled = false;  // the fields below are meaningful
@@ -169,6 +172,7 @@ class SummaryBuilder {
   std::vector<double> ttft_prefix_first_;
   std::vector<double> ttft_prefix_repeated_;
   std::vector<char> prefix_groups_seen_;  // by group: 1 once a measured request used it
+  SessionTally sessions_;                 // --multi-turn
 
   // One measured request: what the statistics need once its record is gone.
   struct Row {

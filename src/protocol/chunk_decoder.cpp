@@ -36,6 +36,8 @@ enum class Key : uint8_t {
   kUsage,
   kPromptTokens,
   kCompletionTokens,
+  kPromptTokensDetails,
+  kCachedTokens,
   kFinishReason,
   kError,
   kObject,
@@ -54,6 +56,7 @@ enum class Scope : uint8_t {
   kToolCall,   // an element of tool_calls
   kFunction,   // tool_calls[j].function
   kUsage,      // root.usage
+  kUsageDetails,  // root.usage.prompt_tokens_details
   kError,      // root.error object
 };
 
@@ -99,10 +102,14 @@ Key classify_key(std::string_view key) {
     case 13:
       if (is(key, "finish_reason")) return Key::kFinishReason;
       if (is(key, "prompt_tokens")) return Key::kPromptTokens;
+      if (is(key, "cached_tokens")) return Key::kCachedTokens;
       break;
     case 17:
       if (is(key, "reasoning_content")) return Key::kReasoningContent;
       if (is(key, "completion_tokens")) return Key::kCompletionTokens;
+      break;
+    case 21:
+      if (is(key, "prompt_tokens_details")) return Key::kPromptTokensDetails;
       break;
     default:
       break;
@@ -158,14 +165,17 @@ class ChunkHandler {
     switch (frame.scope) {
       case Scope::kDelta:
       case Scope::kMessage:
-        if (frame.key == Key::kContent || frame.key == Key::kReasoningContent ||
-            frame.key == Key::kReasoning) {
+        if (frame.key == Key::kContent) {
+          add_output(value);
+          add_content(value);
+        } else if (frame.key == Key::kReasoningContent || frame.key == Key::kReasoning) {
           add_output(value);
         }
         break;
       case Scope::kChoice:
         if (frame.key == Key::kText) {
           add_output(value);
+          add_content(value);
         } else if (frame.key == Key::kFinishReason && frame.index == 0) {
           out_.finish_reason.assign(value);
         }
@@ -209,6 +219,9 @@ class ChunkHandler {
             scope = Scope::kError;
             out_.has_error = true;
           }
+          break;
+        case Scope::kUsage:
+          if (parent.key == Key::kPromptTokensDetails) scope = Scope::kUsageDetails;
           break;
         case Scope::kChoices:
           scope = Scope::kChoice;
@@ -294,6 +307,10 @@ class ChunkHandler {
   bool integer(int64_t value) {
     if (depth_ == 0) return true;
     const Frame& frame = top();
+    if (frame.scope == Scope::kUsageDetails) {
+      if (frame.key == Key::kCachedTokens) out_.cached_tokens = value;
+      return true;
+    }
     if (frame.scope != Scope::kUsage) return true;
     if (frame.key == Key::kPromptTokens) {
       out_.prompt_tokens = value;
@@ -309,6 +326,10 @@ class ChunkHandler {
     if (text.empty()) return;
     out_.has_output = true;
     out_.output_chars += count_code_points(text);
+  }
+
+  void add_content(std::string_view text) {
+    if (out_.want_content) out_.content.append(text);
   }
 
   DecodedChunk& out_;
@@ -353,6 +374,8 @@ void DecodedChunk::clear() {
   error_message.clear();
   finish_reason.clear();
   response_id.clear();
+  cached_tokens = -1;
+  content.clear();
 }
 
 void decode_chunk(std::string_view payload, DecodedChunk& out) {

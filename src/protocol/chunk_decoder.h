@@ -23,9 +23,15 @@ struct DecodedChunk {
   std::string error_message;       // error.message (or the error string/object text)
   std::string finish_reason;       // choices[0].finish_reason when non-null
   std::string response_id;         // the top-level "id" (e.g. vLLM's "chatcmpl-..."), if any
+  int64_t cached_tokens = -1;  // usage.prompt_tokens_details.cached_tokens, -1 when absent
+  std::string content;         // with want_content: the answer text this chunk carries (content or
+                               // completion text; not reasoning or tool calls)
   // Input, kept by clear(): set false once the caller has the response's id, so that later chunks
   // skip copying it (every chunk of a stream repeats it).
   bool want_response_id = true;
+  // Input, kept by clear(): collect the answer text in `content` (--multi-turn, where the next
+  // turn carries the answer received). Off: no copy is made.
+  bool want_content = false;
 
   void clear();
 };

@@ -90,6 +90,10 @@ std::string workload_text(const RunInfo& info, const RunSummary& summary);
 // "shared_prefix", null for other workloads).
 std::string shared_prefix_text(const RunSummary& summary);
 Json shared_prefix_json(const RunSummary& summary);
+// --multi-turn: statistics by turn and by conversation (text, and summary.json's
+// "conversations", null for other workloads).
+std::string conversations_text(const RunSummary& summary);
+Json conversations_json(const RunSummary& summary);
 // "server /tokenize (llama.cpp), chat template included (...)", with "; APPROXIMATE" when not
 // exact.
 std::string tokenizer_label(const TokenizerInfo& tokenizer);

@@ -134,6 +134,12 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
     line.key("prefix_group").integer(record.prefix_group);
     line.key("prefix_first_use").boolean(record.prefix_first_use);
   }
+  if (record.session_id >= 0) {  // --multi-turn only
+    line.key("session_id").integer(record.session_id);
+    line.key("turn").integer(record.turn);
+    line.key("session_turns").integer(record.session_turns);
+  }
+  if (record.cached_tokens >= 0) line.key("cached_tokens").integer(record.cached_tokens);
   line.key("input_token_source").string(token_source_name(record.input_source));
   line.key("output_token_source").string(token_source_name(record.output_source));
   line.key("output_chars").integer(record.output_chars);
@@ -200,6 +206,10 @@ RequestRecord record_from_json(const std::string& line) {
     integer("input_chars", r.input_chars);
     integer("prefix_group", r.prefix_group);
     r.prefix_first_use = j.value("prefix_first_use", false);
+    integer("session_id", r.session_id);
+    integer("turn", r.turn);
+    integer("session_turns", r.session_turns);
+    integer("cached_tokens", r.cached_tokens);
     r.input_source = token_source_from_name(j.value("input_token_source", ""));
     r.output_source = token_source_from_name(j.value("output_token_source", ""));
     integer("output_chars", r.output_chars);

@@ -363,6 +363,7 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       {"peak_concurrency", summary.peak_concurrency},
       {"exactness", exactness_json(summary)},
       {"shared_prefix", shared_prefix_json(summary)},
+      {"conversations", conversations_json(summary)},
       {"goodput", goodput_json(summary)},
       {"open_loop", open_loop_json(config, info, summary)},
       {"client_bound", summary.client.client_bound},

@@ -243,10 +243,14 @@ constexpr DatasetKind kDatasetKinds[] = {
 }  // namespace
 
 // Kinds made of synthetic prompts (synthetic.h) rather than read from a file.
-constexpr std::string_view kSyntheticKinds[] = {"random", "speed_benchmark",
-                                                "speed_benchmark_long", "shared_prefix"};
+constexpr std::string_view kSyntheticKinds[] = {"random", "speed_benchmark", "speed_benchmark_long",
+                                                "shared_prefix", "random_multi_turn"};
 // ShareGPT files (sharegpt.h), sampled with the server's tokenizer; EvalScope's names are aliases.
 constexpr std::string_view kShareGptKinds[] = {"sharegpt", "share_gpt_en", "share_gpt_zh"};
+// Files of whole conversations for --multi-turn (session_script.h), read like ShareGPT files.
+constexpr std::string_view kConversationKinds[] = {"conversations"};
+// Traces replayed at their timestamps (trace.h).
+constexpr std::string_view kTraceKinds[] = {"mooncake_trace"};
 
 template <size_t N>
 bool is_one_of(const std::string_view (&kinds)[N], std::string_view kind) {
@@ -258,11 +262,17 @@ std::vector<std::string_view> dataset_kinds() {
   for (const DatasetKind& kind : kDatasetKinds) names.push_back(kind.name);
   names.insert(names.end(), std::begin(kSyntheticKinds), std::end(kSyntheticKinds));
   names.insert(names.end(), std::begin(kShareGptKinds), std::end(kShareGptKinds));
+  names.insert(names.end(), std::begin(kConversationKinds), std::end(kConversationKinds));
+  names.insert(names.end(), std::begin(kTraceKinds), std::end(kTraceKinds));
   return names;
 }
 
 bool is_synthetic_dataset(std::string_view kind) { return is_one_of(kSyntheticKinds, kind); }
 bool is_sharegpt_dataset(std::string_view kind) { return is_one_of(kShareGptKinds, kind); }
+bool is_conversation_dataset(std::string_view kind) {
+  return is_one_of(kConversationKinds, kind);
+}
+bool is_trace_dataset(std::string_view kind) { return is_one_of(kTraceKinds, kind); }
 
 std::unique_ptr<PromptReader> open_dataset(const DatasetOptions& options) {
   const DatasetKind* kind = nullptr;
@@ -270,7 +280,8 @@ std::unique_ptr<PromptReader> open_dataset(const DatasetOptions& options) {
     if (candidate.name == options.kind) kind = &candidate;
   }
   if (kind == nullptr &&
-      (is_synthetic_dataset(options.kind) || is_sharegpt_dataset(options.kind))) {
+      (is_synthetic_dataset(options.kind) || is_sharegpt_dataset(options.kind) ||
+       is_conversation_dataset(options.kind) || is_trace_dataset(options.kind))) {
     throw DatasetError(
         fmt::format("dataset \"{}\" is measured with the server's tokenizer, not read as prompts",
                     options.kind));

@@ -67,6 +67,10 @@ bool is_synthetic_dataset(std::string_view kind);
 // True for ShareGPT files (sharegpt, and EvalScope's share_gpt_en/zh: sharegpt.h), whose prompts
 // are sampled and measured with the server's tokenizer.
 bool is_sharegpt_dataset(std::string_view kind);
+// True for files of whole conversations (conversations: session_script.h), sent turn by turn.
+bool is_conversation_dataset(std::string_view kind);
+// True for traces replayed at their timestamps (mooncake_trace: trace.h).
+bool is_trace_dataset(std::string_view kind);
 
 // Opens the reader for options.kind. Throws DatasetError for unknown kinds or unreadable files.
 std::unique_ptr<PromptReader> open_dataset(const DatasetOptions& options);

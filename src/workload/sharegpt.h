@@ -1,7 +1,8 @@
 // ShareGPT conversations (--dataset sharegpt): the streaming reader and vLLM's sampling rules.
 //
 // The file is a JSON list of {"id", "conversations": [{"from": "human" | "gpt", "value"}, ...]}
-// (turns as {"role", "content"} are read too), or JSON lines of such objects. It is read item by
+// (turns as {"role", "content"} are read too, and the list may be called "messages", as in
+// OpenAI's chat format), or JSON lines of such objects. It is read item by
 // item (JsonListScanner finds where each ends; nlohmann's SAX interface reads only the turns
 // wanted), so memory is bounded by the conversations kept, not by the file (the public file is
 // about 650 MB). A malformed item is skipped and counted with its number, like the other datasets.

@@ -65,7 +65,8 @@ class ItemReader final : public nlohmann::json_sax<Json> {
 
   bool start_array(std::size_t) override {
     ++depth_;
-    if (depth_ == 2 && (key_ == "conversations" || key_ == "conversation")) {
+    if (depth_ == 2 &&
+        (key_ == "conversations" || key_ == "conversation" || key_ == "messages")) {
       in_conversations_ = true;
       has_conversations_ = true;
     }
@@ -147,7 +148,7 @@ void read_item(std::string_view text, std::string_view unit, int64_t number, siz
     return;
   }
   if (!reader.has_conversations()) {
-    malformed("no \"conversations\" list");
+    malformed("no \"conversations\" (or \"messages\") list");
     return;
   }
   if (reader.turns().size() < min_turns) {

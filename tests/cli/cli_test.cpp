@@ -521,10 +521,7 @@ TEST_F(CliTest, EveryRefusedFlagExits2WithWhatToDoInstead) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--query-template", "{}"}, "line_by_line"},
       {{"--visualizer", "wandb"}, "--outputs-dir"},
-      {{"--multi-turn"}, "multi-turn conversations are not supported yet"},
-      {{"--min-turns", "2"}, "multi-turn"},
-      {{"--max-turns", "4"}, "multi-turn"},
-      {{"--multi-turn-args", "{}"}, "multi-turn"},
+      {{"--multi-turn-args", "{}"}, "--min-turns"},
       {{"--dataset-args", R"({"a": 1})"}, "--input-tokens"},
       {{"--data-source", "modelscope"}, "--dataset-path"},
   };
@@ -925,9 +922,9 @@ TEST_F(CliTest, UnknownDatasetNamesGiveEvalScopeGuidance) {
       {"random_vl", "image prompts are not supported yet"},
       {"embedding", "the embeddings and rerank endpoints are not supported yet"},
       {"random_rerank", "the embeddings and rerank endpoints are not supported yet"},
-      {"share_gpt_zh_multi_turn", "multi-turn conversations are not supported yet"},
-      {"swe_smith", "multi-turn conversations are not supported yet"},
-      {"workload_trace", "trace replay is not supported yet"},
+      {"share_gpt_zh_multi_turn", "download the ShareGPT file and use --dataset sharegpt"},
+      {"custom_multi_turn", "use --dataset conversations"},
+      {"swe_smith", "agent trajectories are not supported yet"},
       {"gsm8k", "put the questions in an openqa or line_by_line file"},
   };
   for (const auto& [name, guidance] : cases) {
@@ -974,6 +971,61 @@ TEST_F(CliTest, ServerMetricsFlags) {
   ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
   EXPECT_FALSE(p.config.server_metrics);
   EXPECT_FALSE(p.config.profile);
+}
+
+}  // namespace
+}  // namespace llmperf
+
+namespace llmperf {
+namespace {
+
+TEST_F(CliTest, ConversationFlags) {
+  Parsed p = parse_with({"--dataset", "conversations", "--min-turns", "2", "--max-turns", "6",
+                         "--history", "recorded", "--turn-delay", "0.5-2"});
+  ASSERT_EQ(p.outcome.exit_code, 0) << p.outcome.output;
+  EXPECT_TRUE(p.config.multi_turn);  // implied by the dataset
+  EXPECT_EQ(p.config.min_turns, 2);
+  EXPECT_EQ(p.config.max_turns, 6);
+  EXPECT_TRUE(p.config.history_recorded);
+  EXPECT_EQ(p.config.turn_delay.kind, TurnDelay::Kind::kUniform);
+  EXPECT_DOUBLE_EQ(p.config.turn_delay.low_s, 0.5);
+  EXPECT_DOUBLE_EQ(p.config.turn_delay.high_s, 2);
+
+  p = parse_with({"--dataset", "sharegpt", "--multi-turn", "--turn-delay", "exp:3"});
+  ASSERT_EQ(p.outcome.exit_code, 0) << p.outcome.output;
+  EXPECT_TRUE(p.config.multi_turn);
+  EXPECT_EQ(p.config.turn_delay.kind, TurnDelay::Kind::kExponential);
+  EXPECT_DOUBLE_EQ(p.config.turn_delay.low_s, 3);
+
+  p = parse_with({"--dataset", "random_multi_turn", "--input-tokens", "100", "--turn-delay", "2"});
+  ASSERT_EQ(p.outcome.exit_code, 0) << p.outcome.output;
+  EXPECT_TRUE(p.config.multi_turn);
+  EXPECT_EQ(p.config.turn_delay.kind, TurnDelay::Kind::kFixed);
+  EXPECT_DOUBLE_EQ(p.config.turn_delay.low_s, 2);
+}
+
+TEST_F(CliTest, ConversationFlagsThatCannotWorkExit2) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--max-turns", "3"}, "add --multi-turn"},
+      {{"--multi-turn"}, "use --dataset random_multi_turn, sharegpt or conversations"},
+      {{"--dataset", "conversations", "--turn-delay", "soon"}, "--turn-delay takes seconds"},
+      {{"--dataset", "conversations", "--turn-delay", "3-1"}, "--turn-delay"},
+      {{"--dataset", "conversations", "--turn-delay", "exp:0"}, "--turn-delay"},
+      {{"--dataset", "conversations", "--history", "maybe"}, "--history"},
+      {{"--dataset", "conversations", "--min-turns", "4", "--max-turns", "2"},
+       "--min-turns 4 is more than --max-turns 2"},
+      {{"--dataset", "random_multi_turn", "--history", "recorded"}, "has none"},
+  };
+  for (const auto& [args, needle] : cases) {
+    Parsed p = parse_with(args);
+    EXPECT_EQ(p.outcome.exit_code, 2) << args.front() << " " << args.back();
+    EXPECT_NE(p.outcome.output.find(needle), std::string::npos)
+        << needle << " not in: " << p.outcome.output;
+  }
+  const Parsed p = parse({"--url", "http://h/v1/completions", "--model", "m", "--dataset",
+                          "conversations", "--dataset-path", "c.jsonl"});
+  EXPECT_EQ(p.outcome.exit_code, 2);
+  EXPECT_NE(p.outcome.output.find("use the chat API"), std::string::npos) << p.outcome.output;
 }
 
 }  // namespace

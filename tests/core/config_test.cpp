@@ -96,3 +96,40 @@ TEST(ConfigRuns, WarmupIsACountOrAFractionOfTheRun) {
 
 }  // namespace
 }  // namespace llmperf
+
+namespace llmperf {
+namespace {
+
+TEST(TurnDelay, OffFixedUniformAndExponential) {
+  EXPECT_EQ(TurnDelay{}.draw_ns(1, 2, 3), 0);
+  const TurnDelay fixed{TurnDelay::Kind::kFixed, 1.5, 0};
+  EXPECT_EQ(fixed.draw_ns(1, 2, 3), 1'500'000'000);
+
+  const TurnDelay uniform{TurnDelay::Kind::kUniform, 1, 3};
+  const TurnDelay exponential{TurnDelay::Kind::kExponential, 2, 0};
+  double sum_uniform = 0, sum_exponential = 0;
+  constexpr int kDraws = 20'000;
+  for (int i = 0; i < kDraws; ++i) {
+    const int64_t u = uniform.draw_ns(7, i, 1);
+    ASSERT_GE(u, 1'000'000'000);
+    ASSERT_LE(u, 3'000'000'000);
+    sum_uniform += static_cast<double>(u) / 1e9;
+    const int64_t e = exponential.draw_ns(7, i, 1);
+    ASSERT_GE(e, 0);
+    sum_exponential += static_cast<double>(e) / 1e9;
+  }
+  // Means within a few standard errors (uniform: 0.58/sqrt(n); exponential: 2/sqrt(n)).
+  EXPECT_NEAR(sum_uniform / kDraws, 2.0, 0.02);
+  EXPECT_NEAR(sum_exponential / kDraws, 2.0, 0.06);
+}
+
+TEST(TurnDelay, EachTurnOfEachConversationHasItsOwnReproducibleDraw) {
+  const TurnDelay uniform{TurnDelay::Kind::kUniform, 0, 10};
+  EXPECT_EQ(uniform.draw_ns(1, 5, 2), uniform.draw_ns(1, 5, 2));
+  EXPECT_NE(uniform.draw_ns(1, 5, 2), uniform.draw_ns(1, 5, 3));
+  EXPECT_NE(uniform.draw_ns(1, 5, 2), uniform.draw_ns(1, 6, 2));
+  EXPECT_NE(uniform.draw_ns(1, 5, 2), uniform.draw_ns(2, 5, 2));
+}
+
+}  // namespace
+}  // namespace llmperf

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -62,33 +63,51 @@ std::optional<fs::path> find_llama_server(std::string& tried) {
   return std::nullopt;
 }
 
-// Status code of GET http://127.0.0.1:<port><path>, or -1 when it cannot be had within timeout_ms.
-int http_get_status(int port, const std::string& path, int timeout_ms) {
+// The whole reply to one request to http://127.0.0.1:<port> (Connection: close, read to its
+// end), or "" when none came within timeout_ms of each read.
+std::string http_exchange(int port, const std::string& method, const std::string& path,
+                          const std::string& body, int timeout_ms) {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
+  if (fd < 0) return "";
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port));
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  int status = -1;
-  const std::string request =
-      "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  std::string request = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
+  if (!body.empty()) {
+    request += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+               "\r\n";
+  }
+  request += "\r\n" + body;
+  std::string reply;
   if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0 &&
       send(fd, request.data(), request.size(), MSG_NOSIGNAL) ==
           static_cast<ssize_t>(request.size())) {
-    std::string reply;
     pollfd p{fd, POLLIN, 0};
-    char chunk[512];
-    // "HTTP/1.1 200" is all that is needed.
-    while (reply.size() < 12 && poll(&p, 1, timeout_ms) == 1) {
+    char chunk[4096];
+    while (poll(&p, 1, timeout_ms) == 1) {
       const ssize_t n = recv(fd, chunk, sizeof chunk, 0);
       if (n <= 0) break;
       reply.append(chunk, static_cast<size_t>(n));
     }
-    if (reply.size() >= 12 && reply.rfind("HTTP/1.", 0) == 0) status = std::atoi(reply.c_str() + 9);
   }
   close(fd);
-  return status;
+  return reply;
+}
+
+// Status code of GET http://127.0.0.1:<port><path>, or -1 when it cannot be had within timeout_ms.
+int http_get_status(int port, const std::string& path, int timeout_ms) {
+  const std::string reply = http_exchange(port, "GET", path, "", timeout_ms);
+  if (reply.size() >= 12 && reply.rfind("HTTP/1.", 0) == 0) return std::atoi(reply.c_str() + 9);
+  return -1;
+}
+
+// The JSON body of POST <path> with `body`; discarded JSON when the answer is not JSON.
+json post_json(int port, const std::string& path, const json& body) {
+  const std::string reply = http_exchange(port, "POST", path, body.dump(), 10'000);
+  const size_t start = reply.find("\r\n\r\n");
+  if (start == std::string::npos) return json(json::value_t::discarded);
+  return json::parse(reply.substr(start + 4), nullptr, false);
 }
 
 // llama-server started as its README says, on an ephemeral loopback port; ready once /health
@@ -127,6 +146,7 @@ class LlamaServer {
   }
 
   std::string base() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  int port() const { return port_; }
   std::string log() const { return process_.stderr_text(); }
 
  private:
@@ -231,6 +251,47 @@ TEST_F(LlamaServerTest, ShareGptAnswerLengthsMatchItsUsageExactly) {
   EXPECT_TRUE(s["workload"]["tokenizer"]["exact"].get<bool>());
   EXPECT_EQ(s["exactness"]["input"]["matched"], 8) << s["exactness"].dump();
   EXPECT_EQ(s["exactness"]["output"]["matched"], 8) << s["exactness"].dump();
+}
+
+TEST_F(LlamaServerTest, EveryTurnCountsItsHistoryPlusItsNewMessage) {
+  // A 3-turn conversation with recorded answers: each turn's usage.prompt_tokens must be what the
+  // server counts for the history up to it plus the new message (its /apply-template, then
+  // /tokenize, as llmperf's own tokenizer probe does).
+  const json conversation = {
+      {"messages",
+       {{{"role", "user"}, {"content", "What is a prefix cache in an LLM server?"}},
+        {{"role", "assistant"}, {"content", "Stored attention keys and values of a prompt start."}},
+        {{"role", "user"}, {"content", "Why does it help a chat?"}},
+        {{"role", "assistant"}, {"content", "Each turn resends the whole history first."}},
+        {{"role", "user"}, {"content", "So turn three is cheaper?"}}}}};
+  const std::string path = make_temp_dir() + "/conversation.jsonl";
+  std::ofstream(path) << conversation.dump() << "\n";
+  const BenchRun run = run_llmperf({"--url", server_->base() + "/v1/chat/completions", "--model",
+                                    "tiny-llama", "--dataset", "conversations", "--dataset-path",
+                                    path, "--history", "recorded", "--max-tokens", "16",
+                                    "--parallel", "1", "-n", "2"});
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  const std::vector<json> records = read_requests(run.run_dirs.front());
+  ASSERT_EQ(records.size(), 6u);
+  std::vector<int64_t> expected;
+  for (size_t turn = 0; turn < 3; ++turn) {
+    json history = json::array();
+    for (size_t m = 0; m <= 2 * turn; ++m) history.push_back(conversation["messages"][m]);
+    const json templated = post_json(server_->port(), "/apply-template", {{"messages", history}});
+    ASSERT_TRUE(templated.contains("prompt")) << templated.dump();
+    const json tokens = post_json(server_->port(), "/tokenize",
+                                  {{"content", templated["prompt"]}, {"add_special", true}});
+    ASSERT_TRUE(tokens.contains("tokens")) << tokens.dump();
+    expected.push_back(static_cast<int64_t>(tokens["tokens"].size()));
+  }
+  EXPECT_LT(expected[0], expected[1]);
+  EXPECT_LT(expected[1], expected[2]);
+  for (const json& r : records) {
+    ASSERT_TRUE(r["ok"].get<bool>()) << r.dump();
+    EXPECT_EQ(r["input_token_source"], "usage");
+    EXPECT_EQ(r["input_tokens"], expected.at(r["turn"].get<size_t>())) << r.dump();
+  }
+  EXPECT_EQ(run.summary["conversations"]["completed"], 2);
 }
 
 TEST_F(LlamaServerTest, ItsGeneratedTokenCountEqualsLlmperfsOutputTotal) {

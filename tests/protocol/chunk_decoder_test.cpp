@@ -458,3 +458,45 @@ TEST(JsonScanner, AgreesWithNlohmannOnMutatedChunks) {
 
 }  // namespace
 }  // namespace llmperf
+
+namespace llmperf {
+namespace {
+
+TEST(ChunkDecoderSessions, CachedTokensComeFromPromptTokensDetails) {
+  const DecodedChunk c = decode(
+      R"({"choices":[],"usage":{"prompt_tokens":300,"completion_tokens":20,)"
+      R"("prompt_tokens_details":{"cached_tokens":256}}})");
+  EXPECT_TRUE(c.has_usage);
+  EXPECT_EQ(c.prompt_tokens, 300);
+  EXPECT_EQ(c.cached_tokens, 256);
+  // A cached_tokens anywhere else is not the prompt's.
+  const DecodedChunk other = decode(
+      R"({"choices":[],"usage":{"prompt_tokens":3,"completion_tokens_details":{"cached_tokens":1}},)"
+      R"("cached_tokens":2})");
+  EXPECT_EQ(other.cached_tokens, -1);
+  EXPECT_EQ(decode(R"({"choices":[],"usage":{"prompt_tokens":3}})").cached_tokens, -1);
+}
+
+TEST(ChunkDecoderSessions, AnswerTextIsCollectedOnlyWhenWanted) {
+  const std::string payload =
+      R"({"choices":[{"delta":{"reasoning_content":"hmm","content":"Hi \"you\"\n"}}]})";
+  DecodedChunk c;
+  decode_chunk(payload, c);
+  EXPECT_TRUE(c.content.empty());
+  c.want_content = true;
+  decode_chunk(payload, c);
+  EXPECT_EQ(c.content, "Hi \"you\"\n");  // unescaped; reasoning is not part of the answer
+  // Escapes the fast scanner leaves to nlohmann (\u) are decoded once, not appended twice.
+  decode_chunk(R"({"choices":[{"delta":{"content":"caf\u00e9"}}]})", c);
+  EXPECT_EQ(c.content, "café");
+  // Completions text and a whole non-stream message count too; tool calls do not.
+  decode_chunk(R"({"choices":[{"text":"abc"}]})", c);
+  EXPECT_EQ(c.content, "abc");
+  decode_chunk(R"({"choices":[{"message":{"content":"whole","tool_calls":[{"function":)"
+               R"({"name":"f","arguments":"{}"}}]}}]})",
+               c);
+  EXPECT_EQ(c.content, "whole");
+}
+
+}  // namespace
+}  // namespace llmperf

@@ -166,7 +166,8 @@ TEST(ShareGptReaderTest, FixtureCounts) {
 TEST(ShareGptReaderTest, FixtureMalformedReasonsNameTheProblem) {
   // Each malformed item alone, so that its reason is the first.
   const Read noconv = read_text(R"([{"id":"noconv"}])");
-  EXPECT_EQ(noconv.stats.first_malformed_reason, "item 1: no \"conversations\" list");
+  EXPECT_EQ(noconv.stats.first_malformed_reason,
+            "item 1: no \"conversations\" (or \"messages\") list");
   const Read badturn = read_text(R"([{"id":"b","conversations":[{"from":"human"},)"
                                  R"({"from":"gpt","value":"x y z w"}]}])");
   EXPECT_EQ(badturn.stats.first_malformed_reason, "item 1: turn 1 has no string \"value\"");

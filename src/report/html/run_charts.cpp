@@ -225,6 +225,29 @@ svg::ChartSpec ramp_chart(const std::vector<RateSegment>& segments) {
   return chart;
 }
 
+// --multi-turn: how the first token's wait changes as a conversation's history grows.
+svg::ChartSpec turns_chart(const RunSummary& summary) {
+  svg::ChartSpec chart;
+  chart.title = "TTFT by turn of the conversation";
+  chart.x_label = "Turn (0 = first)";
+  chart.y_label = "TTFT (ms)";
+  svg::Series mean{"Mean TTFT", {}, {}, svg::SeriesKind::kLine, "", {}};
+  svg::Series p99{"P99 TTFT", {}, {}, svg::SeriesKind::kLine, "4 3", {}};
+  const auto i99 = percentile_index(summary.percentiles, 99);
+  for (const TurnStats& t : summary.sessions.turns) {
+    if (t.ttft_ns.empty()) continue;
+    mean.x.push_back(t.turn);
+    mean.y.push_back(t.ttft_ns.mean / kNsPerMs);
+    if (i99) {
+      p99.x.push_back(t.turn);
+      p99.y.push_back(*percentile_in(t.ttft_ns, *i99, kNsPerMs));
+    }
+  }
+  if (!mean.x.empty()) chart.series.push_back(std::move(mean));
+  if (!p99.x.empty()) chart.series.push_back(std::move(p99));
+  return chart;
+}
+
 svg::ChartSpec timeline_chart(const RunTrace& trace, const Timebase& tb) {
   svg::ChartSpec chart = over_run_chart("Completed requests", "Latency (s)");
   chart.x_label = "Completion time since first request (s)";
@@ -262,6 +285,7 @@ std::vector<svg::ChartSpec> run_charts(const RunSummary& summary, const RunTrace
   const Timebase tb = timebase(trace);
   charts.push_back(timeline_chart(trace, tb));
   if (!summary.rate_segments.empty()) charts.push_back(ramp_chart(summary.rate_segments));
+  if (!summary.sessions.empty()) charts.push_back(turns_chart(summary));
   add_over_run_charts(trace, summary.server, tb, charts);
 
   svg::ChartSpec failures;
