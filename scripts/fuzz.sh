@@ -12,7 +12,7 @@ seconds="${1:-10}"
 shift || true
 all=(sse_parser_fuzz chunk_decoder_fuzz tokenize_api_fuzz prometheus_fuzz server_identity_fuzz
      dataset_openqa_fuzz dataset_line_by_line_fuzz dataset_longalpaca_fuzz sharegpt_fuzz cli_fuzz
-     record_fuzz)
+     record_fuzz trace_fuzz)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 

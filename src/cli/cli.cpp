@@ -7,6 +7,7 @@
 #include "cli/flags.h"
 
 #include "metrics/goodput.h"
+#include "workload/dataset.h"
 #include "verdict/baseline.h"
 #include "verdict/slo.h"
 
@@ -227,7 +228,11 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   if (config.ramp_up.on() && config.rate.empty()) {
     config.rate = {std::max(config.ramp_up.start_rps, config.ramp_up.end_rps)};
   }
-  if (!config.rate.empty() && app.count("--parallel") == 0) {
+  // A trace is replayed whole unless -n says how many of its first requests to send; like an
+  // open-loop rate, nothing but the default cap bounds the requests in flight.
+  const bool trace = is_trace_dataset(config.dataset);
+  if (trace && app.count("--number") == 0) config.trace_all = true;
+  if ((!config.rate.empty() || trace) && app.count("--parallel") == 0) {
     config.parallel = {kOpenLoopDefaultCap};
     config.default_cap = true;
   }

@@ -238,6 +238,15 @@ void validate_trace(const Config& c, std::vector<std::string>& errors) {
     errors.push_back(
         fmt::format("--prompt gives a fixed prompt; --dataset {} builds its own", c.dataset));
   }
+  if (c.warmup_num > 0) {
+    errors.push_back(fmt::format(
+        "--warmup-num would shift a trace's timestamps: --dataset {} replays them as they are",
+        c.dataset));
+  }
+  if (c.number.size() > 1) {
+    errors.push_back("-n with a trace takes one value: how many of its first requests to replay");
+  }
+  if (!c.search.empty()) errors.push_back("--search varies the load: a trace fixes it");
 }
 
 void validate_dataset(const Config& c, std::vector<std::string>& errors) {
@@ -447,9 +456,9 @@ std::vector<std::string> validate_config(Config& config) {
   std::vector<std::string> errors;
   validate_target(config, errors);
   // Synthetic workloads are about lengths, so outputs run to max_tokens unless told otherwise.
-  // Traces ask for output_length tokens exactly, like vLLM's and SGLang's replays.
+  // Mooncake traces ask for output_length tokens exactly, like vLLM's and SGLang's replays.
   if (!config.ignore_eos) {
-    config.ignore_eos = is_synthetic_dataset(config.dataset) || is_trace_dataset(config.dataset);
+    config.ignore_eos = is_synthetic_dataset(config.dataset) || config.dataset == "mooncake_trace";
   }
   validate_sessions(config, errors);
   validate_dataset(config, errors);

@@ -91,6 +91,7 @@ struct Config {
   // --- trace replay (--dataset mooncake_trace) ---
   int64_t trace_block_tokens = 512;  // --trace-block-tokens: tokens per hash id block
   double trace_speedup = 1;          // --trace-speedup X: timestamps divided by X
+  bool trace_all = false;            // -n not given with a trace: replay every entry
 
   // --- the server's own view: its /metrics, identity and profiler ---
   bool server_metrics = true;     // --no-server-metrics turns the /metrics probe and scrapes off

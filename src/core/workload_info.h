@@ -28,6 +28,24 @@ struct TokenizerInfo {
   bool exact = false;  // the server's own tokenizer counted every prompt, template included
 };
 
+// Trace replay (--dataset mooncake_trace, workload_trace): what the trace held and how much of
+// its prompts an ideal prefix cache could reuse.
+struct TraceInfo {
+  bool on = false;
+  bool bodies = false;         // EvalScope's workload-trace form: request bodies sent as given
+  int64_t entries = 0;         // requests replayed (the first -n, by timestamp)
+  double span_s = 0;           // from the first timestamp to the last, before --trace-speedup
+  double speedup = 1;          // --trace-speedup
+  int64_t out_of_order = 0;    // lines whose timestamp was earlier than the line before (sorted)
+  int64_t block_tokens = 0;    // --trace-block-tokens (Mooncake)
+  int64_t distinct_blocks = 0;
+  int64_t reused_blocks = 0;   // block uses beyond the first use of each hash id
+  int64_t prompt_tokens = 0;   // sum of input_length
+  // Prompt tokens in each request's leading blocks that an earlier request already sent: what a
+  // prefix cache large enough to keep everything would find (the trace's upper bound on hits).
+  int64_t reusable_tokens = 0;
+};
+
 // How a run's prompts were made and measured (synthetic workloads, ShareGPT; empty for datasets
 // of text).
 struct WorkloadInfo {
@@ -44,6 +62,7 @@ struct WorkloadInfo {
   int64_t fit_counts = 0;     // token counts the fitting asked of the tokenizer
   int64_t prefix_tokens = 0;  // --prefix-length
   double prepare_s = 0;       // seconds spent making the prompts
+  TraceInfo trace;            // trace replay
 };
 
 }  // namespace llmperf

@@ -6,12 +6,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
-#include <cstdio>
 #include <optional>
 #include <random>
+#include <unordered_set>
 
 #include "core/clock.h"
 #include "http/http_pool.h"
@@ -21,6 +22,7 @@
 #include "workload/request_builder.h"
 #include "workload/sharegpt.h"
 #include "workload/synthetic.h"
+#include "workload/trace.h"
 
 namespace llmperf {
 namespace {
@@ -73,6 +75,9 @@ struct PromptSource::Impl {
   std::optional<LengthModel> estimate;
   std::optional<size_t> prepared_index;  // the run whose synthetic prompts `prompts` holds
   std::vector<SessionScript> sessions;   // --multi-turn: the conversations
+  // Trace replay: the trace's requests (read once) and their planned send offsets.
+  std::vector<TraceEntry> trace;
+  std::vector<int64_t> schedule;
 
   explicit Impl(const Config& c) : config(c) {}
 
@@ -385,6 +390,103 @@ struct PromptSource::Impl {
     probe_prompts = {probe};
   }
 
+  // Trace replay: the file read once (its first -n requests by timestamp, or all of them).
+  void load_trace() {
+    const int64_t limit = config.trace_all ? std::numeric_limits<int64_t>::max()
+                                           : std::max<int64_t>(1, config.number.front());
+    TraceFile file = read_trace(config.dataset_path, limit);
+    dataset = file.stats;
+    trace = std::move(file.entries);
+    schedule = llmperf::trace_schedule(trace, config.trace_speedup);
+    TraceInfo& info = workload.trace;
+    info.on = true;
+    info.bodies = file.bodies;
+    info.entries = static_cast<int64_t>(trace.size());
+    info.span_s = static_cast<double>(trace.back().offset_ns - trace.front().offset_ns) / 1e9;
+    info.speedup = config.trace_speedup;
+    info.out_of_order = file.out_of_order;
+    spdlog::info("trace: {} requests from {} over {:.1f} s of timestamps ({}), replayed x{:g}",
+                 trace.size(), config.dataset_path, info.span_s,
+                 file.bodies ? "request bodies" : "Mooncake lengths and hash ids",
+                 config.trace_speedup);
+    if (file.out_of_order > 0) {
+      spdlog::warn("trace: {} lines have a timestamp earlier than the line before: the requests "
+                   "are replayed in timestamp order",
+                   file.out_of_order);
+    }
+    if (dataset.malformed > 0) {
+      spdlog::warn("trace: skipped {} malformed lines; first: {}", dataset.malformed,
+                   dataset.first_malformed_reason);
+    }
+    if (file.bodies) {
+      bool headers = false;
+      for (const TraceEntry& entry : trace) headers = headers || !entry.headers.empty();
+      if (headers) {
+        spdlog::warn("trace: per-request \"headers\" are not sent; give common ones with "
+                     "--headers");
+      }
+      return;  // bodies are sent as given: nothing to count
+    }
+    find_tokenizer();
+  }
+
+  // Trace replay: the run's prompts, with fresh block text for every run (from --seed), so that
+  // one run's cache does not serve the next.
+  void make_trace(size_t index) {
+    TraceInfo& info = workload.trace;
+    TraceBuildOptions options;
+    options.block_tokens = config.trace_block_tokens;
+    options.seed = config.seed * 1'000'003 + index;
+    options.token_ids = config.tokenize_prompt;
+    const int64_t started = now_ns();
+    if (info.bodies) {
+      prompts = make_trace_body_prompts(trace, options);
+      workload.prompts = static_cast<int64_t>(prompts.size());
+      return;
+    }
+    TracePrompts made;
+    {
+      PrepareProgress progress(fmt::format("run {}", index + 1));
+      made = make_trace_prompts(tokenizer.get(), estimate ? &*estimate : nullptr, trace, options,
+                                std::ref(progress));
+    }
+    prompts = std::move(made.prompts);
+    info.block_tokens = config.trace_block_tokens;
+    info.distinct_blocks = made.distinct_blocks;
+    info.reused_blocks = made.reused_blocks;
+    info.prompt_tokens = 0;
+    info.reusable_tokens = 0;
+    for (const TraceEntry& entry : trace) info.prompt_tokens += entry.input_length;
+    info.reusable_tokens = reusable_tokens(trace, config.trace_block_tokens);
+    workload.synthetic = true;
+    workload.counted = true;
+    workload.prompts = static_cast<int64_t>(prompts.size());
+    workload.fit_misses = made.misses;
+    workload.fit_counts = made.fit_counts;
+    workload.prepare_s = static_cast<double>(now_ns() - started) / 1e9;
+    spdlog::info("prompts: {} made in {:.2f} s from {} distinct blocks of {} tokens ({}{})",
+                 prompts.size(), workload.prepare_s, made.distinct_blocks,
+                 config.trace_block_tokens, workload.tokenizer.source,
+                 tokenizer ? fmt::format("; {} missed their length", made.misses)
+                           : std::string("; approximate"));
+  }
+
+  // Prompt tokens in each entry's leading blocks named by an earlier entry (in send order).
+  static int64_t reusable_tokens(const std::vector<TraceEntry>& entries, int64_t block) {
+    std::unordered_set<int64_t> seen;
+    int64_t total = 0;
+    for (const TraceEntry& entry : entries) {
+      int64_t leading = 0;
+      while (static_cast<size_t>(leading) < entry.hash_ids.size() &&
+             seen.count(entry.hash_ids[static_cast<size_t>(leading)]) > 0) {
+        ++leading;
+      }
+      total += std::min(entry.input_length, leading * block);
+      seen.insert(entry.hash_ids.begin(), entry.hash_ids.end());
+    }
+    return total;
+  }
+
   void make_synthetic(const Config::RunSpec& run, size_t index) {
     if (config.dataset == "shared_prefix") {
       make_shared_prefix(run, index);
@@ -435,7 +537,13 @@ struct PromptSource::Impl {
 
 PromptSource::PromptSource(const Config& config) : impl_(std::make_unique<Impl>(config)) {
   if (is_trace_dataset(config.dataset)) {
-    throw DatasetError(fmt::format("--dataset {}: trace replay is not built yet", config.dataset));
+    impl_->load_trace();
+    Prompt probe;
+    probe.text = "Hello";
+    probe.length = 5;
+    probe.target_output_tokens = 8;
+    impl_->probe_prompts = {probe};
+    return;
   }
   if (config.multi_turn && config.dataset != "random_multi_turn") {
     impl_->load_sessions();
@@ -461,6 +569,13 @@ PromptSource::PromptSource(const Config& config) : impl_(std::make_unique<Impl>(
 PromptSource::~PromptSource() = default;
 
 const std::vector<Prompt>& PromptSource::prepare(const Config::RunSpec& run, size_t index) {
+  if (!impl_->trace.empty()) {
+    if (impl_->prepared_index != index) {
+      impl_->make_trace(index);
+      impl_->prepared_index = index;
+    }
+    return impl_->prompts;
+  }
   if (is_synthetic_dataset(impl_->config.dataset) && impl_->prepared_index != index) {
     impl_->make_synthetic(run, index);
     impl_->prepared_index = index;
@@ -469,6 +584,9 @@ const std::vector<Prompt>& PromptSource::prepare(const Config::RunSpec& run, siz
 }
 
 const std::vector<Prompt>& PromptSource::probe_prompts() const { return impl_->probe_prompts; }
+const std::vector<int64_t>* PromptSource::trace_schedule() const {
+  return impl_->trace.empty() ? nullptr : &impl_->schedule;
+}
 const std::vector<SessionScript>* PromptSource::sessions() const {
   return impl_->config.multi_turn ? &impl_->sessions : nullptr;
 }

@@ -36,6 +36,10 @@ class PromptSource {
   // for runs of single prompts.
   const std::vector<SessionScript>* sessions() const;
 
+  // Trace replay: the planned send offset (ns from the run start, --trace-speedup applied) of each
+  // of the trace's requests, in the order of the prompts; nullptr for other workloads.
+  const std::vector<int64_t>* trace_schedule() const;
+
   // A prompt for the start-up probe request.
   const std::vector<Prompt>& probe_prompts() const;
 

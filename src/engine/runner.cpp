@@ -194,8 +194,11 @@ class Benchmark {
     info.output_tokens = output_tokens;
     const RampUp& ramp = config_.ramp_up;
     info.ramp = ramp;
+    const bool replay = source_.trace_schedule() != nullptr;
     std::string run_name =
-        ramp.on() ? fmt::format("ramp_{}_{:g}_{:g}_parallel_{}_number_{}", ramp.strategy,
+        replay      ? fmt::format("trace_x{:g}_parallel_{}_number_{}", config_.trace_speedup,
+                                  parallel, number)
+        : ramp.on() ? fmt::format("ramp_{}_{:g}_{:g}_parallel_{}_number_{}", ramp.strategy,
                                 ramp.start_rps, ramp.end_rps, parallel, number)
         : rate > 0 ? fmt::format("rate_{:g}_parallel_{}_number_{}", rate, parallel, number)
                    : fmt::format("parallel_{}_number_{}", parallel, number);
@@ -215,7 +218,9 @@ class Benchmark {
     plan.warmup = config_.warmup_count(number);
     plan.threads = config_.threads;
     plan.duration_ns = static_cast<int64_t>(config_.duration_s * 1e9);
-    if (rate > 0) {
+    if (replay) {  // the trace's own times
+      plan.schedule_ns = *source_.trace_schedule();
+    } else if (rate > 0) {
       const ScheduleSpec schedule{rate, parse_arrival(config_.arrival), config_.burstiness,
                                   config_.seed, config_.ramp_up};
       plan.schedule_ns = make_schedule(schedule, plan.warmup + number);
@@ -231,7 +236,9 @@ class Benchmark {
       }
     }
     std::string label =
-        ramp.on()  ? fmt::format("ramp-up {} {:g} -> {:g} req/s (cap {})", ramp.strategy,
+        replay ? fmt::format("trace replay x{:g}, mean {:.3g} req/s (cap {})", config_.trace_speedup,
+                            rate, parallel)
+        : ramp.on()  ? fmt::format("ramp-up {} {:g} -> {:g} req/s (cap {})", ramp.strategy,
                                  ramp.start_rps, ramp.end_rps, parallel)
         : rate > 0 ? fmt::format("rate {:g}/s (cap {})", rate, parallel)
                    : fmt::format("parallel {}", parallel);
@@ -347,13 +354,26 @@ class Benchmark {
   bool interrupted_ = false;
 };
 
+// A trace's run is its requests at their own times: -n is the number read and the nominal rate
+// (run names, the open-loop outputs) their mean rate after --trace-speedup.
+Config with_trace_plan(const Config& given, const TraceInfo& trace) {
+  Config config = given;
+  if (!trace.on) return config;
+  config.number = {trace.entries};
+  const double span_s = trace.span_s / trace.speedup;
+  config.rate = {span_s > 0 ? static_cast<double>(trace.entries - 1) / span_s
+                            : static_cast<double>(trace.entries)};
+  return config;
+}
+
 }  // namespace
 
-int run_benchmark(const Config& config) {
+int run_benchmark(const Config& given) {
   install_interrupt_handlers();
   init_transport();
 
-  PromptSource source(config);
+  PromptSource source(given);
+  const Config config = with_trace_plan(given, source.workload().trace);
   const RequestBuilder builder(config);
   if (config.debug) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));

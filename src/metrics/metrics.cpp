@@ -104,6 +104,11 @@ void SummaryBuilder::add(const RequestRecord& r) {
     return;
   }
   ++s.succeeded;
+  if (r.cached_tokens >= 0) {
+    ++s.cached_reported;
+    s.cached_tokens += r.cached_tokens;
+    s.cached_of_input += r.input_tokens;
+  }
   add_to_seconds(r);
   s.total_input_tokens += r.input_tokens;
   s.total_output_tokens += r.output_tokens;

@@ -121,6 +121,11 @@ struct RunSummary {
   int64_t prefix_groups_used = 0;
   // --multi-turn: by turn index and by conversation (empty otherwise).
   SessionSummary sessions;
+  // usage.prompt_tokens_details.cached_tokens over the successful requests that carried it: how
+  // many did, their cached tokens and their input tokens.
+  int64_t cached_reported = 0;
+  int64_t cached_tokens = 0;
+  int64_t cached_of_input = 0;
 
   // Goodput (vLLM's meaning), only when MetricsOptions::goodput.enabled().
   bool goodput_enabled = false;  // the fields below are meaningful

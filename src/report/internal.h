@@ -94,6 +94,11 @@ Json shared_prefix_json(const RunSummary& summary);
 // "conversations", null for other workloads).
 std::string conversations_text(const RunSummary& summary);
 Json conversations_json(const RunSummary& summary);
+// Trace replay: what the trace held and how much of it a prefix cache could reuse, next to what
+// the server reported cached (text, and summary.json's "trace", null for other workloads).
+std::string trace_text(const RunInfo& info, const RunSummary& summary);
+Json trace_json(const RunInfo& info, const RunSummary& summary);
+TraceInfo trace_from_json(const nlohmann::json& trace);  // off when not an object
 // "server /tokenize (llama.cpp), chat template included (...)", with "; APPROXIMATE" when not
 // exact.
 std::string tokenizer_label(const TokenizerInfo& tokenizer);

@@ -30,6 +30,10 @@ std::string render_load_text(const RunInfo& info, const RunSummary& summary,
         "average (the report's \"Latency against the arrival rate\" chart shows each moment)\n",
         info.ramp.strategy, info.ramp.start_rps, info.ramp.end_rps, arrival,
         summary.achieved_rate);
+  } else if (info.workload.trace.on) {
+    out += fmt::format(
+        "\nOpen loop: the trace's timestamps x{:g} (mean {:.4g} req/s), achieved {:.2f} req/s\n",
+        info.workload.trace.speedup, info.rate, summary.achieved_rate);
   } else if (info.rate > 0) {
     out += fmt::format("\nOpen loop: requested {:g} req/s ({} arrivals), achieved {:.2f} req/s\n",
                        info.rate, arrival, summary.achieved_rate);

@@ -128,6 +128,7 @@ RunInfo info_from_json(const json& summary, const fs::path& dir) {
   take(run, "input_tokens", info.input_tokens);
   take(run, "output_tokens", info.output_tokens);
   info.workload = report_detail::workload_from_json(summary.value("workload", json::object()));
+  info.workload.trace = report_detail::trace_from_json(summary.value("trace", json()));
   // Kept for summary.json only: the records read back count from 0, and so does the rebuild.
   take(run, "monotonic_anchor_ns", info.anchor_steady_ns);
   info.output_dir = dir.string();

@@ -265,7 +265,7 @@ Json open_loop_json(const Config& config, const RunInfo& info, const RunSummary&
   return Json{{"requested_rate", number_or_null(info.rate)},
               {"ramp_up", ramp},
               {"achieved_rate", number_or_null(summary.achieved_rate)},
-              {"arrival", config.arrival},
+              {"arrival", info.workload.trace.on ? "trace" : config.arrival},
               {"burstiness", number_or_null(config.burstiness)}};
 }
 
@@ -364,6 +364,7 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       {"exactness", exactness_json(summary)},
       {"shared_prefix", shared_prefix_json(summary)},
       {"conversations", conversations_json(summary)},
+      {"trace", trace_json(info, summary)},
       {"goodput", goodput_json(summary)},
       {"open_loop", open_loop_json(config, info, summary)},
       {"client_bound", summary.client.client_bound},

@@ -209,10 +209,16 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
   std::string title = config.name.empty() || config.name == config.model
                           ? config.model
                           : fmt::format("{} (model {})", config.name, config.model);
-  std::string out =
-      fmt::format("llmperf: {} | {} | parallel {} | {} requests | {}", title, config.url,
-                  info.parallel, info.number, config.stream ? "stream" : "non-stream");
-  if (info.rate >= 0) out += fmt::format(" | rate {} req/s", format_number(info.rate));
+  std::string out = fmt::format("llmperf: {} | {} | parallel {} | {} {} | {}", title, config.url,
+                                info.parallel, info.number,
+                                s.sessions.empty() ? "requests" : "conversations",
+                                config.stream ? "stream" : "non-stream");
+  if (info.workload.trace.on) {
+    out += fmt::format(" | trace x{:g} (mean {} req/s)", info.workload.trace.speedup,
+                       format_number(info.rate));
+  } else if (info.rate >= 0) {
+    out += fmt::format(" | rate {} req/s", format_number(info.rate));
+  }
   if (info.input_tokens >= 0) out += fmt::format(" | input {} tokens", info.input_tokens);
   if (info.output_tokens >= 0) out += fmt::format(" | output {} tokens", info.output_tokens);
   if (info.interrupted) out += " (interrupted: partial results)";

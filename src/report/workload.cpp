@@ -180,6 +180,7 @@ std::string workload_text(const RunInfo& info, const RunSummary& summary) {
   for (const auto& [key, value] : rows) text += fmt::format("  {:<{}}  {}\n", key, width, value);
   if (summary.prefix_groups_used > 0) text += shared_prefix_text(summary);
   text += conversations_text(summary);
+  text += trace_text(info, summary);
   return text;
 }
 

@@ -250,7 +250,7 @@ constexpr std::string_view kShareGptKinds[] = {"sharegpt", "share_gpt_en", "shar
 // Files of whole conversations for --multi-turn (session_script.h), read like ShareGPT files.
 constexpr std::string_view kConversationKinds[] = {"conversations"};
 // Traces replayed at their timestamps (trace.h).
-constexpr std::string_view kTraceKinds[] = {"mooncake_trace"};
+constexpr std::string_view kTraceKinds[] = {"mooncake_trace", "workload_trace"};
 
 template <size_t N>
 bool is_one_of(const std::string_view (&kinds)[N], std::string_view kind) {

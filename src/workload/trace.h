@@ -47,15 +47,15 @@ inline constexpr int64_t kMaxTraceTimestampNs = 4'000'000'000'000'000'000;
 
 // One timed request of a trace.
 struct TraceEntry {
-  int64_t offset_ns = 0;      // planned send offset from the earliest timestamp (before speedup)
-  int64_t input_length = -1;  // Mooncake: prompt tokens as the server counts them; -1: body form
+  int64_t offset_ns = 0;       // planned send offset from the earliest timestamp (before speedup)
+  int64_t input_length = -1;   // Mooncake: prompt tokens as the server counts them; -1: body form
   int64_t output_length = -1;  // Mooncake: max_tokens (sent with ignore_eos); body form:
                                // completion_tokens, -1 when absent
   std::vector<int64_t> hash_ids;  // Mooncake: the id of each block of the prompt, in order
   std::string body_json;          // body form: the request body (compact JSON object text)
   std::vector<std::pair<std::string, std::string>> headers;  // body form: per-request headers
-  std::string request_id;                                     // body form: "" when absent
-  int64_t line = 0;                                           // 1-based line number in the file
+  std::string request_id;                                    // body form: "" when absent
+  int64_t line = 0;                                          // 1-based line number in the file
 };
 
 struct TraceFile {
@@ -104,19 +104,22 @@ struct TracePrompts {
 // unique to the line. Every prompt is then counted in batches; a miss moves the cut of the
 // prompt's last partial block or unique tail by the difference (up to 4 counts), never a full
 // shared block, and a prompt that still misses counts in misses. With token_ids the ids are the
-// blocks' ids, exactly input_length of them, and nothing is counted. Without a tokenizer,
+// blocks' ids, exactly input_length of them, nothing is counted and the prompt has no text
+// (length 0). A block is held from its first use to its last. Without a tokenizer,
 // `estimate` measures the words (approximate, never counted). target_input_tokens = input_length,
 // target_output_tokens = output_length. Tokenizer calls carry at most 256 texts each.
 // Throws TokenizerError when the tokenizer fails, std::invalid_argument for body entries, a
 // block_tokens below 1, or neither tokenizer nor estimate (token_ids needs a tokenizer).
 TracePrompts make_trace_prompts(Tokenizer* tokenizer, const LengthModel* estimate,
                                 const std::vector<TraceEntry>& entries,
-                                const TraceBuildOptions& options,
-                                const FitProgress& progress = {});
+                                const TraceBuildOptions& options, const FitProgress& progress = {});
 
 // Body-form entries -> prompts with body_json set (length: code points of the body's messages or
-// prompt text, 0 when it has neither); target_output_tokens = completion_tokens when
-// options.match_output_length, else -1. Throws std::invalid_argument for Mooncake entries.
+// prompt text, 0 when it has neither), target_output_tokens -1. With match_output_length, an
+// entry with completion_tokens gets "max_tokens": completion_tokens and "ignore_eos": true in its
+// body (ignore_eos left out under constrained decoding: response_format json_object/json_schema,
+// or tools with a forced tool_choice, as EvalScope does) and target_output_tokens set to it.
+// Throws std::invalid_argument for Mooncake entries.
 std::vector<Prompt> make_trace_body_prompts(const std::vector<TraceEntry>& entries,
                                             const TraceBuildOptions& options);
 

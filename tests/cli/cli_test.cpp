@@ -1030,3 +1030,48 @@ TEST_F(CliTest, ConversationFlagsThatCannotWorkExit2) {
 
 }  // namespace
 }  // namespace llmperf
+
+namespace llmperf {
+namespace {
+
+TEST_F(CliTest, TraceFlags) {
+  Parsed p = parse_with({"--dataset", "mooncake_trace", "--trace-speedup", "4",
+                         "--trace-block-tokens", "256"});
+  ASSERT_EQ(p.outcome.exit_code, 0) << p.outcome.output;
+  EXPECT_TRUE(p.config.trace_all);  // no -n: the whole trace
+  EXPECT_EQ(p.config.parallel, std::vector<int>{1000});  // the open-loop default cap
+  EXPECT_DOUBLE_EQ(p.config.trace_speedup, 4);
+  EXPECT_EQ(p.config.trace_block_tokens, 256);
+  EXPECT_TRUE(p.config.ignore_eos.value_or(false));  // output_length tokens exactly
+
+  p = parse_with({"--dataset", "workload_trace", "-n", "50", "--parallel", "8"});
+  ASSERT_EQ(p.outcome.exit_code, 0) << p.outcome.output;
+  EXPECT_FALSE(p.config.trace_all);
+  EXPECT_EQ(p.config.number, std::vector<int64_t>{50});
+  EXPECT_EQ(p.config.parallel, std::vector<int>{8});
+  EXPECT_FALSE(p.config.ignore_eos.value_or(false));  // bodies are sent as recorded
+}
+
+TEST_F(CliTest, TraceFlagsThatCannotWorkExit2) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--dataset", "mooncake_trace", "--rate", "5"}, "drop --rate"},
+      {{"--dataset", "mooncake_trace", "--trace-speedup", "0"}, "--trace-speedup must be > 0"},
+      {{"--dataset", "mooncake_trace", "--trace-block-tokens", "0"}, "--trace-block-tokens"},
+      {{"--dataset", "mooncake_trace", "--warmup-num", "5"}, "would shift a trace's timestamps"},
+      {{"--dataset", "mooncake_trace", "--multi-turn"}, "--multi-turn sends conversations"},
+  };
+  for (const auto& [args, needle] : cases) {
+    Parsed p = parse_with(args);
+    EXPECT_EQ(p.outcome.exit_code, 2) << args.back();
+    EXPECT_NE(p.outcome.output.find(needle), std::string::npos)
+        << needle << " not in: " << p.outcome.output;
+  }
+  const Parsed p = parse({"--url", "http://h/v1/chat/completions", "--model", "m", "--dataset",
+                          "mooncake_trace"});
+  EXPECT_EQ(p.outcome.exit_code, 2);
+  EXPECT_NE(p.outcome.output.find("--dataset-path is required"), std::string::npos)
+      << p.outcome.output;
+}
+
+}  // namespace
+}  // namespace llmperf

@@ -244,6 +244,7 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                             "exactness",
                                             "shared_prefix",
                                             "conversations",
+                                            "trace",
                                             "goodput",
                                             "open_loop",
                                             "client_bound",
@@ -256,6 +257,7 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
   EXPECT_TRUE(j["goodput"].is_null());    // no --goodput
   EXPECT_TRUE(j["shared_prefix"].is_null());  // not --dataset shared_prefix
   EXPECT_TRUE(j["conversations"].is_null());  // not --multi-turn
+  EXPECT_TRUE(j["trace"].is_null());          // not a trace
   EXPECT_TRUE(j["open_loop"].is_null());  // closed loop
   EXPECT_FALSE(j["client_bound"].get<bool>());
   EXPECT_TRUE(j["client"].is_null());  // client health not assessed for a hand-made summary

@@ -160,6 +160,9 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
   if (!s.sessions.empty()) {
     body += "<h2>Conversations</h2><pre>" + xml_escape(conversations_text(s)) + "</pre>";
   }
+  if (info.workload.trace.on) {
+    body += "<h2>Trace replay</h2><pre>" + xml_escape(trace_text(info, s)) + "</pre>";
+  }
   if (s.failed > 0) body += "<h2>Failures by kind</h2>" + failures_table(s);
   if (const std::string server = render_server_text(info, s); !server.empty()) {
     body += "<h2>The server's view (its /metrics)</h2><pre style=\"white-space:pre-wrap\">" +

@@ -1,15 +1,16 @@
-// Trace replay, workload stage (see trace.h): the line reader of both trace forms, the schedule,
-// and the prompt builder that gives every Mooncake hash id one block of text shared by all the
-// prompts that name it.
+// Trace replay, workload stage (see trace.h): the line reader of both trace forms and the
+// schedule. The prompts are built in trace_prompts.cpp.
 #include "workload/trace.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <random>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -140,17 +141,19 @@ std::optional<int64_t> string_to_ns(std::string_view s) {
   if (first == std::string_view::npos) return std::nullopt;
   s = s.substr(first, s.find_last_not_of(" \t\r\n\v\f") - first + 1);
   std::string_view number = s;
-  if (number.starts_with('+')) number.remove_prefix(1);
+  if (number.starts_with('+') && !number.substr(1).starts_with('-')) number.remove_prefix(1);
   const char* end = number.data() + number.size();
   int64_t whole = 0;
-  if (auto [ptr, ec] = std::from_chars(number.data(), end, whole); ec == std::errc() && ptr == end) {
+  if (auto [ptr, ec] = std::from_chars(number.data(), end, whole);
+      ec == std::errc() && ptr == end) {
     if (whole > kMaxTraceTimestampNs / kNsPerS || whole < -(kMaxTraceTimestampNs / kNsPerS)) {
       return std::nullopt;
     }
     return whole * kNsPerS;
   }
   double seconds = 0;
-  if (auto [ptr, ec] = std::from_chars(number.data(), end, seconds); ptr == end && !number.empty()) {
+  if (auto [ptr, ec] = std::from_chars(number.data(), end, seconds);
+      ptr == end && !number.empty()) {
     if (ec != std::errc()) return std::nullopt;
     return double_to_ns(seconds * static_cast<double>(kNsPerS));
   }
@@ -234,9 +237,9 @@ bool parse_mooncake(const Json& line, TraceEntry& entry, int64_t& timestamp_ns,
 }
 
 // The keys EvalScope reserves for its own metadata (evalscope/perf/utils/body_meta.py).
-constexpr std::string_view kReservedBodyKeys[] = {
-    "__evalscope_headers", "__evalscope_request_id", "__evalscope_arrival_offset",
-    "__evalscope_is_warmup"};
+constexpr std::string_view kReservedBodyKeys[] = {"__evalscope_headers", "__evalscope_request_id",
+                                                  "__evalscope_arrival_offset",
+                                                  "__evalscope_is_warmup"};
 
 bool parse_body_line(const Json& line, TraceEntry& entry, int64_t& timestamp_ns,
                      std::string& reason) {
@@ -310,9 +313,9 @@ bool parse_body_line(const Json& line, TraceEntry& entry, int64_t& timestamp_ns,
 // The "nothing usable" message: the counts and the first malformed lines.
 std::string describe_nothing_usable(std::string_view name, const DatasetStats& stats) {
   if (stats.records_read == 0) return fmt::format("{}: no usable trace entries (no lines)", name);
-  std::string text = fmt::format("{}: no usable trace entries ({} line{} read: {} blank", name,
-                                 stats.records_read, stats.records_read == 1 ? "" : "s",
-                                 stats.skipped_empty);
+  std::string text =
+      fmt::format("{}: no usable trace entries ({} line{} read: {} blank", name, stats.records_read,
+                  stats.records_read == 1 ? "" : "s", stats.skipped_empty);
   if (stats.malformed > 0) {
     text += fmt::format(", {} malformed, first at lines {}", stats.malformed,
                         fmt::join(stats.malformed_lines, ", "));
@@ -359,12 +362,11 @@ TraceFile parse_trace(std::istream& in, std::string_view name, int64_t limit) {
         }
         if (form == Form::kMooncake) {
           ok = parse_mooncake(json, entry, timestamp_ns, reason);
+        } else if (form == Form::kBodies && json.contains("body")) {
+          ok = parse_body_line(json, entry, timestamp_ns, reason);
         } else if (form == Form::kBodies) {
-          ok = json.contains("body") ? parse_body_line(json, entry, timestamp_ns, reason) : false;
-          if (!json.contains("body")) {
-            reason = json.contains("input_length") ? "a Mooncake line in a workload trace"
-                                                   : "no \"body\"";
-          }
+          reason =
+              json.contains("input_length") ? "a Mooncake line in a workload trace" : "no \"body\"";
         } else {
           reason = "neither \"body\" (workload trace) nor \"input_length\" (Mooncake trace)";
         }
@@ -412,17 +414,20 @@ TraceFile read_trace(const std::string& path, int64_t limit) {
 
 std::vector<int64_t> trace_schedule(const std::vector<TraceEntry>& entries, double speedup) {
   if (!std::isfinite(speedup) || speedup <= 0) {
-    throw std::invalid_argument(
-        fmt::format("trace speedup {} is not a positive number", speedup));
+    throw std::invalid_argument(fmt::format("trace speedup {} is not a positive number", speedup));
   }
   std::vector<int64_t> offsets;
   offsets.reserve(entries.size());
   for (const TraceEntry& entry : entries) {
+    if (speedup == 1) {  // exact, whatever the offset
+      offsets.push_back(entry.offset_ns);
+      continue;
+    }
     const auto ns = double_to_ns(static_cast<double>(entry.offset_ns) / speedup);
     if (!ns) {
-      throw std::invalid_argument(fmt::format(
-          "trace speedup {} puts line {} more than {} s after the start", speedup, entry.line,
-          kMaxTraceTimestampNs / kNsPerS));
+      throw std::invalid_argument(
+          fmt::format("trace speedup {} puts line {} more than {} s after the start", speedup,
+                      entry.line, kMaxTraceTimestampNs / kNsPerS));
     }
     offsets.push_back(*ns);
   }
