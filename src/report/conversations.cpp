@@ -50,9 +50,10 @@ std::string conversations_text(const RunSummary& summary) {
     cells.push_back(cached_text(t));
     rows.push_back(std::move(cells));
   }
-  text += "By turn (0 = first, as in requests.jsonl; input tokens from usage, history included; "
-          "cached share = usage.prompt_tokens_details.cached_tokens / input tokens, where the "
-          "server reports it)\n";
+  text +=
+      "By turn (0 = first, as in requests.jsonl; input tokens from usage, history included; "
+      "cached share = usage.prompt_tokens_details.cached_tokens / input tokens, where the "
+      "server reports it)\n";
   text += render_table({"Turn", "requests", "failed", "Mean TTFT (ms)", "P50", "P99",
                         "Mean input tokens", "Cached share"},
                        rows);

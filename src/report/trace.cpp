@@ -29,10 +29,10 @@ std::string trace_text(const RunInfo& info, const RunSummary& summary) {
   }
   if (t.bodies) return text;
   const int64_t uses = t.distinct_blocks + t.reused_blocks;
-  text += fmt::format(
-      "  Blocks  {} distinct of {} tokens; {} of block uses repeat an earlier one\n",
-      t.distinct_blocks, t.block_tokens, percent(static_cast<double>(t.reused_blocks),
-                                                 static_cast<double>(uses)));
+  text +=
+      fmt::format("  Blocks  {} distinct of {} tokens; {} of block uses repeat an earlier one\n",
+                  t.distinct_blocks, t.block_tokens,
+                  percent(static_cast<double>(t.reused_blocks), static_cast<double>(uses)));
   text += fmt::format(
       "  Reuse   {} of the prompt tokens repeat an earlier request's leading blocks (what a prefix "
       "cache that keeps everything would find)",
@@ -64,9 +64,9 @@ Json trace_json(const RunInfo& info, const RunSummary& summary) {
               {"prompt_tokens", t.prompt_tokens},
               {"reusable_tokens", t.reusable_tokens},
               {"reusable_share", share(t.reusable_tokens, t.prompt_tokens)},
-              {"server_cached_share",
-               summary.cached_reported > 0 ? share(summary.cached_tokens, summary.cached_of_input)
-                                           : Json(nullptr)}};
+              {"server_cached_share", summary.cached_reported > 0
+                                          ? share(summary.cached_tokens, summary.cached_of_input)
+                                          : Json(nullptr)}};
 }
 
 TraceInfo trace_from_json(const nlohmann::json& doc) {

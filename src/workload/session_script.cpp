@@ -22,8 +22,7 @@ void join(std::string& into, const std::string& text) {
 }  // namespace
 
 std::string turn_messages(const SessionScript& script, size_t turn,
-                          const std::vector<std::string>& received, bool recorded,
-                          int64_t* chars) {
+                          const std::vector<std::string>& received, bool recorded, int64_t* chars) {
   Json messages = Json::array();
   int64_t length = 0;
   const auto add = [&](const char* role, const std::string& content) {

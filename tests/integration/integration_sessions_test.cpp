@@ -57,10 +57,10 @@ std::string words(int count, const std::string& seed) {
 
 TEST(IntegrationSessions, RandomConversationsCarryTheirGrowingHistoryTurnByTurn) {
   MockServer mock({"--ttft-ms", "2", "--itl-ms", "1", "--honour-max-tokens"});
-  const BenchRun run = run_llmperf(concat(
-      chat_args(mock), {"--dataset", "random_multi_turn", "--input-tokens", "60",
-                        "--output-tokens", "8", "--min-turns", "3", "--max-turns", "3",
-                        "--parallel", "3", "-n", "6"}));
+  const BenchRun run =
+      run_llmperf(concat(chat_args(mock), {"--dataset", "random_multi_turn", "--input-tokens", "60",
+                                           "--output-tokens", "8", "--min-turns", "3",
+                                           "--max-turns", "3", "--parallel", "3", "-n", "6"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   const std::vector<json> records = read_requests(run.run_dirs.front());
   ASSERT_EQ(records.size(), 18u);
@@ -89,7 +89,8 @@ TEST(IntegrationSessions, RandomConversationsCarryTheirGrowingHistoryTurnByTurn)
       EXPECT_EQ(r["worker"], before["worker"]);
       EXPECT_GE(r["sent_ns"].get<int64_t>(), before["end_ns"].get<int64_t>());  // one after another
       EXPECT_TRUE(r["target_input_tokens"].is_null());  // history makes it unknown in advance
-      const int64_t added = r["input_tokens"].get<int64_t>() - before["input_tokens"].get<int64_t>();
+      const int64_t added =
+          r["input_tokens"].get<int64_t>() - before["input_tokens"].get<int64_t>();
       if (!growth) growth = added;
       EXPECT_EQ(added, *growth) << r.dump();
     }
@@ -111,6 +112,10 @@ TEST(IntegrationSessions, RandomConversationsCarryTheirGrowingHistoryTurnByTurn)
   EXPECT_EQ(run.summary["exactness"]["input"]["matched"], 6) << run.summary["exactness"].dump();
   EXPECT_NE(run.process.out.find("Conversations: 6 (6 completed"), std::string::npos)
       << run.process.out;
+  const std::string html = read_file((run.run_dirs.front() / "report.html").string());
+  EXPECT_NE(html.find("<h2>Conversations</h2>"), std::string::npos);
+  EXPECT_NE(html.find("TTFT by turn of the conversation"), std::string::npos);
+  EXPECT_NE(html.find("6 conversations"), std::string::npos);
 }
 
 TEST(IntegrationSessions, RecordedHistoryIsSentAsRecordedAndCountedExactly) {
@@ -134,9 +139,8 @@ TEST(IntegrationSessions, RecordedHistoryIsSentAsRecordedAndCountedExactly) {
   const std::string path = write_conversations(lines, "{not json\n");
   MockServer mock({"--ttft-ms", "1", "--itl-ms", "1"});
   const BenchRun run = run_llmperf(
-      concat(chat_args(mock), {"--dataset", "conversations", "--dataset-path", path,
-                               "--history", "recorded", "--min-turns", "2", "--parallel", "2",
-                               "-n", "4"}));
+      concat(chat_args(mock), {"--dataset", "conversations", "--dataset-path", path, "--history",
+                               "recorded", "--min-turns", "2", "--parallel", "2", "-n", "4"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   const std::vector<json> records = read_requests(run.run_dirs.front());
   ASSERT_EQ(records.size(), 10u);  // 3 + 2 turns, played twice
@@ -166,13 +170,37 @@ TEST(IntegrationSessions, RecordedHistoryIsSentAsRecordedAndCountedExactly) {
     const auto script = static_cast<size_t>(r["session_id"].get<int64_t>() % 2);
     const auto turn = r["turn"].get<size_t>();
     ASSERT_LT(turn, expected_messages[script].size()) << r.dump();
-    const std::optional<int64_t> tokens =
-        mock::chat_prompt_tokens(expected_messages[script][turn]);
+    const std::optional<int64_t> tokens = mock::chat_prompt_tokens(expected_messages[script][turn]);
     ASSERT_TRUE(tokens.has_value());
     EXPECT_EQ(r["input_tokens"], *tokens) << r.dump();
   }
   EXPECT_EQ(run.summary["dataset"]["malformed"], 1) << run.summary["dataset"].dump();
   EXPECT_EQ(run.summary["conversations"]["completed"], 4);
+}
+
+TEST(IntegrationSessions, ShareGptConversationsAreSentWithAllTheirTurns) {
+  // The fixture's first 30 conversations have 2 turns (human, gpt, human, gpt) each; later items
+  // are too short for --min-turns 2 or malformed, so -n 30 takes exactly those 30.
+  const std::string path = LLMPERF_FIXTURES_DIR "/sharegpt/sample.json";
+  std::ifstream in(path);
+  const json file = json::parse(in);
+  MockServer mock({"--ttft-ms", "1", "--itl-ms", "1"});
+  const BenchRun run = run_llmperf(
+      concat(chat_args(mock), {"--dataset", "sharegpt", "--multi-turn", "--dataset-path", path,
+                               "--history", "recorded", "--parallel", "4", "-n", "30"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  const auto sessions = by_session(read_requests(run.run_dirs.front()));
+  ASSERT_EQ(sessions.size(), 30u);
+  for (const auto& [id, turns] : sessions) {
+    ASSERT_EQ(turns.size(), 2u) << id;
+    const json& c = file[static_cast<size_t>(id)]["conversations"];
+    const json first = json::array({{{"role", "user"}, {"content", c[0]["value"]}}});
+    json second = first;
+    second.push_back({{"role", "assistant"}, {"content", c[1]["value"]}});
+    second.push_back({{"role", "user"}, {"content", c[2]["value"]}});
+    EXPECT_EQ(turns[0]["input_tokens"], *mock::chat_prompt_tokens(first)) << turns[0].dump();
+    EXPECT_EQ(turns[1]["input_tokens"], *mock::chat_prompt_tokens(second)) << turns[1].dump();
+  }
 }
 
 TEST(IntegrationSessions, LaterTurnsFindTheirHistoryInThePrefixCache) {
@@ -191,9 +219,9 @@ TEST(IntegrationSessions, LaterTurnsFindTheirHistoryInThePrefixCache) {
   const std::string path = write_conversations(lines);
   MockServer mock({"--ttft-ms", "1", "--itl-ms", "1", "--output-tokens", "4",
                    "--prefix-cache-tokens", "1000000", "--prefill-us-per-token", "200"});
-  const BenchRun run = run_llmperf(
-      concat(chat_args(mock), {"--dataset", "conversations", "--dataset-path", path,
-                               "--history", "recorded", "--parallel", "2", "-n", "2"}));
+  const BenchRun run =
+      run_llmperf(concat(chat_args(mock), {"--dataset", "conversations", "--dataset-path", path,
+                                           "--history", "recorded", "--parallel", "2", "-n", "2"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   const json& turns = run.summary["conversations"]["by_turn"];
   ASSERT_EQ(turns.size(), 3u) << run.summary["conversations"].dump(1);
@@ -208,12 +236,11 @@ TEST(IntegrationSessions, LaterTurnsFindTheirHistoryInThePrefixCache) {
 }
 
 TEST(IntegrationSessions, AFailedTurnEndsItsConversation) {
-  MockServer mock({"--ttft-ms", "1", "--itl-ms", "1", "--fault-http-rate", "0.25", "--seed",
-                   "3"});
-  const BenchRun run = run_llmperf(
-      concat(chat_args(mock), {"--dataset", "random_multi_turn", "--input-tokens", "30",
-                               "--output-tokens", "4", "--min-turns", "4", "--max-turns", "4",
-                               "--parallel", "3", "-n", "12"}));
+  MockServer mock({"--ttft-ms", "1", "--itl-ms", "1", "--fault-http-rate", "0.25", "--seed", "3"});
+  const BenchRun run =
+      run_llmperf(concat(chat_args(mock), {"--dataset", "random_multi_turn", "--input-tokens", "30",
+                                           "--output-tokens", "4", "--min-turns", "4",
+                                           "--max-turns", "4", "--parallel", "3", "-n", "12"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   const auto sessions = by_session(read_requests(run.run_dirs.front()));
   ASSERT_EQ(sessions.size(), 12u);
@@ -243,10 +270,10 @@ TEST(IntegrationSessions, AFailedTurnEndsItsConversation) {
 
 TEST(IntegrationSessions, ThinkTimeSeparatesATurnFromTheAnswerBefore) {
   MockServer mock({"--ttft-ms", "1", "--itl-ms", "1"});
-  const BenchRun run = run_llmperf(concat(
-      chat_args(mock), {"--dataset", "random_multi_turn", "--input-tokens", "30",
-                        "--output-tokens", "4", "--min-turns", "3", "--max-turns", "3",
-                        "--turn-delay", "0.05", "--parallel", "2", "-n", "2"}));
+  const BenchRun run = run_llmperf(
+      concat(chat_args(mock), {"--dataset", "random_multi_turn", "--input-tokens", "30",
+                               "--output-tokens", "4", "--min-turns", "3", "--max-turns", "3",
+                               "--turn-delay", "0.05", "--parallel", "2", "-n", "2"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   for (const auto& [id, turns] : by_session(read_requests(run.run_dirs.front()))) {
     ASSERT_EQ(turns.size(), 3u);

@@ -49,15 +49,17 @@ TEST(IntegrationTrace, MooncakeRequestsGoOutOnTimeAtTheirLengthsAndHitWhereBlock
     ids.push_back(i % 2 == 0 ? std::vector<int64_t>{1, 2, 3, 100 + i}
                              : std::vector<int64_t>{1, 4, 100 + i});
     const int64_t input = static_cast<int64_t>(ids.back().size()) * 64 - 20;
-    lines.push_back({{"timestamp", 1000 + i * 40}, {"input_length", input},
-                     {"output_length", 3 + i % 4}, {"hash_ids", ids.back()}});
+    lines.push_back({{"timestamp", 1000 + i * 40},
+                     {"input_length", input},
+                     {"output_length", 3 + i % 4},
+                     {"hash_ids", ids.back()}});
   }
   const std::string path = write_trace(lines);
   MockServer mock({"--ttft-ms", "1", "--itl-ms", "1", "--honour-max-tokens",
                    "--prefix-cache-tokens", "1000000"});
-  const BenchRun run = run_llmperf({"--url", mock.chat_url(), "--model", "mock-model",
-                                    "--dataset", "mooncake_trace", "--dataset-path", path,
-                                    "--trace-block-tokens", "64", "--trace-speedup", "2"});
+  const BenchRun run =
+      run_llmperf({"--url", mock.chat_url(), "--model", "mock-model", "--dataset", "mooncake_trace",
+                   "--dataset-path", path, "--trace-block-tokens", "64", "--trace-speedup", "2"});
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   const std::vector<json> records = by_id(read_requests(run.run_dirs.front()));
   ASSERT_EQ(records.size(), 12u);
@@ -97,6 +99,9 @@ TEST(IntegrationTrace, MooncakeRequestsGoOutOnTimeAtTheirLengthsAndHitWhereBlock
   EXPECT_EQ(run.summary["open_loop"]["arrival"], "trace");
   EXPECT_EQ(run.summary["exactness"]["input"]["matched"], 12) << run.summary["exactness"].dump();
   EXPECT_TRUE(contains(run.process.out, "Trace: 12 requests")) << run.process.out;
+  const std::string html = read_file((run.run_dirs.front() / "report.html").string());
+  EXPECT_TRUE(contains(html, "<h2>Trace replay</h2>"));
+  EXPECT_TRUE(contains(html, "trace replay x2"));
 }
 
 TEST(IntegrationTrace, OutOfOrderAndMalformedLinesAreReportedAndNLimitsTheReplay) {
@@ -108,9 +113,9 @@ TEST(IntegrationTrace, OutOfOrderAndMalformedLinesAreReportedAndNLimitsTheReplay
   };
   const std::string path = write_trace(lines, "{\"timestamp\": 50, \"input_length\": -3}\n");
   MockServer mock({"--ttft-ms", "1", "--itl-ms", "1", "--honour-max-tokens"});
-  const BenchRun run = run_llmperf({"--url", mock.chat_url(), "--model", "mock-model",
-                                    "--dataset", "mooncake_trace", "--dataset-path", path,
-                                    "--trace-block-tokens", "64", "-n", "3"});
+  const BenchRun run =
+      run_llmperf({"--url", mock.chat_url(), "--model", "mock-model", "--dataset", "mooncake_trace",
+                   "--dataset-path", path, "--trace-block-tokens", "64", "-n", "3"});
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   // The first three lines of the file, replayed in timestamp order (100, 200, 300 ms).
   const std::vector<json> records = by_id(read_requests(run.run_dirs.front()));
@@ -125,15 +130,16 @@ TEST(IntegrationTrace, WorkloadTraceBodiesAreSentAsRecordedAtTheirTimes) {
   // EvalScope's form: timestamps in seconds, whole bodies.
   std::vector<json> lines;
   for (int i = 0; i < 4; ++i) {
-    lines.push_back({{"timestamp", 10.0 + 0.05 * i},
-                     {"body",
-                      {{"messages", {{{"role", "user"}, {"content", "question " + std::to_string(i)}}}},
-                       {"max_tokens", 2 + i}}}});
+    lines.push_back(
+        {{"timestamp", 10.0 + 0.05 * i},
+         {"body",
+          {{"messages", {{{"role", "user"}, {"content", "question " + std::to_string(i)}}}},
+           {"max_tokens", 2 + i}}}});
   }
   const std::string path = write_trace(lines, "not json at all\n");
   MockServer mock({"--ttft-ms", "1", "--itl-ms", "1", "--honour-max-tokens"});
-  const BenchRun run = run_llmperf({"--url", mock.chat_url(), "--model", "mock-model",
-                                    "--dataset", "workload_trace", "--dataset-path", path});
+  const BenchRun run = run_llmperf({"--url", mock.chat_url(), "--model", "mock-model", "--dataset",
+                                    "workload_trace", "--dataset-path", path});
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   const std::vector<json> records = by_id(read_requests(run.run_dirs.front()));
   ASSERT_EQ(records.size(), 4u);

@@ -61,14 +61,13 @@ TEST(TurnMessages, ContentIsEscapedAsJson) {
 Conversation conversation(std::vector<ShareGptTurn> turns) { return Conversation{1, turns}; }
 
 TEST(ScriptFromConversation, UserMessagesStartTurnsAndAnswersAreRecorded) {
-  const SessionScript s = script_from_conversation(
-      conversation({{"system", "be brief"},
-                    {"human", "q1"},
-                    {"gpt", "a1"},
-                    {"user", "q2"},
-                    {"assistant", "a2"},
-                    {"human", "q3"}}),
-      100);
+  const SessionScript s = script_from_conversation(conversation({{"system", "be brief"},
+                                                                 {"human", "q1"},
+                                                                 {"gpt", "a1"},
+                                                                 {"user", "q2"},
+                                                                 {"assistant", "a2"},
+                                                                 {"human", "q3"}}),
+                                                   100);
   EXPECT_EQ(s.system, "be brief");
   ASSERT_EQ(s.turns.size(), 3u);
   EXPECT_EQ(s.turns[0].user, "q1");
@@ -79,17 +78,17 @@ TEST(ScriptFromConversation, UserMessagesStartTurnsAndAnswersAreRecorded) {
 }
 
 TEST(ScriptFromConversation, JoinsRepeatsDropsStrayMessagesAndCutsAtMaxTurns) {
-  const SessionScript s = script_from_conversation(
-      conversation({{"gpt", "greeting before any question"},
-                    {"human", "q1"},
-                    {"human", "more of q1"},
-                    {"tool", "ignored"},
-                    {"gpt", "a1"},
-                    {"gpt", "more of a1"},
-                    {"system", "not first: ignored"},
-                    {"human", "q2"},
-                    {"human", "q3"}}),
-      1);
+  const SessionScript s =
+      script_from_conversation(conversation({{"gpt", "greeting before any question"},
+                                             {"human", "q1"},
+                                             {"human", "more of q1"},
+                                             {"tool", "ignored"},
+                                             {"gpt", "a1"},
+                                             {"gpt", "more of a1"},
+                                             {"system", "not first: ignored"},
+                                             {"human", "q2"},
+                                             {"human", "q3"}}),
+                               1);
   EXPECT_EQ(s.system, "");
   ASSERT_EQ(s.turns.size(), 1u);
   EXPECT_EQ(s.turns[0].user, "q1\n\nmore of q1");

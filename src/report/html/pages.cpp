@@ -119,9 +119,13 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
   const std::string name = config.name.empty() ? config.model : config.name;
   std::string body = fmt::format("<h1>llmperf run: {}</h1>", xml_escape(name));
   std::string meta =
-      fmt::format("model {} · {} · concurrency {} · {} requests · {}", config.model, config.url,
-                  info.parallel, info.number, config.stream ? "stream" : "non-stream");
-  if (info.ramp.on()) {
+      fmt::format("model {} · {} · concurrency {} · {} {} · {}", config.model, config.url,
+                  info.parallel, info.number, s.sessions.empty() ? "requests" : "conversations",
+                  config.stream ? "stream" : "non-stream");
+  if (info.workload.trace.on) {
+    meta += fmt::format(" · trace replay x{} (mean {} req/s)",
+                        format_number(info.workload.trace.speedup), format_number(info.rate));
+  } else if (info.ramp.on()) {
     meta += fmt::format(" · ramp-up {} {} → {} req/s", info.ramp.strategy,
                         format_number(info.ramp.start_rps), format_number(info.ramp.end_rps));
   } else if (info.rate >= 0) {
@@ -158,10 +162,12 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
     body += "<h2>Shared prefix</h2><pre>" + xml_escape(shared_prefix_text(s)) + "</pre>";
   }
   if (!s.sessions.empty()) {
-    body += "<h2>Conversations</h2><pre>" + xml_escape(conversations_text(s)) + "</pre>";
+    body += "<h2>Conversations</h2><pre style=\"white-space:pre-wrap\">" +
+            xml_escape(conversations_text(s)) + "</pre>";
   }
   if (info.workload.trace.on) {
-    body += "<h2>Trace replay</h2><pre>" + xml_escape(trace_text(info, s)) + "</pre>";
+    body += "<h2>Trace replay</h2><pre style=\"white-space:pre-wrap\">" +
+            xml_escape(trace_text(info, s)) + "</pre>";
   }
   if (s.failed > 0) body += "<h2>Failures by kind</h2>" + failures_table(s);
   if (const std::string server = render_server_text(info, s); !server.empty()) {
