@@ -361,8 +361,9 @@ Config with_trace_plan(const Config& given, const TraceInfo& trace) {
   if (!trace.on) return config;
   config.number = {trace.entries};
   const double span_s = trace.span_s / trace.speedup;
-  config.rate = {span_s > 0 ? static_cast<double>(trace.entries - 1) / span_s
-                            : static_cast<double>(trace.entries)};
+  const double mean_rate = span_s > 0 ? static_cast<double>(trace.entries - 1) / span_s
+                                      : static_cast<double>(trace.entries);
+  config.rate.assign(std::max<size_t>(1, config.parallel.size()), mean_rate);  // one per cap
   return config;
 }
 
