@@ -60,8 +60,9 @@ void metrics_append_sample(std::string& out, std::string_view name, std::string_
   out += '\n';
 }
 
-std::int64_t load_relaxed(const std::atomic<std::int64_t>& value) {
-  return value.load(std::memory_order_relaxed);
+// A counter or gauge as the value its sample shows (read relaxed: a scrape is a snapshot).
+double sample_value(const std::atomic<std::int64_t>& value) {
+  return static_cast<double>(value.load(std::memory_order_relaxed));
 }
 
 }  // namespace
@@ -177,61 +178,55 @@ std::string MockMetrics::render(std::string_view model) const {
   const std::string m = metrics_label_escape(model.empty() ? std::string_view("mock") : model);
   std::string out;
   out.reserve(24 * 1024);
+  // A family with its one sample.
+  const auto append_metric = [&](std::string_view name, std::string_view type,
+                                 std::string_view help, double value) {
+    metrics_append_family(out, name, type, help);
+    metrics_append_sample(out, name, {}, m, value);
+  };
+  const auto append_histogram = [&](std::string_view name, std::string_view help,
+                                    const LatencyHistogram& histogram) {
+    metrics_append_family(out, name, "histogram", help);
+    histogram.render(out, name, m);
+  };
 
-  metrics_append_family(out, "vllm:num_requests_running", "gauge",
-                        "Number of requests in model execution batches.");
-  metrics_append_sample(out, "vllm:num_requests_running", {}, m,
-                        static_cast<double>(load_relaxed(running_)));
-  metrics_append_family(out, "vllm:num_requests_waiting", "gauge",
-                        "Number of requests waiting to be processed.");
-  metrics_append_sample(out, "vllm:num_requests_waiting", {}, m,
-                        static_cast<double>(load_relaxed(waiting_)));
+  append_metric("vllm:num_requests_running", "gauge",
+                "Number of requests in model execution batches.", sample_value(running_));
+  append_metric("vllm:num_requests_waiting", "gauge", "Number of requests waiting to be processed.",
+                sample_value(waiting_));
   // A fraction in [0, 1] despite the name, as in vLLM.
-  metrics_append_family(out, "vllm:kv_cache_usage_perc", "gauge",
-                        "KV-cache usage. 1 means 100 percent usage.");
-  const double kv_usage =
-      static_cast<double>(load_relaxed(kv_tokens_)) / static_cast<double>(kv_cache_tokens_);
-  metrics_append_sample(out, "vllm:kv_cache_usage_perc", {}, m, std::clamp(kv_usage, 0.0, 1.0));
+  const double kv_usage = sample_value(kv_tokens_) / static_cast<double>(kv_cache_tokens_);
+  append_metric("vllm:kv_cache_usage_perc", "gauge", "KV-cache usage. 1 means 100 percent usage.",
+                std::clamp(kv_usage, 0.0, 1.0));
 
-  metrics_append_family(out, "vllm:prefix_cache_queries_total", "counter",
-                        "Prefix cache queries, in terms of number of queried tokens.");
-  metrics_append_sample(out, "vllm:prefix_cache_queries_total", {}, m,
-                        static_cast<double>(load_relaxed(prefix_queries_)));
-  metrics_append_family(out, "vllm:prefix_cache_hits_total", "counter",
-                        "Prefix cache hits, in terms of number of cached tokens.");
-  metrics_append_sample(out, "vllm:prefix_cache_hits_total", {}, m,
-                        static_cast<double>(load_relaxed(prefix_hits_)));
-  metrics_append_family(out, "vllm:num_preemptions_total", "counter",
-                        "Cumulative number of preemption from the engine.");
-  metrics_append_sample(out, "vllm:num_preemptions_total", {}, m, 0.0);
-  metrics_append_family(out, "vllm:prompt_tokens_total", "counter",
-                        "Number of prefill tokens processed.");
-  metrics_append_sample(out, "vllm:prompt_tokens_total", {}, m,
-                        static_cast<double>(load_relaxed(prompt_tokens_)));
-  metrics_append_family(out, "vllm:generation_tokens_total", "counter",
-                        "Number of generation tokens processed.");
-  metrics_append_sample(out, "vllm:generation_tokens_total", {}, m,
-                        static_cast<double>(load_relaxed(generation_tokens_)));
+  append_metric("vllm:prefix_cache_queries_total", "counter",
+                "Prefix cache queries, in terms of number of queried tokens.",
+                sample_value(prefix_queries_));
+  append_metric("vllm:prefix_cache_hits_total", "counter",
+                "Prefix cache hits, in terms of number of cached tokens.",
+                sample_value(prefix_hits_));
+  append_metric("vllm:num_preemptions_total", "counter",
+                "Cumulative number of preemption from the engine.", 0.0);
+  append_metric("vllm:prompt_tokens_total", "counter", "Number of prefill tokens processed.",
+                sample_value(prompt_tokens_));
+  append_metric("vllm:generation_tokens_total", "counter", "Number of generation tokens processed.",
+                sample_value(generation_tokens_));
   metrics_append_family(out, "vllm:request_success_total", "counter",
                         "Count of successfully processed requests.");
   for (std::size_t i = 0; i < finished_.size(); ++i) {
     metrics_append_sample(out, "vllm:request_success_total",
                           fmt::format(R"(finished_reason="{}")", kFinishReasonLabels[i]), m,
-                          static_cast<double>(load_relaxed(finished_[i])));
+                          sample_value(finished_[i]));
   }
 
-  metrics_append_family(out, "vllm:time_to_first_token_seconds", "histogram",
-                        "Histogram of time to first token in seconds.");
-  ttft_.render(out, "vllm:time_to_first_token_seconds", m);
-  metrics_append_family(out, "vllm:inter_token_latency_seconds", "histogram",
-                        "Histogram of inter-token latency in seconds.");
-  itl_.render(out, "vllm:inter_token_latency_seconds", m);
-  metrics_append_family(out, "vllm:e2e_request_latency_seconds", "histogram",
-                        "Histogram of e2e request latency in seconds.");
-  e2e_.render(out, "vllm:e2e_request_latency_seconds", m);
-  metrics_append_family(out, "vllm:request_queue_time_seconds", "histogram",
-                        "Histogram of time spent in WAITING phase for request.");
-  queue_.render(out, "vllm:request_queue_time_seconds", m);
+  append_histogram("vllm:time_to_first_token_seconds",
+                   "Histogram of time to first token in seconds.", ttft_);
+  append_histogram("vllm:inter_token_latency_seconds",
+                   "Histogram of inter-token latency in seconds.", itl_);
+  append_histogram("vllm:e2e_request_latency_seconds",
+                   "Histogram of e2e request latency in seconds.", e2e_);
+  append_histogram("vllm:request_queue_time_seconds",
+                   "Histogram of time spent in WAITING phase for request.", queue_);
   return out;
 }
 

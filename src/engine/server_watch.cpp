@@ -39,7 +39,8 @@ bool trails_client(const ServerPoint& p, const ClientTotals& client) {
 
 }  // namespace
 
-ServerWatch::ServerWatch(const Config& config) : config_(config) {
+ServerWatch::ServerWatch(const Config& config)
+    : config_(config), tally_(config.metrics_interval_s) {
   const std::string base = base_url_of(config.url);
   const HttpPoolOptions http = side_channel_options(config);
   identity_ = fetch_server_identity(base, http);
@@ -82,20 +83,15 @@ ServerWatch::~ServerWatch() {
   if (scraper_) scraper_->stop();
 }
 
-void ServerWatch::record(Scrape&& scrape, const char* phase, std::vector<MetricSample>* keep) {
+std::optional<ServerPoint> ServerWatch::reduced(const Scrape& scrape) const {
+  if (!scrape.ok) return std::nullopt;
+  return reduce_scrape(engine_, scrape.exposition.samples, scrape.t_ns);
+}
+
+void ServerWatch::record(Scrape&& scrape, const std::optional<ServerPoint>& point,
+                         const char* phase, std::vector<MetricSample>* keep) {
   std::lock_guard lock(mutex_);
-  ++scrapes_;
-  const double ms = static_cast<double>(scrape.duration_ns) / 1e6;
-  scrape_ms_max_ = std::max(scrape_ms_max_, ms);
-  if (ms > config_.metrics_interval_s * 1000) ++slow_;
-  std::optional<ServerPoint> point;
-  if (scrape.ok) {
-    point = reduce_scrape(engine_, scrape.exposition.samples, scrape.t_ns);
-    timeline_.push_back(*point);
-  } else {
-    ++failed_;
-    last_error_ = scrape.error;
-  }
+  tally_.add(static_cast<double>(scrape.duration_ns) / 1e6, point, scrape.error);
   if (file_) {
     ScrapeLine line;
     line.phase = phase;
@@ -122,10 +118,7 @@ void ServerWatch::begin_run(const std::string& run_dir, int64_t anchor_ns) {
     file_failed_ = false;
     before_.clear();
     after_.clear();
-    timeline_.clear();
-    scrapes_ = failed_ = slow_ = 0;
-    scrape_ms_max_ = 0;
-    last_error_.clear();
+    tally_ = ScrapeTally(config_.metrics_interval_s);
     profiled_ = false;
     profile_note_.clear();
   }
@@ -138,9 +131,12 @@ void ServerWatch::begin_run(const std::string& run_dir, int64_t anchor_ns) {
     Scrape before = scraper_->scrape();
     before_ok_ = before.ok;
     before_error_ = before.error;
-    record(std::move(before), "before", &before_);
-    scraper_->start(config_.metrics_interval_s,
-                    [this](Scrape&& s) { record(std::move(s), "during", nullptr); });
+    const std::optional<ServerPoint> point = reduced(before);
+    record(std::move(before), point, "before", &before_);
+    scraper_->start(config_.metrics_interval_s, [this](Scrape&& s) {
+      const std::optional<ServerPoint> during = reduced(s);
+      record(std::move(s), during, "during", nullptr);
+    });
   }
   if (profiler_) {
     const ProfilerCall call = profiler_->start();
@@ -171,18 +167,19 @@ ServerSummary ServerWatch::end_run(const ClientTotals& client) {
     scraper_->stop();
     // Some engines count a request (and its tokens) only once it is done: wait for them briefly.
     Scrape after = scraper_->scrape();
+    std::optional<ServerPoint> point = reduced(after);
     const int64_t give_up = now_ns() + 1'000'000'000;
-    while (after.ok && now_ns() < give_up &&
-           trails_client(reduce_scrape(engine_, after.exposition.samples, after.t_ns), client)) {
+    while (point && now_ns() < give_up && trails_client(*point, client)) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      record(std::move(after), "settling", nullptr);
+      record(std::move(after), point, "settling", nullptr);
       after = scraper_->scrape();
+      point = reduced(after);
     }
     const bool after_ok = after.ok;
     const std::string after_error = after.error;
-    record(std::move(after), "after", &after_);
+    record(std::move(after), point, "after", &after_);
     std::lock_guard lock(mutex_);
-    summary = summarize_server(engine_, before_, after_, timeline_, client);
+    summary = tally_.summarize(engine_, before_, after_, client);
     if (!before_ok_) {
       summary.unavailable_reason = "the scrape before the run failed: " + before_error_;
     } else if (!after_ok) {
@@ -192,19 +189,17 @@ ServerSummary ServerWatch::end_run(const ClientTotals& client) {
           "the server's metric names are not among those llmperf knows (raw series in "
           "server_metrics.jsonl)";
     }
-    summary.scrapes = scrapes_;
-    summary.failed_scrapes = failed_;
-    summary.slow_scrapes = slow_;
-    summary.scrape_ms_max = scrape_ms_max_;
-    if (failed_ > 0) {
-      summary.warnings.push_back(fmt::format("{} of {} scrapes of {} failed (last: {})", failed_,
-                                             scrapes_, metrics_url_, last_error_));
+    if (summary.failed_scrapes > 0) {
+      summary.warnings.push_back(fmt::format("{} of {} scrapes of {} failed (last: {})",
+                                             summary.failed_scrapes, summary.scrapes, metrics_url_,
+                                             tally_.last_error()));
     }
-    if (slow_ > 0) {
+    if (summary.slow_scrapes > 0) {
       summary.warnings.push_back(fmt::format(
           "{} of {} scrapes took longer than the {:g} s interval (slowest {:.0f} ms): the server "
           "is busy, or --metrics-interval is too short",
-          slow_, scrapes_, config_.metrics_interval_s, scrape_ms_max_));
+          summary.slow_scrapes, summary.scrapes, config_.metrics_interval_s,
+          summary.scrape_ms_max));
     }
     file_.reset();
   } else {

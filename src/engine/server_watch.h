@@ -40,7 +40,11 @@ class ServerWatch {
   ServerSummary end_run(const ClientTotals& client);
 
  private:
-  void record(Scrape&& scrape, const char* phase, std::vector<MetricSample>* keep);
+  // The scrape reduced to the common series; nullopt when it failed.
+  std::optional<ServerPoint> reduced(const Scrape& scrape) const;
+  // Tallies the scrape and its reduction, writes its line, and keeps its samples in `keep`.
+  void record(Scrape&& scrape, const std::optional<ServerPoint>& point, const char* phase,
+              std::vector<MetricSample>* keep);
 
   const Config& config_;
   ServerIdentity identity_;
@@ -58,12 +62,7 @@ class ServerWatch {
   std::vector<MetricSample> after_;
   bool before_ok_ = false;
   std::string before_error_;
-  std::vector<ServerPoint> timeline_;
-  int64_t scrapes_ = 0;
-  int64_t failed_ = 0;
-  int64_t slow_ = 0;
-  double scrape_ms_max_ = 0;
-  std::string last_error_;
+  ScrapeTally tally_;
   bool profiled_ = false;
   std::string profile_note_;
 };

@@ -378,4 +378,30 @@ ServerSummary summarize_server(const std::string& engine, const std::vector<Metr
   return s;
 }
 
+void ScrapeTally::add(double duration_ms, const std::optional<ServerPoint>& point,
+                      std::string_view error) {
+  ++scrapes_;
+  slowest_ms_ = std::max(slowest_ms_, duration_ms);
+  if (duration_ms > interval_s_ * 1000) ++slow_;
+  if (point) {
+    timeline_.push_back(*point);
+  } else {
+    ++failed_;
+    last_error_ = error;
+  }
+}
+
+ServerSummary ScrapeTally::summarize(const std::string& engine,
+                                     const std::vector<MetricSample>& before,
+                                     const std::vector<MetricSample>& after,
+                                     const ClientTotals& client) const {
+  ServerSummary s = summarize_server(engine, before, after, timeline_, client);
+  s.interval_s = interval_s_;
+  s.scrapes = scrapes_;
+  s.failed_scrapes = failed_;
+  s.slow_scrapes = slow_;
+  s.scrape_ms_max = slowest_ms_;
+  return s;
+}
+
 }  // namespace llmperf

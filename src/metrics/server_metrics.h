@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/record.h"
@@ -126,5 +127,32 @@ ServerSummary summarize_server(const std::string& engine, const std::vector<Metr
                                const std::vector<MetricSample>& after,
                                std::vector<ServerPoint> timeline, const ClientTotals& client,
                                double tolerance = 0.01);
+
+// How the scrapes of one run went, tallied as they come (live, or read back from
+// server_metrics.jsonl) and then folded into the run's summary.
+class ScrapeTally {
+ public:
+  // A scrape that takes longer than `interval_s` (the scraping interval, seconds) is slow.
+  explicit ScrapeTally(double interval_s = 0) : interval_s_(interval_s) {}
+
+  // One scrape that took `duration_ms`: `point` is its reduction when it answered, nullopt when it
+  // failed with `error`.
+  void add(double duration_ms, const std::optional<ServerPoint>& point, std::string_view error);
+
+  // summarize_server over the answered scrapes, with the interval and the scrape counts filled in.
+  ServerSummary summarize(const std::string& engine, const std::vector<MetricSample>& before,
+                          const std::vector<MetricSample>& after, const ClientTotals& client) const;
+
+  const std::string& last_error() const { return last_error_; }
+
+ private:
+  double interval_s_ = 0;              // the scraping interval (seconds)
+  int64_t scrapes_ = 0;                // every scrape, failed ones included
+  int64_t failed_ = 0;                 // scrapes that got no Prometheus text
+  int64_t slow_ = 0;                   // scrapes that took longer than the interval
+  double slowest_ms_ = 0;              // the longest scrape (milliseconds)
+  std::string last_error_;             // why the last failed scrape failed
+  std::vector<ServerPoint> timeline_;  // the answered scrapes, reduced, in order
+};
 
 }  // namespace llmperf

@@ -11,17 +11,6 @@ namespace {
 
 using nlohmann::json;
 
-// The value at `key` as text ("" when absent or not a scalar).
-std::string text_of(const json& object, const char* key) {
-  const auto it = object.find(key);
-  if (it == object.end()) return "";
-  if (it->is_string()) return it->get<std::string>();
-  if (it->is_number_integer()) return std::to_string(it->get<int64_t>());
-  if (it->is_number_unsigned()) return std::to_string(it->get<uint64_t>());
-  if (it->is_boolean()) return it->get<bool>() ? "true" : "false";
-  return "";
-}
-
 int64_t positive_int_of(const json& object, const char* key) {
   const auto it = object.find(key);
   if (it == object.end() || !it->is_number_integer()) return 0;
@@ -115,6 +104,17 @@ bool absorb_sglang_info(const json& doc, ServerIdentity& id) {
 }
 
 }  // namespace
+
+std::string text_of(const json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  // Unsigned first: is_number_integer() is true for unsigned numbers too.
+  if (it->is_number_unsigned()) return std::to_string(it->get<uint64_t>());
+  if (it->is_number_integer()) return std::to_string(it->get<int64_t>());
+  if (it->is_boolean()) return it->get<bool>() ? "true" : "false";
+  return "";
+}
 
 void absorb(std::string_view endpoint, std::string_view body, ServerIdentity& identity) {
   const json doc = json::parse(body, nullptr, false);

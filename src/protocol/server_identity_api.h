@@ -10,7 +10,10 @@
 // rest. Readers never throw: an answer that is not the expected JSON adds nothing.
 #pragma once
 
+#include <string>
 #include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/server_sample.h"
 
@@ -26,5 +29,9 @@ void absorb(std::string_view endpoint, std::string_view body, ServerIdentity& id
 
 // Fills identity.engine from what answered, where it is still empty.
 void guess_engine(ServerIdentity& identity);
+
+// The value at `key` of a JSON object as text: a string as it is, an integer or a boolean spelled
+// out, "" when absent or anything else. (`llmperf report` reads the identity back with it too.)
+std::string text_of(const nlohmann::json& object, const char* key);
 
 }  // namespace llmperf::identity_api

@@ -110,6 +110,13 @@ void write_vllm_result(const Config& config, const RunInfo& info, const RunSumma
 Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary);
 // summary.json's "server": identity, /metrics over the run, reconciliation, profiling.
 Json server_json(const RunInfo& info, const RunSummary& summary);
+// A server histogram's q-quantile (0-1) as the text tables show it, in milliseconds; "-" for
+// both when the histogram has no observations.
+struct QuantileCells {
+  std::string value_ms;   // the estimate, interpolated within its bucket
+  std::string bucket_ms;  // "lower-upper" of that bucket, "inf" for the open last one
+};
+QuantileCells server_quantile_cells(const std::optional<HistogramWindow>& h, double q);
 // For `llmperf report`: the identity from an old summary.json's "server", and the server's
 // summary rebuilt from a run's server_metrics.jsonl (what the old "server" says where the file is
 // absent: why it was not read, whether the run was profiled).

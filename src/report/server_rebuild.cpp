@@ -3,19 +3,21 @@
 // from the old summary.json, so that a rebuild loses nothing the run saw.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "protocol/prometheus.h"
+#include "protocol/server_identity_api.h"
 #include "report/internal.h"
 
 namespace llmperf::report_detail {
 namespace {
 
+using identity_api::text_of;
 using nlohmann::json;
 
 // A line's "series" object as samples: `name{labels} value` lines parsed again.
@@ -29,11 +31,6 @@ std::vector<MetricSample> samples_of(const json& series) {
     text += '\n';
   }
   return parse_prometheus(text).samples;
-}
-
-std::string text_of(const json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 }  // namespace
@@ -95,23 +92,18 @@ ServerSummary server_summary_from_files(const std::string& jsonl_path, const jso
       engine = detect_engine(samples_of(j.value("series", json())));
     }
   }
-  std::vector<ServerPoint> timeline;
-  int64_t scrapes = 0, failed = 0, slow = 0;
-  double slowest = 0;
+  ScrapeTally tally(interval_s);
   bool before_ok = false, after_ok = false;
   for (const json& j : lines) {
-    ++scrapes;
-    const std::string phase = text_of(j, "phase");
     const double ms = j.value("duration_ms", 0.0);
-    slowest = std::max(slowest, ms);
-    if (ms > interval_s * 1000) ++slow;
     if (!j.value("ok", false)) {
-      ++failed;
+      tally.add(ms, std::nullopt, text_of(j, "error"));
       continue;
     }
     std::vector<MetricSample> samples = samples_of(j.value("series", json()));
     const int64_t t_ns = json_integer<int64_t>(j.value("t_ns", json())).value_or(0);
-    timeline.push_back(reduce_scrape(engine, samples, t_ns));
+    tally.add(ms, reduce_scrape(engine, samples, t_ns), "");
+    const std::string phase = text_of(j, "phase");
     if (phase == "before") {
       before = std::move(samples);
       before_ok = true;
@@ -120,27 +112,20 @@ ServerSummary server_summary_from_files(const std::string& jsonl_path, const jso
       after_ok = true;
     }
   }
-  const std::string url = summary.url;
-  const bool profiled = summary.profiled;
-  const std::string note = summary.profile_note;
-  summary = summarize_server(engine, before, after, std::move(timeline), client);
-  summary.url = url;
-  summary.profiled = profiled;
-  summary.profile_note = note;
-  summary.interval_s = interval_s;
-  summary.scrapes = scrapes;
-  summary.failed_scrapes = failed;
-  summary.slow_scrapes = slow;
-  summary.scrape_ms_max = slowest;
+  ServerSummary rebuilt = tally.summarize(engine, before, after, client);
+  rebuilt.url = summary.url;
+  rebuilt.profiled = summary.profiled;
+  rebuilt.profile_note = summary.profile_note;
   if (!before_ok) {
-    summary.unavailable_reason = "the scrape before the run failed";
+    rebuilt.unavailable_reason = "the scrape before the run failed";
   } else if (!after_ok) {
-    summary.unavailable_reason = "the scrape after the run failed";
+    rebuilt.unavailable_reason = "the scrape after the run failed";
   }
-  if (failed > 0) {
-    summary.warnings.push_back(fmt::format("{} of {} scrapes failed", failed, scrapes));
+  if (rebuilt.failed_scrapes > 0) {
+    rebuilt.warnings.push_back(
+        fmt::format("{} of {} scrapes failed", rebuilt.failed_scrapes, rebuilt.scrapes));
   }
-  return summary;
+  return rebuilt;
 }
 
 }  // namespace llmperf::report_detail

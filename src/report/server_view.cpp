@@ -76,6 +76,15 @@ Json identity_json(const ServerIdentity& id) {
 
 }  // namespace
 
+QuantileCells server_quantile_cells(const std::optional<HistogramWindow>& h, double q) {
+  const auto quantile = h ? h->quantile(q) : std::nullopt;
+  if (!quantile) return {"-", "-"};
+  return {format_number(quantile->value * 1000),
+          fmt::format("{}-{}", format_number(quantile->lower * 1000),
+                      std::isinf(quantile->upper) ? std::string("inf")
+                                                  : format_number(quantile->upper * 1000))};
+}
+
 Json server_json(const RunInfo& info, const RunSummary& summary) {
   const ServerSummary& s = summary.server;
   Json metrics = nullptr;
@@ -207,15 +216,10 @@ std::string render_server_text(const RunInfo& info, const RunSummary& summary) {
   const auto hist_row = [&](const char* what, const std::optional<HistogramWindow>& h) {
     if (!h || !(h->count > 0)) return;
     std::vector<std::string> row{what, server_count_text(h->count)};
-    for (const double q : {0.5, 0.9, 0.99}) {
-      const auto v = h->quantile(q);
-      row.push_back(v ? format_number(v->value * 1000) : "-");
+    for (const double q : report_detail::kServerQuantiles) {
+      row.push_back(report_detail::server_quantile_cells(h, q).value_ms);
     }
-    const auto median = h->quantile(0.5);
-    row.push_back(median ? fmt::format("{}-{}", format_number(median->lower * 1000),
-                                       std::isinf(median->upper) ? std::string("inf")
-                                                                 : format_number(median->upper * 1000))
-                         : "-");
+    row.push_back(report_detail::server_quantile_cells(h, 0.5).bucket_ms);
     hist.push_back(std::move(row));
   };
   hist_row("TTFT", s.ttft);

@@ -122,15 +122,12 @@ std::string server_sweep_text(const std::vector<SweepRow>& rows) {
       return c.matches ? std::string("ok") : fmt::format("MISMATCH {:+.1f}%", 100.0 * c.difference /
                                                                         std::max(1.0, c.client));
     };
-    const auto p50 = [](const std::optional<HistogramWindow>& h) {
-      const auto q = h ? h->quantile(0.5) : std::nullopt;
-      return q ? report_detail::format_number(q->value * 1000) : std::string("-");
-    };
     cells.push_back({r.info.rate >= 0 ? fmt::format("rate {:g}", r.info.rate)
                                       : fmt::format("parallel {}", r.info.parallel),
                      gauge(s.running, 1), gauge(s.waiting, 1), gauge(s.kv_usage, 100),
                      s.preemptions ? report_detail::format_number(*s.preemptions) : "-",
-                     p50(s.ttft), check(s.requests_check), check(s.generation_check)});
+                     report_detail::server_quantile_cells(s.ttft, 0.5).value_ms,
+                     check(s.requests_check), check(s.generation_check)});
   }
   if (!any) return "";
   return "\nServer during each run (its /metrics)\n" +

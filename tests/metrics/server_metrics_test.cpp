@@ -3,7 +3,8 @@
 // window deltas summed over label sets (two vLLM engines), each engine's names (detect_engine,
 // reduce_scrape and the preferred spellings), gauges over the scrapes during the run, and the
 // reconciliation of the server's totals with the client's: exact, within and beyond tolerance,
-// missing usage, llama.cpp's prompt counter as a lower bound, counters that went down.
+// missing usage, llama.cpp's prompt counter as a lower bound, counters that went down; and the
+// tally of a run's scrapes (failed, slow, the answered ones on the timeline).
 #include "metrics/server_metrics.h"
 
 #include <limits>
@@ -701,6 +702,45 @@ TEST(ClientTotals, OtherStatusesAreIgnored) {
   EXPECT_EQ(c.requests, 0);
   EXPECT_EQ(c.prompt_tokens, 0);
   EXPECT_EQ(c.without_usage, 0);
+}
+
+// --- ScrapeTally ---------------------------------------------------------------------------------
+
+// Five scrapes at a 1 s interval: answered in 20, 1000 (not slow: slow is longer than the
+// interval) and 30 ms, failed in 1500 (slow) and 5 ms.
+TEST(ScrapeTally, CountsFailedAndSlowScrapesAndKeepsTheAnsweredOnes) {
+  ScrapeTally tally(1.0);
+  tally.add(20, point(0, 1, 0.1), "");
+  tally.add(1500, std::nullopt, "timed out");
+  tally.add(1000, point(2, 3, 0.3), "");
+  tally.add(5, std::nullopt, "connection refused");
+  tally.add(30, point(4, 5, 0.5), "");
+  EXPECT_EQ(tally.last_error(), "connection refused");
+  const ServerSummary s =
+      tally.summarize("vLLM", vllm_before(), vllm_after(), client(10, 1000, 600));
+  EXPECT_EQ(s.interval_s, 1.0);
+  EXPECT_EQ(s.scrapes, 5);
+  EXPECT_EQ(s.failed_scrapes, 2);
+  EXPECT_EQ(s.slow_scrapes, 1);
+  EXPECT_EQ(s.scrape_ms_max, 1500);
+  ASSERT_EQ(s.timeline.size(), 3U);  // the answered scrapes only
+  EXPECT_EQ(s.timeline[1].t_ns, 2);
+  EXPECT_EQ(s.running.samples, 1);  // the one between the first and last answered
+  EXPECT_EQ(s.running.mean, 3);
+  // The rest is summarize_server's.
+  EXPECT_EQ(s.requests, 10);
+  EXPECT_TRUE(s.available);
+}
+
+TEST(ScrapeTally, NothingScraped) {
+  const ServerSummary s = ScrapeTally(2.0).summarize("vLLM", {}, {}, client(10, 1000, 600));
+  EXPECT_FALSE(s.available);
+  EXPECT_EQ(s.interval_s, 2.0);
+  EXPECT_EQ(s.scrapes, 0);
+  EXPECT_EQ(s.failed_scrapes, 0);
+  EXPECT_EQ(s.slow_scrapes, 0);
+  EXPECT_EQ(s.scrape_ms_max, 0);
+  EXPECT_TRUE(s.timeline.empty());
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // (captured from the llama-server in /work/shared), TGI and SGLang give it, a whole probe of every
 // endpoint per engine with the others answering 404, and answers that are not the JSON expected
 // (garbage, other JSON types, fields of the wrong type), which add nothing and never throw.
-// guess_engine from the Server header and what answered.
+// guess_engine from the Server header and what answered. text_of, which `llmperf report` shares.
 #include "protocol/server_identity_api.h"
 
 #include <string>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace llmperf {
 namespace {
@@ -375,6 +376,22 @@ TEST(ServerIdentity, KnownFromAnyOfHeaderModelsOrAnswers) {
   id = ServerIdentity{};
   id.answered = {"/version"};
   EXPECT_TRUE(id.known());
+}
+
+TEST(TextOf, ScalarsAsTextAnythingElseEmpty) {
+  const auto doc =
+      nlohmann::json::parse(R"({"s":"abc","i":-7,"u":42,"t":true,"f":false,"d":1.5,"n":null,)"
+                            R"("a":[1],"o":{"k":"v"}})");
+  EXPECT_EQ(api::text_of(doc, "s"), "abc");
+  EXPECT_EQ(api::text_of(doc, "i"), "-7");
+  EXPECT_EQ(api::text_of(doc, "u"), "42");
+  EXPECT_EQ(api::text_of(nlohmann::json::parse(R"({"big":18446744073709551615})"), "big"),
+            "18446744073709551615");
+  EXPECT_EQ(api::text_of(doc, "t"), "true");
+  EXPECT_EQ(api::text_of(doc, "f"), "false");
+  for (const char* key : {"d", "n", "a", "o", "absent"})
+    EXPECT_EQ(api::text_of(doc, key), "") << key;
+  EXPECT_EQ(api::text_of(nlohmann::json::array({"s"}), "s"), "");  // not an object
 }
 
 TEST(ServerIdentity, NameJoinsEngineAndVersion) {

@@ -268,6 +268,25 @@ TEST(ServerText, MedianInTheInfBucket) {
       << text;
 }
 
+TEST(ServerQuantileCells, ValueAndBucketInMilliseconds) {
+  const auto ttft = vllm_summary().server.ttft;
+  const QuantileCells median = server_quantile_cells(ttft, 0.5);  // rank 5: 1 of the 4 above 0.1
+  EXPECT_EQ(median.value_ms, "200");
+  EXPECT_EQ(median.bucket_ms, "100-500");
+  EXPECT_EQ(server_quantile_cells(ttft, 0.99).bucket_ms, "500-inf");
+}
+
+TEST(ServerQuantileCells, DashesWithoutObservations) {
+  HistogramWindow empty;
+  empty.bounds = {0.1, kInf};
+  empty.counts = {0, 0};
+  for (const auto& h : {std::optional<HistogramWindow>(), std::optional<HistogramWindow>(empty)}) {
+    const QuantileCells cells = server_quantile_cells(h, 0.5);
+    EXPECT_EQ(cells.value_ms, "-");
+    EXPECT_EQ(cells.bucket_ms, "-");
+  }
+}
+
 TEST(ServerText, ProfiledIsCalledOut) {
   RunSummary summary = vllm_summary();
   summary.server.profiled = true;
