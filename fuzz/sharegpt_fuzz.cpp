@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "workload/sharegpt.h"
+#include "workload/datasets/sharegpt.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;

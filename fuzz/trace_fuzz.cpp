@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "workload/trace.h"
+#include "workload/replay/trace.h"
 
 namespace {
 

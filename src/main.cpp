@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/subcommands.h"
-#include "engine/runner.h"
+#include "engine/sweep/runner.h"
 #include "workload/dataset.h"
 
 int main(int argc, char** argv) {

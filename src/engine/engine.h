@@ -12,10 +12,10 @@
 
 #include "core/config.h"
 #include "core/record.h"
-#include "metrics/pooled_samples.h"
+#include "metrics/stats/pooled_samples.h"
 #include "workload/dataset.h"
 #include "workload/request_builder.h"
-#include "workload/session_script.h"
+#include "workload/replay/session_script.h"
 
 namespace llmperf {
 

@@ -18,7 +18,7 @@
 #include "engine/engine.h"
 #include "engine/response_handler.h"
 #include "http/curl_transport.h"
-#include "workload/session_script.h"
+#include "workload/replay/session_script.h"
 
 namespace llmperf {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "metrics/pooled_samples.h"
-#include "metrics/stats.h"
+#include "metrics/stats/pooled_samples.h"
+#include "metrics/stats/stats.h"
 
 namespace llmperf {
 

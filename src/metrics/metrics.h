@@ -16,10 +16,10 @@
 #include "metrics/exactness.h"
 #include "metrics/goodput.h"
 #include "metrics/sessions.h"
-#include "metrics/pooled_samples.h"
+#include "metrics/stats/pooled_samples.h"
 #include "metrics/server_metrics.h"
-#include "metrics/stats.h"
-#include "metrics/time_bins.h"
+#include "metrics/stats/stats.h"
+#include "metrics/stats/time_bins.h"
 
 namespace llmperf {
 

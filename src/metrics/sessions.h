@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/record.h"
-#include "metrics/stats.h"
+#include "metrics/stats/stats.h"
 
 namespace llmperf {
 

@@ -11,7 +11,7 @@
 
 #include "core/config.h"
 #include "http/http_pool.h"
-#include "workload/synthetic.h"
+#include "workload/synthetic/synthetic.h"
 #include "workload/tokenizer.h"
 
 namespace llmperf {

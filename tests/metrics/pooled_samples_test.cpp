@@ -1,7 +1,7 @@
 // Tests for PooledSamples: exact (identical to describe()) below its limit; past it, every
 // percentile within kRelativeError of the exact value on several shapes of data, while count,
 // mean, std, min and max stay exact; merging pools; quantiles for charts.
-#include "metrics/pooled_samples.h"
+#include "metrics/stats/pooled_samples.h"
 
 #include <gtest/gtest.h>
 

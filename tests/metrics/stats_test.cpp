@@ -1,6 +1,6 @@
 // Tests for stats: percentiles against hand-computed numpy.percentile (linear) values, and the
 // population mean/std of describe().
-#include "metrics/stats.h"
+#include "metrics/stats/stats.h"
 
 #include <gtest/gtest.h>
 

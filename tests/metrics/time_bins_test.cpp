@@ -1,6 +1,6 @@
 // Tests for TimeBins: amounts land in the bin of their time, bins merge in pairs and double their
 // width once the span outgrows kMaxBins, and nothing is lost on the way.
-#include "metrics/time_bins.h"
+#include "metrics/stats/time_bins.h"
 
 #include <gtest/gtest.h>
 

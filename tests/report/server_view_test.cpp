@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/internal.h"
-#include "report/server_metrics_file.h"
+#include "report/server/server_metrics_file.h"
 
 namespace llmperf::report_detail {
 namespace {

@@ -6,7 +6,7 @@
 // (the search then needs several rounds, and some totals cannot be reached at all), and glue a
 // final '.' to the token before it (a merge across the cut that no cut position can hit, so only
 // a new body helps). Call counters check batching and the bounds on tries and redraws.
-#include "workload/prompt_fitting.h"
+#include "workload/synthetic/prompt_fitting.h"
 
 #include <algorithm>
 #include <map>

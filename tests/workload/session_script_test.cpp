@@ -1,6 +1,6 @@
 // Conversations for --multi-turn: the messages each turn sends (live and recorded history) and
 // how a file's conversation becomes a script.
-#include "workload/session_script.h"
+#include "workload/replay/session_script.h"
 
 #include <gtest/gtest.h>
 

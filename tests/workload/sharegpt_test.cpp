@@ -4,7 +4,7 @@
 // uses; and the sampler's vLLM rules with a fake tokenizer (one token per word plus a template
 // overhead): turn selection, each length filter, the fixed output length, changed limits, seed
 // stability, short samples, the errors, and the estimate path.
-#include "workload/sharegpt.h"
+#include "workload/datasets/sharegpt.h"
 
 #include <stdlib.h>
 
@@ -18,7 +18,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "workload/dataset_readers.h"
+#include "workload/datasets/dataset_readers.h"
 #include "workload/utf8.h"
 
 namespace llmperf {

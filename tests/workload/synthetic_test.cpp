@@ -4,7 +4,7 @@
 // a non-ASCII character; count() adds a 5-token template), so that every realized length can be
 // recounted; the shared prefix; seeds; the length ranges;
 // make_estimated_prompts against its LengthModel; random_text.
-#include "workload/synthetic.h"
+#include "workload/synthetic/synthetic.h"
 
 #include <algorithm>
 #include <map>

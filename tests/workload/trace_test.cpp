@@ -3,7 +3,7 @@
 // from hash ids, against a fake tokenizer written here (ASCII words cut into pieces of at most 6
 // bytes, a leading space belonging to the word; '.' a token of its own; count() adds a 5-token
 // template). Token counts add up across a space, so the pieces of a prompt show its blocks.
-#include "workload/trace.h"
+#include "workload/replay/trace.h"
 
 #include <algorithm>
 #include <cmath>

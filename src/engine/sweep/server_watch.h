@@ -13,7 +13,7 @@
 #include "core/config.h"
 #include "core/server_sample.h"
 #include "metrics/server_metrics.h"
-#include "report/server_metrics_file.h"
+#include "report/server/server_metrics_file.h"
 #include "server/metrics_scraper.h"
 #include "server/profiler.h"
 

@@ -1,5 +1,5 @@
 // Writing server_metrics.jsonl (see server_metrics_file.h).
-#include "report/server_metrics_file.h"
+#include "report/server/server_metrics_file.h"
 
 #include <fmt/format.h>
 

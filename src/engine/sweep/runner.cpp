@@ -1,5 +1,5 @@
 // Benchmark driver (see runner.h).
-#include "engine/runner.h"
+#include "engine/sweep/runner.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -15,11 +15,11 @@
 
 #include "core/clock.h"
 #include "engine/engine.h"
-#include "engine/progress.h"
-#include "engine/prompt_source.h"
-#include "engine/server_watch.h"
+#include "engine/sweep/progress.h"
+#include "engine/sweep/prompt_source.h"
+#include "engine/sweep/server_watch.h"
 #include "engine/schedule.h"
-#include "engine/signals.h"
+#include "engine/sweep/signals.h"
 #include "http/curl_transport.h"
 #include "metrics/client_health.h"
 #include "metrics/metrics.h"

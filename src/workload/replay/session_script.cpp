@@ -1,5 +1,5 @@
 // Conversations for --multi-turn (see session_script.h).
-#include "workload/session_script.h"
+#include "workload/replay/session_script.h"
 
 #include <nlohmann/json.hpp>
 

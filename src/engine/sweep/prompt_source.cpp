@@ -1,5 +1,5 @@
 // A run's prompts (see prompt_source.h): the dataset read once, or synthetic prompts made per run.
-#include "engine/prompt_source.h"
+#include "engine/sweep/prompt_source.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -20,9 +20,9 @@
 #include "server/side_channel.h"
 #include "server/usage_calibration.h"
 #include "workload/request_builder.h"
-#include "workload/sharegpt.h"
-#include "workload/synthetic.h"
-#include "workload/trace.h"
+#include "workload/datasets/sharegpt.h"
+#include "workload/synthetic/synthetic.h"
+#include "workload/replay/trace.h"
 
 namespace llmperf {
 namespace {

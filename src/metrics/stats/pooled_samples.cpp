@@ -3,7 +3,7 @@
 // into 2^13 equal buckets, so a bucket is at most 2^-13 of its lower edge wide and its midpoint is
 // within 2^-14 of any value in it. A percentile interpolated between two such midpoints (numpy's
 // linear method) is therefore within 2^-14 of the exact percentile.
-#include "metrics/pooled_samples.h"
+#include "metrics/stats/pooled_samples.h"
 
 #include <algorithm>
 #include <bit>

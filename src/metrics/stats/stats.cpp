@@ -1,6 +1,6 @@
 // Descriptive statistics: numpy.percentile's default "linear" method and a numerically stable
 // population standard deviation (corrected two-pass algorithm).
-#include "metrics/stats.h"
+#include "metrics/stats/stats.h"
 
 #include <algorithm>
 #include <cmath>

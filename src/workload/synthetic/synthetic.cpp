@@ -1,5 +1,5 @@
 // Synthetic prompts of exact (or estimated) token lengths (see synthetic.h).
-#include "workload/synthetic.h"
+#include "workload/synthetic/synthetic.h"
 
 #include <cmath>
 #include <random>
@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "workload/prompt_fitting.h"
+#include "workload/synthetic/prompt_fitting.h"
 #include "workload/utf8.h"
-#include "workload/word_list.h"
+#include "workload/synthetic/word_list.h"
 
 namespace llmperf {
 namespace {

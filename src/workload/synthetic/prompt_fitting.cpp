@@ -1,6 +1,6 @@
 // Length fitting (see prompt_fitting.h): every round cuts and counts all prompts still open, so a
 // tokenizer that is an HTTP API sees a few large batches rather than many small ones.
-#include "workload/prompt_fitting.h"
+#include "workload/synthetic/prompt_fitting.h"
 
 #include <fmt/format.h>
 

@@ -13,7 +13,7 @@
 #include "core/config.h"
 #include "core/workload_info.h"
 #include "workload/dataset.h"
-#include "workload/session_script.h"
+#include "workload/replay/session_script.h"
 
 namespace llmperf {
 

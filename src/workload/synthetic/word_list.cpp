@@ -1,7 +1,7 @@
 // The word list behind synthetic prompts: common English words and two-character Chinese words
 // (written for llmperf). Synthetic text draws from both, so that it exercises a tokenizer the way
 // mixed real prompts do.
-#include "workload/word_list.h"
+#include "workload/synthetic/word_list.h"
 
 #include <iterator>
 

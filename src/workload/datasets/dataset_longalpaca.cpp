@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "workload/dataset_readers.h"
+#include "workload/datasets/dataset_readers.h"
 #include "workload/utf8.h"
 
 namespace llmperf::detail {

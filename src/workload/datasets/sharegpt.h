@@ -24,7 +24,7 @@
 
 #include "core/workload_info.h"
 #include "workload/dataset.h"
-#include "workload/synthetic.h"
+#include "workload/synthetic/synthetic.h"
 #include "workload/tokenizer.h"
 
 namespace llmperf {

@@ -2,7 +2,7 @@
 // candidates (a uniformly random subset, so memory holds that subset, never the file); the
 // reservoir is shuffled, then measured in batches and filtered in that order until enough prompts
 // are kept: the same distribution as vLLM's shuffle-then-take, without loading the file.
-#include "workload/sharegpt.h"
+#include "workload/datasets/sharegpt.h"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <random>
 
-#include "workload/dataset_readers.h"
+#include "workload/datasets/dataset_readers.h"
 #include "workload/utf8.h"
 
 namespace llmperf {

@@ -1,5 +1,5 @@
 // TimeBins (see time_bins.h).
-#include "metrics/time_bins.h"
+#include "metrics/stats/time_bins.h"
 
 #include <algorithm>
 

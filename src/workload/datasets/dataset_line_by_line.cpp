@@ -4,7 +4,7 @@
 // malformed, never silently sent as text.
 #include <memory>
 
-#include "workload/dataset_readers.h"
+#include "workload/datasets/dataset_readers.h"
 #include "workload/utf8.h"
 
 namespace llmperf::detail {

@@ -2,7 +2,7 @@
 // ({"question": ..., "human_answers": [...], "chatgpt_answers": [...]}); the prompt is `question`.
 #include <memory>
 
-#include "workload/dataset_readers.h"
+#include "workload/datasets/dataset_readers.h"
 #include "workload/utf8.h"
 
 namespace llmperf::detail {

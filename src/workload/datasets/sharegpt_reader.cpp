@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "workload/dataset_readers.h"
-#include "workload/sharegpt.h"
+#include "workload/datasets/dataset_readers.h"
+#include "workload/datasets/sharegpt.h"
 
 namespace llmperf {
 namespace {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "metrics/stats.h"
+#include "metrics/stats/stats.h"
 
 namespace llmperf {
 

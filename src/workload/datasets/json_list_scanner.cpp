@@ -2,7 +2,7 @@
 // the ',' or ']' that ends each at depth 0 outside strings.
 #include <string>
 
-#include "workload/dataset_readers.h"
+#include "workload/datasets/dataset_readers.h"
 
 namespace llmperf::detail {
 namespace {

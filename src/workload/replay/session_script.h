@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "workload/sharegpt.h"
+#include "workload/datasets/sharegpt.h"
 
 namespace llmperf {
 

@@ -1,6 +1,6 @@
 // Trace replay, workload stage (see trace.h): the line reader of both trace forms and the
 // schedule. The prompts are built in trace_prompts.cpp.
-#include "workload/trace.h"
+#include "workload/replay/trace.h"
 
 #include <algorithm>
 #include <charconv>
@@ -17,9 +17,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "workload/dataset_readers.h"
+#include "workload/datasets/dataset_readers.h"
 #include "workload/utf8.h"
-#include "workload/word_list.h"
+#include "workload/synthetic/word_list.h"
 
 namespace llmperf {
 namespace {

@@ -1,6 +1,6 @@
 // Trace replay, workload stage (see trace.h): the prompt builder that gives every Mooncake hash id
 // one block of text shared by all the prompts that name it, and the prompts of body traces.
-#include "workload/trace.h"
+#include "workload/replay/trace.h"
 
 #include <algorithm>
 #include <charconv>
@@ -17,9 +17,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "workload/dataset_readers.h"
+#include "workload/datasets/dataset_readers.h"
 #include "workload/utf8.h"
-#include "workload/word_list.h"
+#include "workload/synthetic/word_list.h"
 
 namespace llmperf {
 namespace {
