@@ -32,6 +32,26 @@ int64_t requests_of(const Config& config, const Config::RunSpec& run) {
   return run.number + config.warmup_count(run.number);
 }
 
+// The most requests any run of the sweep sends, warm-up included: what a dataset read once must
+// cover.
+int64_t most_requests_of(const Config& config) {
+  int64_t most = 0;
+  for (const Config::RunSpec& run : config.run_specs()) {
+    most = std::max(most, requests_of(config, run));
+  }
+  return most;
+}
+
+// A start-up probe that no run sends: a prompt of the workload would warm the server's prefix
+// cache for the request that sends it first.
+Prompt neutral_probe() {
+  Prompt probe;
+  probe.text = "Hello";
+  probe.length = 5;
+  probe.target_output_tokens = 8;
+  return probe;
+}
+
 // The range a run draws its output lengths from: its grid cell, --max-tokens MIN MAX,
 // --min-tokens..--max-tokens, or --max-tokens alone.
 LengthRange output_range(const Config& config, const Config::RunSpec& run) {
@@ -82,17 +102,13 @@ struct PromptSource::Impl {
   explicit Impl(const Config& c) : config(c) {}
 
   void load_dataset() {
-    int64_t most_requests = 0;
-    for (const Config::RunSpec& run : config.run_specs()) {
-      most_requests = std::max(most_requests, requests_of(config, run));
-    }
     DatasetOptions options;
     options.kind = config.dataset;
     options.path = config.dataset_path;
     options.fixed_prompt = config.prompt;
     options.min_length = config.min_prompt_length;
     options.max_length = config.max_prompt_length;
-    options.limit = most_requests;
+    options.limit = most_requests_of(config);
     prompts = load_prompts(options, dataset);
     spdlog::info(
         "dataset: {} prompts from {} ({} records read, {} outside the length filter, {} "
@@ -114,13 +130,9 @@ struct PromptSource::Impl {
 
   // ShareGPT: sampled and measured once, shared by every run like a dataset of text.
   void sample_conversations() {
-    int64_t most_requests = 0;
-    for (const Config::RunSpec& run : config.run_specs()) {
-      most_requests = std::max(most_requests, requests_of(config, run));
-    }
     ShareGptSpec spec;
     spec.path = config.dataset_path;
-    spec.count = std::clamp<int64_t>(most_requests, 1, kMaxSyntheticPrompts);
+    spec.count = std::clamp<int64_t>(most_requests_of(config), 1, kMaxSyntheticPrompts);
     spec.seed = config.seed;
     spec.limits.min_tokens = config.sharegpt_min_len;
     spec.limits.max_prompt_tokens = config.sharegpt_max_input_len;
@@ -315,11 +327,7 @@ struct PromptSource::Impl {
   // --dataset conversations, or sharegpt with --multi-turn: the first conversations of the file
   // with at least --min-turns turns, cut to --max-turns; read once for every run.
   void load_sessions() {
-    int64_t most = 0;
-    for (const Config::RunSpec& run : config.run_specs()) {
-      most = std::max(most, requests_of(config, run));
-    }
-    most = std::clamp<int64_t>(most, 1, kMaxSyntheticPrompts);
+    const int64_t most = std::clamp<int64_t>(most_requests_of(config), 1, kMaxSyntheticPrompts);
     std::ifstream file(config.dataset_path, std::ios::binary);
     if (!file) {
       throw DatasetError(fmt::format("cannot open --dataset-path {}: {}", config.dataset_path,
@@ -381,13 +389,7 @@ struct PromptSource::Impl {
       spdlog::warn("--history recorded: the file records no answers; the answers received are "
                    "used");
     }
-    // A neutral probe: one of the conversations' messages would warm the server's prefix cache
-    // for the first turn that sends it.
-    Prompt probe;
-    probe.text = "Hello";
-    probe.length = 5;
-    probe.target_output_tokens = 8;
-    probe_prompts = {probe};
+    probe_prompts = {neutral_probe()};
   }
 
   // Trace replay: the file read once (its first -n requests by timestamp, or all of them).
@@ -538,11 +540,7 @@ struct PromptSource::Impl {
 PromptSource::PromptSource(const Config& config) : impl_(std::make_unique<Impl>(config)) {
   if (is_trace_dataset(config.dataset)) {
     impl_->load_trace();
-    Prompt probe;
-    probe.text = "Hello";
-    probe.length = 5;
-    probe.target_output_tokens = 8;
-    impl_->probe_prompts = {probe};
+    impl_->probe_prompts = {neutral_probe()};
     return;
   }
   if (config.multi_turn && config.dataset != "random_multi_turn") {
@@ -559,11 +557,7 @@ PromptSource::PromptSource(const Config& config) : impl_(std::make_unique<Impl>(
     return;
   }
   impl_->find_tokenizer();
-  Prompt probe;
-  probe.text = "Hello";
-  probe.length = 5;
-  probe.target_output_tokens = 8;
-  impl_->probe_prompts = {probe};
+  impl_->probe_prompts = {neutral_probe()};
 }
 
 PromptSource::~PromptSource() = default;
