@@ -29,7 +29,9 @@ void add_dataset_options(CLI::App& app, Config& c) {
   const char* group = "Dataset";
   app.add_option("--dataset,--dataset-name", c.dataset,
                  "openqa | line_by_line | longalpaca | sharegpt (files), random (synthetic prompts "
-                 "of exact token lengths), speed_benchmark (a preset grid of random)")
+                 "of exact token lengths), speed_benchmark (a preset grid of random), "
+                 "shared_prefix, random_multi_turn | conversations (conversations), "
+                 "mooncake_trace | workload_trace (traces replayed at their times)")
       ->group(group);
   app.add_option("--dataset-path", c.dataset_path,
                  "Dataset file (required unless --prompt is given)")
@@ -132,7 +134,7 @@ void add_conversation_options(CLI::App& app, Config& c, RawFlags& raw) {
                  "mooncake_trace: tokens per hash id block")
       ->group(group);
   app.add_option("--trace-speedup", c.trace_speedup,
-                 "mooncake_trace: replay the timestamps X times faster (0.5: slower)")
+                 "Traces: replay the timestamps X times faster (0.5: slower)")
       ->group(group);
 }
 
