@@ -4,6 +4,7 @@
 #include "connection.h"
 
 #include "asio.h"
+#include "reply_plan.h"
 #include "server_api.h"
 #include "server_context.h"
 #include "tokenize_api.h"
@@ -50,36 +51,6 @@ void release_ids_if_large(std::vector<std::int64_t>& ids) {
   } else {
     ids.clear();
   }
-}
-
-std::string_view fault_name(Fault fault) {
-  switch (fault) {
-    case Fault::kNone:
-      return "none";
-    case Fault::kHttpError:
-      return "http";
-    case Fault::kTooMany:
-      return "429";
-    case Fault::kDrop:
-      return "drop";
-    case Fault::kStall:
-      return "stall";
-    case Fault::kMalformed:
-      return "malformed";
-    case Fault::kErrorEvent:
-      return "error-event";
-    case Fault::kReset:
-      return "reset";
-    case Fault::kTruncate:
-      return "truncate";
-    case Fault::kGarbage:
-      return "garbage";
-    case Fault::kHugeLine:
-      return "huge-line";
-    case Fault::kBadUtf8:
-      return "bad-utf8";
-  }
-  return "?";
 }
 
 }  // namespace
@@ -181,11 +152,10 @@ void Connection::route(const HttpRequest& request) {
     reply(answer->status, answer->body, {}, answer->content_type);
     return;
   }
-  if (path == "/v1/chat/completions" && post) {
-    start_completion(Endpoint::kChat, request);
-  } else if (path == "/v1/completions" && post) {
-    start_completion(Endpoint::kCompletions, request);
-  } else if (path == "/v1/chat/completions" || path == "/v1/completions") {
+  const std::optional<Endpoint> endpoint = endpoint_of(path);
+  if (endpoint && post) {
+    start_completion(*endpoint, request);
+  } else if (endpoint) {
     reply(405, error_body(fmt::format("method {} not allowed on {}", request.method, path),
                           "invalid_request_error", 405));
   } else {
@@ -196,39 +166,15 @@ void Connection::route(const HttpRequest& request) {
 
 void Connection::start_completion(Endpoint endpoint, const HttpRequest& request) {
   const Clock::time_point received = Clock::now();
-  CompletionParse parsed = parse_completion_request(
-      endpoint, request.body, context_.prefix_cache_on() ? PromptIds::kKeep : PromptIds::kCount);
-  if (const auto* problem = std::get_if<std::string>(&parsed)) {
-    reply(400, error_body(*problem, "invalid_request_error", 400));
-    return;
-  }
-  CompletionRequest& req = std::get<CompletionRequest>(parsed);
+  std::optional<CompletionRequest> req = parse_body(endpoint, request.body);
+  if (!req) return;
   const MockOptions& options = context_.options();
-
-  plan_ = ResponsePlan{};
+  plan_ = plan_reply(endpoint, *req, options);
   plan_.seq = context_.next_seq();
-  plan_.endpoint = endpoint;
-  plan_.stream = req.stream;
   plan_.created_s = unix_seconds();
-  // The natural length is --output-tokens (where the model would stop); max_tokens caps it, and
-  // with ignore_eos (or --honour-max-tokens) the reply runs to max_tokens exactly.
-  plan_.completion_tokens = options.output_tokens;
-  if (req.max_tokens) {
-    plan_.completion_tokens =
-        (req.ignore_eos || options.honour_max_tokens)
-            ? *req.max_tokens
-            : std::min<std::int64_t>(plan_.completion_tokens, *req.max_tokens);
-  }
-  plan_.finish_stop = req.max_tokens && *req.max_tokens > plan_.completion_tokens;
-  plan_.prompt_tokens = req.prompt_tokens;
-  plan_.tokens_per_chunk = options.tokens_per_chunk;
-  plan_.chunk_count =
-      (plan_.completion_tokens + plan_.tokens_per_chunk - 1) / plan_.tokens_per_chunk;
-  plan_.role_chunk = options.role_chunk && endpoint == Endpoint::kChat;
-  plan_.usage_chunk = options.usage_mode == UsageMode::kSeparate && req.include_usage;
-  plan_.usage_on_finish = options.usage_mode == UsageMode::kWithFinish;
-  plan_.usage_in_body = options.usage_mode != UsageMode::kNone;
   plan_.fault = context_.draw_fault();
+  drop_last_vector_ = endpoint == Endpoint::kEmbeddings && plan_.fault == Fault::kNone &&
+                      context_.draw_chance(options.fault_embedding_missing_rate);
   const std::int64_t received_ns = to_ns(received);
   context_.event_log().record_received(plan_.seq, received_ns);
   if (options.verbose) {
@@ -251,9 +197,33 @@ void Connection::start_completion(Endpoint endpoint, const HttpRequest& request)
     return;
   }
   context_.metrics().on_arrival(metered_, received_ns, plan_.prompt_tokens);
-  prompt_ids_ = std::move(req.prompt_ids);
+  prompt_ids_ = std::move(req->prompt_ids);
   state_ = State::kWaitingSlot;
   if (context_.acquire_slot(shared_from_this())) admit();
+}
+
+// Parses the body of a request on `endpoint`; after replying 400 when it is malformed, nullopt.
+// A pooling request is kept in pooling_ and stands as a prompt without generated tokens.
+std::optional<CompletionRequest> Connection::parse_body(Endpoint endpoint, std::string_view body) {
+  const MockOptions& options = context_.options();
+  if (is_pooling(endpoint)) {
+    PoolingParse parsed = parse_pooling_request(endpoint, body, options.embedding_dim);
+    if (const auto* problem = std::get_if<std::string>(&parsed)) {
+      reply(400, error_body(*problem, "invalid_request_error", 400));
+      return std::nullopt;
+    }
+    pooling_ = std::move(std::get<PoolingRequest>(parsed));
+    CompletionRequest req;
+    req.prompt_tokens = pooling_.prompt_tokens;
+    return req;
+  }
+  const PromptIds ids = context_.prefix_cache_on() ? PromptIds::kKeep : PromptIds::kCount;
+  CompletionParse parsed = parse_completion_request(endpoint, body, ids, options.image_tokens);
+  if (const auto* problem = std::get_if<std::string>(&parsed)) {
+    reply(400, error_body(*problem, "invalid_request_error", 400));
+    return std::nullopt;
+  }
+  return std::move(std::get<CompletionRequest>(parsed));
 }
 
 void Connection::admit() {
@@ -270,7 +240,7 @@ void Connection::admit() {
   // The prefix cache is consulted and filled when the request starts, as vLLM's scheduler caches
   // a request's full blocks when it schedules them; the prefill costs its uncached tokens.
   std::int64_t cached_tokens = 0;
-  if (context_.prefix_cache_on()) {
+  if (context_.prefix_cache_on() && !pooling()) {
     cached_tokens = context_.prefix_cache().lookup_and_insert(prompt_ids_);
     context_.metrics().on_prefix_cache_lookup(plan_.prompt_tokens, cached_tokens);
     plan_.cached_tokens = cached_tokens;
@@ -278,21 +248,20 @@ void Connection::admit() {
   }
   next_due_ =
       now + context_.ttft_delay() + context_.prefill_delay(plan_.prompt_tokens - cached_tokens);
+  writer_.begin(plan_, context_.vocabulary(), context_.model_escaped());
   if (!plan_.stream) {
     for (std::int64_t i = 1; i < plan_.chunk_count; ++i) next_due_ += context_.itl_delay();
     pump_whole();
     return;
   }
   chunked_ = true;
-  prefix_.clear();
-  append_event_prefix(prefix_, plan_, context_.model_escaped());
   ResponseHead head;
   head.content_type = "text/event-stream";
   head.framing = BodyFraming::kChunked;
   head.keep_alive = keep_alive_;
   head.event_stream = true;
   append_response_head(head_, head);
-  if (plan_.role_chunk) append_role_event(out_, prefix_);
+  writer_.append_open(out_);
   pump_stream();
 }
 
@@ -310,6 +279,7 @@ void Connection::pump_stream() {
   const std::int64_t first_chunk = next_chunk_;
   const std::int64_t fault_chunk = plan_.chunk_count / 2;
   bool finished = false;
+  std::string injected;  // a fault's text, sent before the chunk it strikes
   while (next_chunk_ < plan_.chunk_count && next_due_ <= now && out_.size() < kMaxWriteBytes) {
     if (next_chunk_ == fault_chunk && !fault_fired_ && plan_.fault != Fault::kNone &&
         plan_.fault != Fault::kTruncate) {
@@ -326,24 +296,23 @@ void Connection::pump_stream() {
       }
       fault_fired_ = true;
       if (plan_.fault == Fault::kErrorEvent) {
-        append_error_line(out_);
-        append_done_event(out_);
+        writer_.append_error(out_);
         finished = true;
         break;
       }
       if (plan_.fault == Fault::kMalformed) {
         append_malformed_events(out_);
       } else {
-        append_text_event(out_, prefix_, plan_, injected_text());
+        injected = injected_text();
       }
     }
-    append_content_event(out_, prefix_, plan_, context_.vocabulary(), next_chunk_);
+    writer_.append_chunk(out_, next_chunk_, injected);
+    injected.clear();
     ++next_chunk_;
     if (next_chunk_ < plan_.chunk_count) next_due_ += context_.itl_delay();
   }
   if (!finished && next_chunk_ == plan_.chunk_count) {
-    if (plan_.usage_chunk) append_usage_event(out_, prefix_, plan_);
-    append_done_event(out_);
+    writer_.append_close(out_);
     finished = true;
   }
   if (head_.empty() && out_.empty()) {
@@ -354,7 +323,8 @@ void Connection::pump_stream() {
   const std::int64_t write_ns = to_ns(Clock::now());
   context_.event_log().record_chunks(plan_.seq, first_chunk, next_chunk_ - first_chunk, write_ns);
   context_.metrics().on_emit(metered_, next_chunk_ - first_chunk,
-                             tokens_before(next_chunk_) - tokens_before(first_chunk), write_ns);
+                             tokens_before(plan_, next_chunk_) - tokens_before(plan_, first_chunk),
+                             write_ns);
   if (finished && plan_.fault == Fault::kTruncate) {
     write(AfterWrite::kTruncate);
     return;
@@ -369,7 +339,7 @@ void Connection::pump_whole() {
     return;
   }
   if (pump_whole_fault()) return;
-  append_full_body(out_, plan_, context_.vocabulary(), context_.model_escaped(), injected_text());
+  append_whole_body(injected_text());
   ResponseHead head;
   head.content_type = "application/json";
   head.content_length = out_.size();
@@ -402,7 +372,7 @@ bool Connection::pump_whole_fault() {
       return false;
   }
   // Half of the real object: cut JSON (malformed), or a body that never completes.
-  append_full_body(out_, plan_, context_.vocabulary(), context_.model_escaped());
+  append_whole_body({});
   ResponseHead head;
   head.content_type = "application/json";
   head.content_length = plan_.fault == Fault::kMalformed ? out_.size() / 2 : out_.size();
@@ -435,9 +405,14 @@ std::string Connection::injected_text() const {
   return {};
 }
 
-// Tokens carried by content chunks [0, chunk).
-std::int64_t Connection::tokens_before(std::int64_t chunk) const {
-  return std::min(chunk * plan_.tokens_per_chunk, plan_.completion_tokens);
+// The non-stream body: the generated reply with `extra_text` ending its text, or the pooling
+// reply (which has no text to add to).
+void Connection::append_whole_body(std::string_view extra_text) {
+  if (pooling()) {
+    append_pooling_body(out_, pooling_, {plan_.seq, context_.model_escaped(), drop_last_vector_});
+  } else {
+    writer_.append_body(out_, extra_text);
+  }
 }
 
 // The completion request ends for /metrics: with its finish_reason when `delivered` (its last

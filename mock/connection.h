@@ -1,17 +1,21 @@
 // One client connection of llmperf-mock: reads HTTP/1.1 requests one after another, routes them,
 // and plays a completion reply on the connection's timer (headers and role chunk at once, content
-// chunks at absolute deadlines, every chunk due at a tick batched into a single write).
+// chunks at absolute deadlines, every chunk due at a tick batched into a single write). Embeddings
+// and rerank requests go through the same slots, timing and faults, answered as one object.
 #pragma once
 
 #include "asio.h"
 #include "http_message.h"
 #include "openai_format.h"
+#include "pooling_api.h"
+#include "reply_writer.h"
 #include "server_metrics.h"
 
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +42,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Where the connection is in its request/response cycle.
   enum class State {
     kIdle,         // reading the next request
-    kWaitingSlot,  // a completion request waits for --max-active
+    kWaitingSlot,  // a completion or pooling request waits for --max-active
     kResponding,   // a reply is being produced
     kStalled,      // an injected stall: silent until the client goes away
     kClosed,       // socket closed
@@ -57,18 +61,20 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void process_input();
   void route(const HttpRequest& request);
   void start_completion(Endpoint endpoint, const HttpRequest& request);
+  std::optional<CompletionRequest> parse_body(Endpoint endpoint, std::string_view body);
+  bool pooling() const { return is_pooling(plan_.endpoint); }
   void reply(int status, std::string_view body, std::string_view extra_headers = {},
              std::string_view content_type = "application/json");
   void advance();
   void pump_stream();
   void pump_whole();
   bool pump_whole_fault();
+  void append_whole_body(std::string_view extra_text);
   std::string injected_text() const;
   void arm_timer();
   void write(AfterWrite after);
   void on_written(const boost::system::error_code& ec, AfterWrite after);
   void finish_reply();
-  std::int64_t tokens_before(std::int64_t chunk) const;
   void end_request(bool delivered);
 
   ServerContext& context_;
@@ -77,10 +83,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string in_;                // received bytes not consumed by a request yet
   std::string head_;              // response head (or 100 Continue) waiting for the next write
   std::string out_;               // body bytes (SSE events or a whole object) of the next write
-  std::string prefix_;            // shared start of every event of the current streamed reply
   std::array<char, 24> frame_{};  // chunk-size line of the next chunked write
   std::array<boost::asio::const_buffer, 4> write_buffers_;  // buffers of the write in flight
   ResponsePlan plan_;                                       // the reply being produced
+  ReplyWriter writer_;                                      // formats plan_'s generated reply
+  PoolingRequest pooling_;         // the current embeddings or rerank request
+  bool drop_last_vector_ = false;  // --fault-embedding-missing-rate struck the current request
   std::vector<std::int64_t> prompt_ids_;  // prompt ids from parse to admit (prefix cache on)
   MeteredRequest metered_;                // the current completion request's progress in /metrics
   State state_ = State::kIdle;

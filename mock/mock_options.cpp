@@ -11,7 +11,9 @@ namespace {
 
 constexpr const char* kDescription =
     "llmperf-mock: a simulated OpenAI-compatible server for llmperf's demo, tests and benchmarks.\n"
-    "Endpoints: POST /v1/chat/completions, POST /v1/completions, GET /v1/models, GET /health,\n"
+    "Endpoints: POST /v1/chat/completions, POST /v1/completions, POST /v1/responses (OpenAI\n"
+    "Responses API), POST /v1/embeddings (also /embeddings), POST /v1/rerank (also /rerank,\n"
+    "/v2/rerank), GET /v1/models, GET /health,\n"
     "GET /version, GET /metrics (Prometheus, vLLM's names), POST /start_profile and\n"
     "/stop_profile (no-ops, logged), and the tokenize API (POST /tokenize, /detokenize,\n"
     "/apply-template, /chat_tokenize) in the shapes of vLLM, llama.cpp and TGI (--tokenize-api).\n"
@@ -29,13 +31,37 @@ constexpr const char* kFooter =
     "    first piece), every other ASCII byte and every other code point one token, the markers\n"
     "    <s> <|im_start|> <|im_end|> one token each. Chat: BOS + the ChatML text\n"
     "    '<|im_start|>ROLE\\nCONTENT<|im_end|>\\n' per message + '<|im_start|>assistant\\n' (one\n"
-    "    user message of C tokens counts C + 11). Completions: BOS + the prompt's tokens; a\n"
-    "    token-id array counts one per id.\n"
+    "    user message of C tokens counts C + 11); content may be a string or an array of parts,\n"
+    "    whose text parts count as their text does, and each image part (type image_url, or\n"
+    "    input_image in /v1/responses; its URL is never fetched) adds --image-tokens (the\n"
+    "    tokenize API counts the text only). Responses: 'instructions' is a system message and\n"
+    "    'input' a user message (a string) or the messages (an array), counted as chat.\n"
+    "    Completions: BOS + the prompt's tokens; a token-id array counts one per id.\n"
+    "  Reasoning (--reasoning-tokens R > 0, chat and responses): the first min(R,\n"
+    "    completion_tokens) generated tokens are reasoning, sent before the answer (chat:\n"
+    "    delta/message key --reasoning-field; responses: a reasoning output item);\n"
+    "    completion_tokens counts both, and usage adds completion_tokens_details.reasoning_tokens\n"
+    "    (responses: output_tokens_details.reasoning_tokens). A chunk never mixes the two.\n"
+    "  Embeddings: prompt_tokens = the tokens of every input, a string's with BOS (as a\n"
+    "    completions prompt), a token-id array one per id. Rerank: prompt_tokens = sum over\n"
+    "    documents of 1 (BOS) + tokens(query) + tokens(document).\n"
     "Timing: the first content chunk is due --ttft-ms (plus --ttft-per-active-ms per other\n"
     "  response in progress, jittered) plus --prefill-us-per-token per uncached prompt token\n"
     "  after the request is received, or after it is admitted when --max-active held it; later\n"
-    "  chunks are due --itl-ms apart (absolute deadlines). Non-stream replies are sent after\n"
-    "  ttft + itl * (chunks - 1).\n"
+    "  chunks are due --itl-ms apart (absolute deadlines); reasoning and answer chunks alike.\n"
+    "  Non-stream replies are sent after ttft + itl * (chunks - 1); embeddings and rerank\n"
+    "  replies (never streamed) after the TTFT, the prefill of all their prompt tokens included\n"
+    "  (they bypass the prefix cache).\n"
+    "/v1/responses stream: 'event: TYPE' + 'data: {\"type\":TYPE,\"sequence_number\":k,...}',\n"
+    "  k = 0, 1, 2...: response.created and response.in_progress with the headers; with\n"
+    "  reasoning, response.output_item.added (reasoning), one response.reasoning_text.delta per\n"
+    "  chunk, response.reasoning_text.done, response.output_item.done; then\n"
+    "  response.output_item.added (message), response.content_part.added, one\n"
+    "  response.output_text.delta per chunk, response.output_text.done,\n"
+    "  response.content_part.done, response.output_item.done; last response.completed with the\n"
+    "  output and usage, or response.incomplete (incomplete_details.reason 'max_output_tokens')\n"
+    "  when max_output_tokens was set and the finish_reason would be 'length'. No [DONE].\n"
+    "  max_output_tokens acts as chat's max_tokens. Without stream: the response object.\n"
     "Prefix cache (--prefix-cache-tokens > 0), like vLLM's automatic prefix caching: the prompt's\n"
     "  token ids (those counted as prompt_tokens) are cut into full blocks of\n"
     "  --cache-block-tokens B; block i is keyed by a hash of (key of block i-1, its B ids), so a\n"
@@ -51,7 +77,13 @@ constexpr const char* kFooter =
     "Faults: one uniform draw per completion request picks at most one fault, checked in the\n"
     "  order http, 429, drop, stall, malformed, error-event, reset, truncate, garbage, huge-line,\n"
     "  bad-utf8; the rates must sum to <= 1. Mid-stream faults strike halfway through the content\n"
-    "  chunks. Non-stream replies: drop closes without reply, stall never answers, malformed\n"
+    "  chunks; in a /v1/responses stream error-event is 'event: error' with\n"
+    "  {\"type\":\"error\",\"code\":\"server_error\",...}, which ends the stream, and huge-line "
+    "and\n"
+    "  bad-utf8 are one more delta. --fault-embedding-missing-rate is its own draw, made only for\n"
+    "  embeddings requests the others spared. Embeddings and rerank: as non-stream replies\n"
+    "  (huge-line and bad-utf8 change nothing).\n"
+    "  Non-stream replies: drop closes without reply, stall never answers, malformed\n"
     "  sends half the JSON object, error-event a 200 with an error object, reset sends half the\n"
     "  body then RST, truncate half the body chunked without the last chunk, huge-line and\n"
     "  bad-utf8 add their text to the content.\n"
@@ -120,6 +152,20 @@ void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode,
       ->check(CLI::Range(1, 100'000'000));
   app.add_flag("--honour-max-tokens,--honor-max-tokens", o.honour_max_tokens,
                "Generate the request's max_tokens (or max_completion_tokens) when present");
+  app.add_option("--reasoning-tokens", o.reasoning_tokens,
+                 "Chat and responses: the first N generated tokens are reasoning, streamed before "
+                 "the answer and counted in usage's reasoning_tokens (0 = off)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{100'000'000}));
+  app.add_option("--reasoning-field", o.reasoning_field,
+                 "Chat: key of the reasoning text in deltas and messages: reasoning_content (as "
+                 "DeepSeek and older vLLM) or reasoning (newer vLLM)")
+      ->check(CLI::IsMember({"reasoning_content", "reasoning"}));
+  app.add_option("--image-tokens", o.image_tokens,
+                 "Prompt tokens each image part of a chat or responses prompt counts")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000}));
+  app.add_option("--embedding-dim", o.embedding_dim,
+                 "Floats per embedding vector when the request has no \"dimensions\"")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{65536}));
   app.add_option("--tokens-per-chunk", o.tokens_per_chunk,
                  "Tokens concatenated into one content chunk (the last may carry fewer)")
       ->check(CLI::Range(1, 1'000'000));
@@ -178,6 +224,11 @@ void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode,
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
   app.add_option("--fault-bad-utf8-rate", o.fault_bad_utf8_rate,
                  "Probability of invalid UTF-8 bytes inside the generated content")
+      ->check(rate);
+
+  app.add_option("--fault-embedding-missing-rate", o.fault_embedding_missing_rate,
+                 "Probability of an embeddings reply (200) with one vector fewer than inputs; "
+                 "drawn apart from the other faults, not part of their sum")
       ->check(rate);
 
   app.add_option("--tokenize-api", tokenize_api,

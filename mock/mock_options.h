@@ -5,6 +5,7 @@
 #include <string>
 #include <variant>
 
+#include "openai_request.h"
 #include "tokenize_api.h"
 
 namespace llmperf::mock {
@@ -18,18 +19,22 @@ enum class UsageMode {
 
 // Everything the server can be told on its command line; defaults match `--help`.
 struct MockOptions {
-  std::string host = "127.0.0.1";    // address to listen on
-  std::uint16_t port = 8000;         // TCP port; 0 picks a free one
-  std::string model = "mock-model";  // model name echoed in responses and /v1/models
-  double ttft_ms = 0;                // request received (or admitted) -> first content chunk
-  double itl_ms = 0;                 // gap between consecutive content chunks
-  double ttft_per_active_ms = 0;     // extra TTFT per other response in progress (load model)
-  double jitter_ms = 0;              // uniform offset in [-J, +J] added to every delay
-  std::uint64_t seed = 1;            // seed of the RNG behind jitter and faults
-  int output_tokens = 32;            // tokens generated per response
-  bool honour_max_tokens = false;    // use the request's max_tokens when present
-  int tokens_per_chunk = 1;          // tokens concatenated into one content chunk
-  bool role_chunk = true;            // send a role-only chunk together with the headers
+  std::string host = "127.0.0.1";     // address to listen on
+  std::uint16_t port = 8000;          // TCP port; 0 picks a free one
+  std::string model = "mock-model";   // model name echoed in responses and /v1/models
+  double ttft_ms = 0;                 // request received (or admitted) -> first content chunk
+  double itl_ms = 0;                  // gap between consecutive content chunks
+  double ttft_per_active_ms = 0;      // extra TTFT per other response in progress (load model)
+  double jitter_ms = 0;               // uniform offset in [-J, +J] added to every delay
+  std::uint64_t seed = 1;             // seed of the RNG behind jitter and faults
+  int output_tokens = 32;             // tokens generated per response
+  bool honour_max_tokens = false;     // use the request's max_tokens when present
+  std::int64_t reasoning_tokens = 0;  // chat/responses: the first generated tokens are reasoning
+  std::string reasoning_field = "reasoning_content";  // chat: key of the reasoning text
+  std::int64_t image_tokens = kDefaultImageTokens;    // prompt tokens per image part
+  std::int64_t embedding_dim = 16;              // floats per embedding vector without "dimensions"
+  int tokens_per_chunk = 1;                     // tokens concatenated into one content chunk
+  bool role_chunk = true;                       // send a role-only chunk together with the headers
   UsageMode usage_mode = UsageMode::kSeparate;  // where usage is reported
   bool connection_close = false;                // close the connection after every response
   int max_active = 0;                 // concurrent responses before new ones wait; 0 = unlimited
@@ -45,6 +50,9 @@ struct MockOptions {
   double fault_garbage_rate = 0;      // probability of a 200 whose body is HTML, not SSE/JSON
   double fault_huge_line_rate = 0;    // probability of one extra content chunk of huge_line_bytes
   double fault_bad_utf8_rate = 0;     // probability of invalid UTF-8 bytes in the content
+  // probability of an embeddings reply with one vector fewer than inputs (own draw, after the
+  // other faults spared the request)
+  double fault_embedding_missing_rate = 0;
   std::int64_t huge_line_bytes = 4 << 20;  // content bytes of the --fault-huge-line-rate chunk
   TokenizeApi tokenize_api = TokenizeApi::kAll;  // which tokenize API shapes are served
   std::int64_t max_model_len = 32768;    // context length reported by /tokenize and /v1/models

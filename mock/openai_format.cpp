@@ -10,14 +10,7 @@
 namespace llmperf::mock {
 namespace {
 
-void append_chunk_text(std::string& out, const ResponsePlan& plan, const Vocabulary& vocabulary,
-                       std::int64_t chunk) {
-  const std::int64_t first = chunk * plan.tokens_per_chunk;
-  const std::int64_t last = std::min(first + plan.tokens_per_chunk, plan.completion_tokens);
-  for (std::int64_t i = first; i < last; ++i) {
-    out += vocabulary.escaped(static_cast<std::size_t>(i));
-  }
-}
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 void append_usage(std::string& out, const ResponsePlan& plan) {
   fmt::format_to(std::back_inserter(out),
@@ -28,7 +21,23 @@ void append_usage(std::string& out, const ResponsePlan& plan) {
     fmt::format_to(std::back_inserter(out), R"(,"prompt_tokens_details":{{"cached_tokens":{}}})",
                    *plan.cached_tokens);
   }
+  if (plan.reasoning_details) {
+    fmt::format_to(std::back_inserter(out),
+                   R"(,"completion_tokens_details":{{"reasoning_tokens":{}}})",
+                   plan.reasoning_tokens);
+  }
   out += '}';
+}
+
+// Opens a chat delta (or a completions choice's text): `{"index":0,"delta":{"KEY":"`.
+void append_delta_open(std::string& out, const ResponsePlan& plan, bool reasoning) {
+  if (plan.endpoint != Endpoint::kChat) {
+    out += R"({"index":0,"text":")";
+    return;
+  }
+  out += R"({"index":0,"delta":{")";
+  out += reasoning ? plan.reasoning_key : "content";
+  out += R"(":")";
 }
 
 std::string_view finish_reason(const ResponsePlan& plan) {
@@ -36,6 +45,38 @@ std::string_view finish_reason(const ResponsePlan& plan) {
 }
 
 }  // namespace
+
+std::int64_t reasoning_chunks(const ResponsePlan& plan) {
+  return ceil_div(plan.reasoning_tokens, plan.tokens_per_chunk);
+}
+
+std::int64_t count_chunks(const ResponsePlan& plan) {
+  return reasoning_chunks(plan) +
+         ceil_div(plan.completion_tokens - plan.reasoning_tokens, plan.tokens_per_chunk);
+}
+
+ChunkTokens chunk_tokens(const ResponsePlan& plan, std::int64_t chunk) {
+  const std::int64_t reasoning = reasoning_chunks(plan);
+  if (chunk < reasoning) {
+    const std::int64_t first = chunk * plan.tokens_per_chunk;
+    return {first, std::min(first + plan.tokens_per_chunk, plan.reasoning_tokens), true};
+  }
+  const std::int64_t first = plan.reasoning_tokens + (chunk - reasoning) * plan.tokens_per_chunk;
+  return {first, std::min(first + plan.tokens_per_chunk, plan.completion_tokens), false};
+}
+
+std::int64_t tokens_before(const ResponsePlan& plan, std::int64_t chunk) {
+  if (chunk <= 0) return 0;
+  if (chunk >= plan.chunk_count) return plan.completion_tokens;
+  return chunk_tokens(plan, chunk).first;
+}
+
+void append_token_text(std::string& out, const Vocabulary& vocabulary, std::int64_t first,
+                       std::int64_t last) {
+  for (std::int64_t i = first; i < last; ++i) {
+    out += vocabulary.escaped(static_cast<std::size_t>(i));
+  }
+}
 
 void append_event_prefix(std::string& out, const ResponsePlan& plan,
                          std::string_view model_escaped) {
@@ -56,8 +97,9 @@ void append_content_event(std::string& out, std::string_view prefix, const Respo
                           const Vocabulary& vocabulary, std::int64_t chunk) {
   out += prefix;
   const bool chat = plan.endpoint == Endpoint::kChat;
-  out += chat ? R"({"index":0,"delta":{"content":")" : R"({"index":0,"text":")";
-  append_chunk_text(out, plan, vocabulary, chunk);
+  const ChunkTokens tokens = chunk_tokens(plan, chunk);
+  append_delta_open(out, plan, tokens.reasoning);
+  append_token_text(out, vocabulary, tokens.first, tokens.last);
   out += chat ? R"("},"finish_reason":)" : R"(","finish_reason":)";
   if (chunk + 1 < plan.chunk_count) {
     out += "null}]}\n\n";
@@ -105,10 +147,18 @@ void append_full_body(std::string& out, const ResponsePlan& plan, const Vocabula
                  R"({{"id":"{}{}","object":"{}","created":{},"model":"{}","choices":[{{"index":0,)",
                  chat ? "chatcmpl-" : "cmpl-", plan.seq,
                  chat ? "chat.completion" : "text_completion", plan.created_s, model_escaped);
-  out += chat ? R"("message":{"role":"assistant","content":")" : R"("text":")";
-  for (std::int64_t chunk = 0; chunk < plan.chunk_count; ++chunk) {
-    append_chunk_text(out, plan, vocabulary, chunk);
+  if (chat) {
+    out += R"("message":{"role":"assistant",)";
+    if (plan.reasoning_tokens > 0) {
+      fmt::format_to(std::back_inserter(out), R"("{}":")", plan.reasoning_key);
+      append_token_text(out, vocabulary, 0, plan.reasoning_tokens);
+      out += R"(",)";
+    }
+    out += R"("content":")";
+  } else {
+    out += R"("text":")";
   }
+  append_token_text(out, vocabulary, plan.reasoning_tokens, plan.completion_tokens);
   out += extra_text;
   out += chat ? R"("},"finish_reason":)" : R"(","finish_reason":)";
   out += finish_reason(plan);

@@ -35,20 +35,46 @@ struct ResponsePlan {
   Endpoint endpoint = Endpoint::kChat;  // which API shape to answer in
   bool stream = false;                  // SSE reply rather than one JSON object
   std::int64_t created_s = 0;           // unix time reported as "created"
-  std::int64_t completion_tokens = 0;   // tokens generated
+  std::int64_t completion_tokens = 0;   // tokens generated, reasoning included
+  std::int64_t reasoning_tokens = 0;    // the first of them, sent as reasoning (--reasoning-tokens)
   std::int64_t prompt_tokens = 0;       // tokens of the prompt (tokenizer.h)
   std::int64_t tokens_per_chunk = 1;    // tokens per content chunk
-  std::int64_t chunk_count = 0;  // content chunks: ceil(completion_tokens / tokens_per_chunk)
-  bool role_chunk = false;       // stream: role-only chunk with the headers
-  bool usage_chunk = false;      // stream: separate usage chunk before [DONE]
-  bool usage_on_finish = false;  // stream: usage on the finish_reason chunk
-  bool usage_in_body = false;    // non-stream: include usage
-  bool finish_stop = false;      // finish_reason "stop" instead of "length"
-  Fault fault = Fault::kNone;    // injected failure
+  // content chunks: ceil(reasoning / tokens_per_chunk) + ceil(answer / tokens_per_chunk), so a
+  // chunk never mixes reasoning and answer tokens
+  std::int64_t chunk_count = 0;
+  // chat: the delta/message key of reasoning text ("reasoning_content", or "reasoning")
+  std::string_view reasoning_key = "reasoning_content";
+  bool reasoning_details = false;  // chat usage: add completion_tokens_details.reasoning_tokens
+  bool role_chunk = false;         // stream: role-only chunk with the headers
+  bool usage_chunk = false;        // stream: separate usage chunk before [DONE]
+  bool usage_on_finish = false;    // stream: usage on the finish_reason chunk
+  bool usage_in_body = false;      // non-stream: include usage
+  bool finish_stop = false;        // finish_reason "stop" instead of "length"
+  bool incomplete = false;         // responses: max_output_tokens cut the output ("length")
+  Fault fault = Fault::kNone;      // injected failure
   // usage.prompt_tokens_details.cached_tokens: prompt tokens found in the prefix cache when the
   // request started; unset (usage without details) when --prefix-cache-tokens is 0.
   std::optional<std::int64_t> cached_tokens;
 };
+
+// The tokens [first, last) of one content chunk and whether they are reasoning.
+struct ChunkTokens {
+  std::int64_t first = 0;  // index of its first token in the response
+  std::int64_t last = 0;   // one past its last token
+  bool reasoning = false;  // reasoning tokens (all of them come before the answer's)
+};
+
+// Content chunks that carry reasoning tokens: the first ones.
+std::int64_t reasoning_chunks(const ResponsePlan& plan);
+// Content chunks of `plan`: reasoning_chunks plus those of the answer.
+std::int64_t count_chunks(const ResponsePlan& plan);
+// The tokens of content chunk `chunk` (0-based).
+ChunkTokens chunk_tokens(const ResponsePlan& plan, std::int64_t chunk);
+// Tokens carried by content chunks [0, chunk).
+std::int64_t tokens_before(const ResponsePlan& plan, std::int64_t chunk);
+// Appends the JSON-escaped text of tokens [first, last).
+void append_token_text(std::string& out, const Vocabulary& vocabulary, std::int64_t first,
+                       std::int64_t last);
 
 // Appends `data: {"id":...,"model":...,"choices":[` shared by all events of a streamed reply.
 void append_event_prefix(std::string& out, const ResponsePlan& plan,

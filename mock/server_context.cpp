@@ -53,6 +53,10 @@ Fault ServerContext::draw_fault() {
   return Fault::kNone;
 }
 
+bool ServerContext::draw_chance(double rate) {
+  return rate > 0 && std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < rate;
+}
+
 std::chrono::nanoseconds ServerContext::jittered(std::chrono::nanoseconds base) {
   if (jitter_.count() == 0) return base;
   const auto j = static_cast<double>(jitter_.count());

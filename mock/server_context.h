@@ -46,6 +46,8 @@ class ServerContext {
 
   // One uniform draw deciding the fault of a completion request.
   Fault draw_fault();
+  // True with probability `rate`; draws nothing (so other draws stay as they were) when rate <= 0.
+  bool draw_chance(double rate);
 
   // --ttft-ms (plus --ttft-per-active-ms per other active reply) / --itl-ms, jittered, >= 0.
   std::chrono::nanoseconds ttft_delay() {

@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
 shift || true
-all=(sse_parser_fuzz chunk_decoder_fuzz tokenize_api_fuzz prometheus_fuzz server_identity_fuzz
+all=(sse_parser_fuzz chunk_decoder_fuzz responses_decoder_fuzz pooling_response_fuzz
+     tokenize_api_fuzz prometheus_fuzz server_identity_fuzz
      dataset_openqa_fuzz dataset_line_by_line_fuzz dataset_longalpaca_fuzz sharegpt_fuzz cli_fuzz
      record_fuzz trace_fuzz)
 targets=("$@")

@@ -9,7 +9,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libcurl4-openssl-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
+  libcurl4-openssl-dev zlib1g-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libboost-dev
   python3 curl util-linux time
 )

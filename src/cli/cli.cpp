@@ -221,6 +221,13 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   } else if (const char* env = std::getenv("OPENAI_API_KEY"); env != nullptr) {
     config.api_key = env;
   }
+  // EvalScope's synthetic datasets of the other endpoints are random prompts of token lengths.
+  if (config.dataset == "random_vl") {
+    config.dataset = "random";
+    if (app.count("--image-num") == 0) config.image_num = 1;
+  } else if (config.dataset == "random_embedding" || config.dataset == "random_rerank") {
+    config.dataset = "random";
+  }
   const bool speed_benchmark = config.dataset.rfind("speed_benchmark", 0) == 0;
   if (speed_benchmark) apply_speed_benchmark(app, config);
   // A ramp-up is an open-loop run whose rate moves: its nominal rate (names, the in-flight cap's

@@ -38,11 +38,9 @@ constexpr IgnoredFlag kIgnoredFlags[] = {
     {"--num-workers", true, "prompts are measured by the server's tokenizer, concurrently"},
     {"--port", true, "it is only for --api local, which llmperf does not run"},
     {"--attn-implementation", true, "it is only for --api local, which llmperf does not run"},
-    {"--image-width", true, "image prompts (random_vl) are not supported yet"},
-    {"--image-height", true, "image prompts (random_vl) are not supported yet"},
-    {"--image-format", true, "image prompts (random_vl) are not supported yet"},
-    {"--image-num", true, "image prompts (random_vl) are not supported yet"},
-    {"--image-patch-size", true, "image prompts (random_vl) are not supported yet"},
+    {"--image-format", true, "synthetic images are PNG"},
+    {"--image-patch-size", true,
+     "the server counts image tokens; llmperf takes them from usage.prompt_tokens"},
     {"--save-result", false, "vllm_result.json is written to every run directory"},
     {"--save-detailed", false, "vllm_result.json always holds the per-request arrays"},
 };
@@ -200,8 +198,8 @@ CLI::Option* add_plain_flag(CLI::App& app, const char* name, const char* descrip
 void add_compat_flags(CLI::App& app, Config& config, CompatFlags& compat) {
   const char* group = "EvalScope and vLLM compatibility";
   app.add_option("--api", compat.api,
-                 "API flavour: openai (chat or completions by the URL path); EvalScope's other "
-                 "values are answered with what to do")
+                 "API: openai (chat, completions, embeddings, rerank or responses, by the --url "
+                 "path), openai_embedding, openai_rerank or openai_responses (EvalScope's names)")
       ->group(group);
   app.add_flag_callback(
          "--no-test-connection", [&config] { config.probe = false; },
@@ -288,11 +286,14 @@ void resolve_compat(const CLI::App& app, const CompatFlags& compat, Config& conf
         "--api {} is not supported: llmperf benchmarks a running server; start it (e.g. `vllm "
         "serve MODEL`) and give its URL with --url",
         compat.api));
+  } else if (compat.api == "openai_embedding" || compat.api == "openai_rerank" ||
+             compat.api == "openai_responses") {
+    config.api = compat.api;
   } else if (compat.api != "openai") {
     errors.push_back(fmt::format(
-        "--api {} is not supported: llmperf speaks the OpenAI chat and completions APIs (--api "
-        "openai, chosen by the --url path); embeddings, rerank and the Responses API are not "
-        "supported yet",
+        "--api {} is not supported: use openai (the API chosen by the --url path: "
+        "/v1/chat/completions, /v1/completions, /v1/embeddings, /v1/rerank, /v1/responses), "
+        "openai_embedding, openai_rerank or openai_responses",
         compat.api));
   }
   if (app.count("--apply-chat-template") + app.count("--no-apply-chat-template") > 0) {
@@ -336,11 +337,13 @@ std::string dataset_guidance(const std::string& name) {
       {{"custom"},
        "use --dataset line_by_line (a text line is a prompt, a JSON array line a messages list, a "
        "JSON object line a whole request body)"},
-      {{"flickr8k", "kontext_bench", "random_vl", "mmmu_multi_image"},
-       "image prompts are not supported yet"},
-      {{"embedding", "random_embedding", "embedding_batch", "random_embedding_batch", "rerank",
-        "random_rerank"},
-       "the embeddings and rerank endpoints are not supported yet"},
+      {{"flickr8k", "kontext_bench", "mmmu_multi_image"},
+       "put the questions in a line_by_line file of messages whose image_url parts name image "
+       "files, or use --dataset random_vl"},
+      {{"embedding", "embedding_batch", "rerank"},
+       "put the texts in an openqa or line_by_line file and give --api openai_embedding "
+       "(--batch-size N) or --api openai_rerank (--documents N)"},
+      {{"random_embedding_batch"}, "use --dataset random_embedding --batch-size N"},
       {{"share_gpt_zh_multi_turn", "share_gpt_en_multi_turn"},
        "download the ShareGPT file and use --dataset sharegpt --multi-turn --dataset-path FILE"},
       {{"custom_multi_turn"},

@@ -51,7 +51,18 @@ ApiKind api_kind_for_path(std::string_view path) {
   if (path.ends_with("/completions") && !path.ends_with("/chat/completions")) {
     return ApiKind::kCompletions;
   }
+  if (path.ends_with("/embeddings")) return ApiKind::kEmbeddings;
+  if (path.ends_with("/rerank")) return ApiKind::kRerank;
+  if (path.ends_with("/responses")) return ApiKind::kResponses;
   return ApiKind::kChat;
+}
+
+// --api names the API outright (EvalScope's names); openai leaves it to the URL path.
+ApiKind api_kind_for(std::string_view api, std::string_view path) {
+  if (api == "openai_embedding") return ApiKind::kEmbeddings;
+  if (api == "openai_rerank") return ApiKind::kRerank;
+  if (api == "openai_responses") return ApiKind::kResponses;
+  return api_kind_for_path(path);
 }
 
 const char* plural(size_t count, const char* one, const char* many) {
@@ -72,15 +83,25 @@ void validate_target(Config& c, std::vector<std::string>& errors) {
                     "http://127.0.0.1:8000/v1/chat/completions (got \"{}\")",
                     c.url));
   } else {
-    c.api_kind = api_kind_for_path(url->path);
+    c.api_kind = api_kind_for(c.api, url->path);
   }
   if (c.model.empty()) {
     errors.push_back("--model is required: the model name the server expects, e.g. --model qwen");
   }
-  if (c.api != "openai") {
+  if (c.api != "openai" && c.api != "openai_embedding" && c.api != "openai_rerank" &&
+      c.api != "openai_responses") {
     errors.push_back(fmt::format(
-        "--api must be \"openai\" (got \"{}\"); chat vs completions is chosen by the --url path",
+        "--api must be openai, openai_embedding, openai_rerank or openai_responses (got \"{}\")",
         c.api));
+  }
+  if (!generates_text(c.api_kind) && (c.multi_turn || c.image_num > 0)) {
+    errors.push_back(fmt::format("the {} API takes texts only: --multi-turn and --image-num need "
+                                 "the chat API (/v1/chat/completions)",
+                                 api_kind_name(c.api_kind)));
+  }
+  if (c.image_num > 0 && c.api_kind != ApiKind::kChat && c.api_kind != ApiKind::kResponses) {
+    errors.push_back(
+        "--image-num attaches images to chat messages: use /v1/chat/completions or /v1/responses");
   }
   if (!c.cacert.empty() && !std::ifstream(c.cacert).good()) {
     errors.push_back(fmt::format(

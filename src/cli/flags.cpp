@@ -104,6 +104,29 @@ void add_synthetic_options(CLI::App& app, Config& c) {
       ->group(group);
 }
 
+void add_endpoint_options(CLI::App& app, Config& c) {
+  const char* group = "Embeddings, rerank and images";
+  app.add_option("--batch-size", c.batch_size,
+                 "Embeddings: inputs per request (texts of the dataset, in turn)")
+      ->check(CLI::Range(int64_t{1}, int64_t{100000}))
+      ->group(group);
+  app.add_option("--documents", c.documents,
+                 "Rerank: documents per request, after its query (texts of the dataset, in turn)")
+      ->check(CLI::Range(int64_t{1}, int64_t{100000}))
+      ->group(group);
+  app.add_option("--image-num", c.image_num,
+                 "Synthetic PNG images (random noise) attached to every chat prompt as base64 "
+                 "image_url parts (random_vl: 1)")
+      ->check(CLI::Range(int64_t{0}, int64_t{64}))
+      ->group(group);
+  app.add_option("--image-width", c.image_width, "Width of the synthetic images, in pixels")
+      ->check(CLI::Range(1, 8192))
+      ->group(group);
+  app.add_option("--image-height", c.image_height, "Height of the synthetic images, in pixels")
+      ->check(CLI::Range(1, 8192))
+      ->group(group);
+}
+
 void add_conversation_options(CLI::App& app, Config& c, RawFlags& raw) {
   const char* group = "Conversations and traces";
   app.add_flag("--multi-turn", c.multi_turn,
@@ -342,6 +365,7 @@ void add_flags(CLI::App& app, Config& config, RawFlags& raw) {
   add_dataset_options(app, config);
   add_synthetic_options(app, config);
   add_conversation_options(app, config, raw);
+  add_endpoint_options(app, config);
   add_load_options(app, config);
   add_open_loop_options(app, config);
   add_verdict_options(app, config);

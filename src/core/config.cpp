@@ -50,6 +50,36 @@ double RampUp::rate_at(int64_t index, int64_t count) const {
   return start_rps + (end_rps - start_rps) * progress;
 }
 
+std::string_view api_kind_name(ApiKind kind) {
+  switch (kind) {
+    case ApiKind::kChat:
+      return "chat";
+    case ApiKind::kCompletions:
+      return "completions";
+    case ApiKind::kEmbeddings:
+      return "embeddings";
+    case ApiKind::kRerank:
+      return "rerank";
+    case ApiKind::kResponses:
+      return "responses";
+  }
+  return "chat";
+}
+
+ApiKind api_kind_from_name(std::string_view name) {
+  for (const ApiKind kind : {ApiKind::kCompletions, ApiKind::kEmbeddings, ApiKind::kRerank,
+                             ApiKind::kResponses}) {
+    if (name == api_kind_name(kind)) return kind;
+  }
+  return ApiKind::kChat;
+}
+
+int64_t Config::texts_per_request() const {
+  if (api_kind == ApiKind::kEmbeddings) return std::max<int64_t>(1, batch_size);
+  if (api_kind == ApiKind::kRerank) return 1 + std::max<int64_t>(1, documents);
+  return 1;
+}
+
 int64_t Config::warmup_count(int64_t run_number) const {
   if (warmup_num <= 0) return 0;
   if (warmup_num < 1) return std::llround(warmup_num * static_cast<double>(run_number));

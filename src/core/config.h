@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,7 +17,21 @@ namespace llmperf {
 enum class ApiKind : uint8_t {
   kChat,         // /v1/chat/completions: {"messages": [...]}
   kCompletions,  // /v1/completions: {"prompt": "..."}
+  kEmbeddings,   // /v1/embeddings: {"input": [...]}, one vector per input, no generation
+  kRerank,       // /v1/rerank: {"query", "documents": [...]}, one score per document
+  kResponses,    // /v1/responses: OpenAI's Responses API, typed SSE events
 };
+
+// Stable lowercase name of an API kind: "chat", "completions", "embeddings", "rerank",
+// "responses" (summary.json's "api_kind").
+std::string_view api_kind_name(ApiKind kind);
+// The inverse of api_kind_name(); chat for names it does not know.
+ApiKind api_kind_from_name(std::string_view name);
+// True for the APIs that generate text (chat, completions, responses): TTFT, TPOT and output
+// tokens mean something for them. Embeddings and rerank score their inputs in one reply.
+inline bool generates_text(ApiKind kind) {
+  return kind == ApiKind::kChat || kind == ApiKind::kCompletions || kind == ApiKind::kResponses;
+}
 
 // vLLM's ramp-up (--ramp-up-strategy, --ramp-up-start-rps, --ramp-up-end-rps): the request rate
 // moves from start to end across a run, request by request, so one run crosses the knee of the
@@ -46,8 +61,9 @@ struct TurnDelay {
 
 struct Config {
   // --- target ---
-  std::string api =
-      "openai";  // --api; only "openai" is supported (chat or completions by URL path)
+  // --api: openai (chat, completions, embeddings, rerank or responses by the URL path), or
+  // EvalScope's openai_embedding | openai_rerank | openai_responses, which name the API outright.
+  std::string api = "openai";
   std::string url = "http://127.0.0.1:8000/v1/chat/completions";  // --url
   std::string model;                                              // --model (required)
   std::string api_key;  // --api-key or $OPENAI_API_KEY; secret, never written anywhere
@@ -78,6 +94,13 @@ struct Config {
   bool tokenize_prompt = false;        // --tokenize-prompt: send token ids to /v1/completions
   std::string tokenize_url;            // --tokenize-url: base URL of /tokenize (default: --url's)
   std::string tokenizer_path;          // --tokenizer-path: accepted (EvalScope), not needed
+
+  // --- embeddings, rerank and images ---
+  int64_t batch_size = 1;  // --batch-size: inputs per embeddings request
+  int64_t documents = 4;   // --documents: documents per rerank request (after one query)
+  int64_t image_num = 0;   // --image-num: synthetic PNG images attached to each chat prompt
+  int image_width = 512;   // --image-width, pixels
+  int image_height = 512;  // --image-height, pixels
 
   // --- conversations (--multi-turn; --dataset random_multi_turn, sharegpt, conversations) ---
   bool multi_turn = false;          // --multi-turn: -n counts conversations, sent turn by turn
@@ -171,7 +194,7 @@ struct Config {
   std::vector<std::string> percentile_metrics = {"ttft", "tpot", "itl"};
   std::vector<double> metric_percentiles = {99};
 
-  // Derived by validate_config() (cli/cli.h): chat or completions, from the URL path.
+  // Derived by validate_config() (cli/cli.h): from --api, or from the URL path.
   ApiKind api_kind = ApiKind::kChat;
 
   // (parallel, number) pairs in run order: lists pair by position; a single -n applies to all.
@@ -189,6 +212,10 @@ struct Config {
     int64_t output_tokens = -1;
   };
   std::vector<RunSpec> run_specs() const;
+
+  // Dataset texts one request carries: --batch-size inputs (embeddings), a query and
+  // --documents documents (rerank), one prompt otherwise.
+  int64_t texts_per_request() const;
 
   // Warm-up requests for a run of `number` measured requests (--warmup-num).
   int64_t warmup_count(int64_t number) const;

@@ -28,6 +28,8 @@ std::string failure_kind_name(ErrorKind kind, int http_status) {
       return "bad_response";
     case ErrorKind::kNoOutput:
       return "no_output";
+    case ErrorKind::kItemCount:
+      return "item_count";
     case ErrorKind::kTransport:
       return "transport";
     case ErrorKind::kCancelled:

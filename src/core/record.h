@@ -27,6 +27,7 @@ enum class ErrorKind : uint8_t {
   kNoOutput,         // the response completed without any generated output
   kTransport,        // any other transport failure (TLS, send error, ...)
   kCancelled,        // interrupted by the user (Ctrl-C) before completing
+  kItemCount,        // embeddings or rerank: not one vector (score) per input (document)
 };
 
 // Where a token count came from.
@@ -57,6 +58,19 @@ struct RequestRecord {
 
   // Read time of every output-carrying chunk, in order (streaming only). ITL is their gaps.
   std::vector<int64_t> chunk_ns;
+
+  // Reasoning models: the first chunk carrying answer output (content, text, a tool call; not
+  // reasoning) was read at first_answer_ns (TTFAT), and was chunk_ns[first_answer_chunk]; the
+  // chunks before it that carried reasoning only are reasoning_chunks. -1 / 0: none.
+  int64_t first_answer_ns = -1;
+  int32_t first_answer_chunk = -1;
+  int32_t reasoning_chunks = 0;
+  // Reasoning tokens among output_tokens (-1: the response carried no reasoning):
+  // usage.completion_tokens_details.reasoning_tokens, or the reasoning chunks (estimated).
+  int64_t reasoning_tokens = -1;
+  TokenSource reasoning_source = TokenSource::kNone;
+  // Embeddings: inputs in the request; rerank: documents (0 for the APIs that generate text).
+  int32_t items = 0;
 
   // What the workload asked of this request (-1: it set no target; datasets of text): the tokens
   // the prompt was built to count as usage.prompt_tokens, and the output length sent as max_tokens.

@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "protocol/pooling_response.h"
+#include "protocol/responses_decoder.h"
+
 namespace llmperf {
 namespace {
 
@@ -38,9 +41,10 @@ std::string excerpt(std::string_view body) {
 
 }  // namespace
 
-void ResponseHandler::start(RequestRecord* record, std::string* answer) {
+void ResponseHandler::start(RequestRecord* record, std::string* answer, ApiKind api) {
   record_ = record;
   answer_ = answer;
+  api_ = api;
   chunk_.want_content = answer != nullptr;
   sse_.reset();
   chunk_.clear();
@@ -53,6 +57,7 @@ void ResponseHandler::start(RequestRecord* record, std::string* answer) {
   usage_prompt_ = -1;
   usage_completion_ = -1;
   usage_cached_ = -1;
+  usage_reasoning_ = -1;
 }
 
 void ResponseHandler::on_header_line(std::string_view line, int64_t now_ns) {
@@ -116,7 +121,12 @@ void ResponseHandler::on_event(const SseEvent& event, int64_t now_ns) {
     return;
   }
   chunk_.want_response_id = rec.response_id.empty();
-  decode_chunk(event.data, chunk_);
+  if (api_ == ApiKind::kResponses) {
+    decode_responses_event(event.event, event.data, chunk_);
+    done_seen_ = done_seen_ || chunk_.completed;
+  } else {
+    decode_chunk(event.data, chunk_);
+  }
   if (!chunk_.valid_json) {
     ++rec.malformed_events;
     return;
@@ -127,6 +137,15 @@ void ResponseHandler::on_event(const SseEvent& event, int64_t now_ns) {
     return;
   }
   if (chunk_.has_output) {
+    // Reasoning models: chunks of reasoning only come before the first answer chunk (TTFAT).
+    if (rec.first_answer_ns < 0) {
+      if (chunk_.has_answer || !chunk_.has_reasoning) {
+        rec.first_answer_ns = now_ns;
+        rec.first_answer_chunk = static_cast<int32_t>(rec.chunk_ns.size());
+      } else {
+        ++rec.reasoning_chunks;
+      }
+    }
     rec.chunk_ns.push_back(now_ns);
     if (rec.first_content_ns < 0) rec.first_content_ns = now_ns;
     rec.output_chars += chunk_.output_chars;
@@ -137,6 +156,7 @@ void ResponseHandler::on_event(const SseEvent& event, int64_t now_ns) {
     if (chunk_.completion_tokens >= 0) usage_completion_ = chunk_.completion_tokens;
   }
   if (chunk_.cached_tokens >= 0) usage_cached_ = chunk_.cached_tokens;
+  if (chunk_.reasoning_tokens >= 0) usage_reasoning_ = chunk_.reasoning_tokens;
   if (!chunk_.finish_reason.empty()) rec.finish_reason = chunk_.finish_reason;
 }
 
@@ -184,8 +204,11 @@ void ResponseHandler::finish_stream() {
   } else if (events_ == 0) {
     fail(ErrorKind::kBadResponse, "stream ended without any SSE event");
   } else {
-    fail(ErrorKind::kNoOutput, fmt::format("stream of {} events ended without generated output{}",
-                                           events_, done_seen_ ? "" : " (no [DONE])"));
+    fail(ErrorKind::kNoOutput,
+         fmt::format("stream of {} events ended without generated output{}", events_,
+                     done_seen_                      ? ""
+                     : api_ == ApiKind::kResponses ? " (no response.completed)"
+                                                   : " (no [DONE])"));
   }
 }
 
@@ -202,8 +225,16 @@ void ResponseHandler::finish_buffered_body() {
     fail(ErrorKind::kBadResponse, "response body larger than 64 MiB");
     return;
   }
+  if (!generates_text(api_)) {
+    finish_pooling_body();
+    return;
+  }
   chunk_.want_response_id = true;
-  decode_chunk(body_, chunk_);
+  if (api_ == ApiKind::kResponses) {
+    decode_responses_event("", body_, chunk_);
+  } else {
+    decode_chunk(body_, chunk_);
+  }
   if (!chunk_.valid_json) {
     fail(ErrorKind::kBadResponse,
          fmt::format("HTTP {} response is not JSON: {}", rec.http_status, excerpt(body_)));
@@ -219,11 +250,43 @@ void ResponseHandler::finish_buffered_body() {
     usage_completion_ = chunk_.completion_tokens;
   }
   usage_cached_ = chunk_.cached_tokens;
+  usage_reasoning_ = chunk_.reasoning_tokens;
   rec.finish_reason = chunk_.finish_reason;
   rec.output_chars = chunk_.output_chars;
   if (answer_ != nullptr) *answer_ = chunk_.content;
   if (!chunk_.has_output) {
     fail(ErrorKind::kNoOutput, "response carried no generated output");
+  }
+}
+
+void ResponseHandler::finish_pooling_body() {
+  RequestRecord& rec = *record_;
+  PoolingResponse pooled;
+  const bool embeddings = api_ == ApiKind::kEmbeddings;
+  decode_pooling_response(embeddings ? PoolingKind::kEmbeddings : PoolingKind::kRerank, body_,
+                          pooled);
+  if (!pooled.valid_json) {
+    fail(ErrorKind::kBadResponse,
+         fmt::format("HTTP {} response is not JSON: {}", rec.http_status, excerpt(body_)));
+    return;
+  }
+  rec.response_id = pooled.response_id;
+  if (pooled.has_error) {
+    fail(ErrorKind::kStreamError, fmt::format("error in response: {}", pooled.error_message));
+    return;
+  }
+  if (pooled.prompt_tokens >= 0) usage_prompt_ = pooled.prompt_tokens;
+  const char* what = embeddings ? "vectors" : "scores";
+  // One vector per input; a rerank reply may hold fewer scores than documents (top_n).
+  if (embeddings ? pooled.items != rec.items : pooled.items == 0 || pooled.items > rec.items) {
+    fail(ErrorKind::kItemCount, fmt::format("response holds {} {} for {} {}", pooled.items, what,
+                                            rec.items, embeddings ? "inputs" : "documents"));
+  } else if (pooled.bad_items > 0) {
+    fail(ErrorKind::kItemCount,
+         fmt::format("response holds {} malformed {} of {}{}", pooled.bad_items, what,
+                     pooled.items,
+                     embeddings ? " (empty, not numbers, or of another dimension)"
+                                : " (no numeric relevance_score)"));
   }
 }
 
@@ -243,6 +306,15 @@ void ResponseHandler::fill_tokens() {
   } else if (rec.output_chars > 0) {
     rec.output_tokens = (rec.output_chars + 3) / 4;
     rec.output_source = TokenSource::kCharCount;
+  }
+  // Reasoning tokens: the server's count when it gives a positive one (OpenAI reports 0 for
+  // models that do not reason, and vLLM none), otherwise the reasoning chunks, estimated.
+  if (usage_reasoning_ > 0) {
+    rec.reasoning_tokens = usage_reasoning_;
+    rec.reasoning_source = TokenSource::kUsage;
+  } else if (rec.reasoning_chunks > 0) {
+    rec.reasoning_tokens = rec.reasoning_chunks;
+    rec.reasoning_source = TokenSource::kChunkCount;
   }
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/config.h"
 #include "core/record.h"
 #include "protocol/chunk_decoder.h"
 #include "protocol/sse_parser.h"
@@ -20,8 +21,10 @@ class ResponseHandler {
  public:
   // Starts a new response for `record` (which must outlive the response). Keeps buffers' capacity.
   // With `answer`, the answer text received (content, or completion text) is appended to it: the
-  // next turn of a conversation carries it.
-  void start(RequestRecord* record, std::string* answer = nullptr);
+  // next turn of a conversation carries it. `api` decides how the body is read: chat and
+  // completions chunks, the Responses API's typed events, or one embeddings or rerank body whose
+  // vectors (scores) must number record->items.
+  void start(RequestRecord* record, std::string* answer = nullptr, ApiKind api = ApiKind::kChat);
 
   // One raw header line as curl delivers it (status line, "Name: value", or the blank line).
   void on_header_line(std::string_view line, int64_t now_ns);
@@ -40,6 +43,8 @@ class ResponseHandler {
   void on_event(const SseEvent& event, int64_t now_ns);
   void fail(ErrorKind kind, std::string message);
   void finish_buffered_body();
+  void finish_pooling_body();
+  void decode(const SseEvent& event);
   void finish_stream();
   void fill_tokens();
 
@@ -55,6 +60,8 @@ class ResponseHandler {
   int64_t usage_prompt_ = -1;      // last usage.prompt_tokens seen
   int64_t usage_completion_ = -1;  // last usage.completion_tokens seen
   int64_t usage_cached_ = -1;      // last usage.prompt_tokens_details.cached_tokens seen
+  int64_t usage_reasoning_ = -1;   // last usage.completion_tokens_details.reasoning_tokens seen
+  ApiKind api_ = ApiKind::kChat;
   std::string* answer_ = nullptr;  // where the answer text goes (start's `answer`)
 };
 

@@ -364,17 +364,21 @@ void Worker::start_turn(Slot& slot, int64_t planned_ns) {
 
 void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
   RequestRecord& record = slot.record;
-  record.stream = shared_.config->stream;
+  const ApiKind api = shared_.config->api_kind;
+  record.stream = shared_.config->stream && generates_text(api);
+  if (!generates_text(api)) {
+    record.items = static_cast<int32_t>(std::max<size_t>(1, prompt.texts.size()));
+  }
   slot.busy = true;
   ++active_;
   if (shared_.progress != nullptr)
     shared_.progress->started.fetch_add(1, std::memory_order_relaxed);
 
-  slot.body = shared_.builder->build_body(prompt);
+  slot.body = shared_.builder->build_body(prompt, record.id);
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDSIZE_LARGE,
                    static_cast<curl_off_t>(slot.body.size()));
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDS, slot.body.data());
-  slot.handler.start(&record, shared_.sessions != nullptr ? &slot.answer : nullptr);
+  slot.handler.start(&record, shared_.sessions != nullptr ? &slot.answer : nullptr, api);
   slot.error_buffer[0] = '\0';
 
   const int64_t now = now_ns();

@@ -40,18 +40,20 @@ GoodputSpec parse_goodput(const std::vector<std::string>& items) {
   for (const std::string& item : items) {
     const size_t colon = item.find(':');
     if (colon == std::string::npos) {
-      fail(item, "expected KEY:MILLISECONDS with KEY one of ttft, tpot, e2el");
+      fail(item, "expected KEY:MILLISECONDS with KEY one of ttft, ttfat, tpot, e2el");
     }
     const std::string key = item.substr(0, colon);
     std::optional<int64_t>* slot = nullptr;
     if (key == "ttft") {
       slot = &spec.ttft_ns;
+    } else if (key == "ttfat") {
+      slot = &spec.ttfat_ns;
     } else if (key == "tpot") {
       slot = &spec.tpot_ns;
     } else if (key == "e2el") {
       slot = &spec.e2el_ns;
     } else {
-      fail(item, "unknown metric '" + key + "' (use ttft, tpot or e2el)");
+      fail(item, "unknown metric '" + key + "' (use ttft, ttfat, tpot or e2el)");
     }
     if (*slot) fail(item, "'" + key + "' is given more than once");
     *slot = parse_ms(item, std::string_view(item).substr(colon + 1));
@@ -68,6 +70,12 @@ bool is_good_request(const RequestRecord& r, const GoodputSpec& spec) {
   const bool has_ttft = r.stream && r.sent_ns >= 0 && r.first_content_ns >= r.sent_ns;
   if (spec.ttft_ns) {
     if (!has_ttft || !within(r.first_content_ns - r.sent_ns, spec.ttft_ns)) return false;
+  }
+  if (spec.ttfat_ns) {
+    if (!r.stream || r.sent_ns < 0 || r.first_answer_ns < r.sent_ns ||
+        !within(r.first_answer_ns - r.sent_ns, spec.ttfat_ns)) {
+      return false;
+    }
   }
   if (spec.tpot_ns && r.output_tokens > 1) {
     if (!has_ttft || r.end_ns < r.first_content_ns) return false;

@@ -1,5 +1,5 @@
 // Goodput (vLLM's meaning): the requests that met every latency bound given with
-// `--goodput ttft:500 tpot:50 e2el:2000` (milliseconds, any subset). Part of the metrics stage:
+// `--goodput ttft:500 ttfat:2000 tpot:50 e2el:2000` (milliseconds, any subset). Part of the metrics stage:
 // pure functions over request records, no I/O, logging or threads.
 #pragma once
 
@@ -16,13 +16,16 @@ namespace llmperf {
 struct GoodputSpec {
   std::optional<int64_t>
       ttft_ns;  // TTFT bound; only stream requests with a first chunk can meet it
+  // TTFAT bound (time to first answer token, after any reasoning); only stream requests that
+  // answered can meet it
+  std::optional<int64_t> ttfat_ns;
   std::optional<int64_t> tpot_ns;  // TPOT bound; met by any request with output_tokens <= 1
   std::optional<int64_t> e2el_ns;  // end-to-end latency bound
   // True when at least one bound was given (goodput is computed and reported).
-  bool enabled() const { return ttft_ns || tpot_ns || e2el_ns; }
+  bool enabled() const { return ttft_ns || ttfat_ns || tpot_ns || e2el_ns; }
 };
 
-// Parses `--goodput` items "KEY:MS" with KEY one of ttft, tpot, e2el and MS a non-negative number
+// Parses `--goodput` items "KEY:MS" with KEY one of ttft, ttfat, tpot, e2el and MS a non-negative number
 // of milliseconds. An empty list gives a disabled spec. Throws std::invalid_argument naming
 // --goodput and the bad item (unknown key, repeated key, missing ':', bad or negative number).
 GoodputSpec parse_goodput(const std::vector<std::string>& items);

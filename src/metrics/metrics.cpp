@@ -77,7 +77,9 @@ void SummaryBuilder::add(const RequestRecord& r) {
   RunSummary& s = summary_;
   ++s.total;
   s.streamed = s.streamed || r.stream;
-  rows_.push_back(Row{r.planned_ns, r.sent_ns, r.first_byte_ns, r.first_content_ns, r.end_ns,
+  s.pooling = s.pooling || r.items > 0;
+  rows_.push_back(Row{r.planned_ns, r.sent_ns, r.first_byte_ns, r.first_content_ns,
+                      r.first_answer_ns, r.end_ns,
                       r.input_tokens, r.output_tokens, static_cast<int32_t>(r.chunk_ns.size()),
                       r.ok(), r.stream});
   if (r.prefix_group >= 0) {
@@ -110,6 +112,8 @@ void SummaryBuilder::add(const RequestRecord& r) {
     s.cached_of_input += r.input_tokens;
   }
   add_to_seconds(r);
+  reasoning_.add(r);
+  s.total_items += r.items;
   s.total_input_tokens += r.input_tokens;
   s.total_output_tokens += r.output_tokens;
   count_source(r.input_source, s.input_provenance);
@@ -232,6 +236,7 @@ RunSummary SummaryBuilder::finish(RunTrace* trace) {
     s.total_throughput =
         static_cast<double>(s.total_input_tokens + s.total_output_tokens) / window_s;
     s.input_chars_throughput = static_cast<double>(s.total_input_chars) / window_s;
+    s.items_throughput = static_cast<double>(s.total_items) / window_s;
     s.output_chars_throughput = static_cast<double>(s.total_output_chars) / window_s;
   }
   for (const double tokens : tokens_per_second_) {
@@ -276,6 +281,10 @@ RunSummary SummaryBuilder::finish(RunTrace* trace) {
   std::vector<double>* no_cdf = nullptr;
   s.latency_ns = describe_rows(rows_, p, latency, trace ? &trace->latency_cdf_ns : no_cdf);
   s.ttft_ns = describe_rows(rows_, p, ttft, trace ? &trace->ttft_cdf_ns : no_cdf);
+  s.ttfat_ns = describe_rows(rows_, p, [&](const Row& r) -> Value {
+    if (!has_content(r) || r.sent_ns < 0 || r.first_answer_ns < r.sent_ns) return std::nullopt;
+    return static_cast<double>(r.first_answer_ns - r.sent_ns);
+  });
   s.ttfb_ns = describe_rows(rows_, p, [](const Row& r) -> Value {
     if (!r.ok || r.sent_ns < 0 || r.first_byte_ns < r.sent_ns) return std::nullopt;
     return static_cast<double>(r.first_byte_ns - r.sent_ns);
@@ -347,6 +356,7 @@ RunSummary SummaryBuilder::finish(RunTrace* trace) {
   }
   if (options_.rate_segments > 0) s.rate_segments = rate_segments(rows_, options_.rate_segments);
   s.sessions = sessions_.finish(p);
+  s.reasoning = reasoning_.finish(p);
   if (!prefix_groups_seen_.empty()) {
     s.prefix_groups_used =
         std::count(prefix_groups_seen_.begin(), prefix_groups_seen_.end(), char{1});

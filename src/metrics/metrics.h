@@ -15,6 +15,7 @@
 #include "metrics/client_health.h"
 #include "metrics/exactness.h"
 #include "metrics/goodput.h"
+#include "metrics/reasoning.h"
 #include "metrics/sessions.h"
 #include "metrics/stats/pooled_samples.h"
 #include "metrics/server_metrics.h"
@@ -90,10 +91,14 @@ struct RunSummary {
   double peak_output_throughput = 0;  // tok/s
   int64_t peak_concurrency = 0;       // requests
   bool streamed = false;              // any measured request was a stream
+  bool pooling = false;  // any measured request was an embeddings or rerank request (items > 0)
 
   // Per-request distributions over successful requests (ns, tokens, tok/s).
   Distribution latency_ns;  // E2E: end - t_send
   Distribution ttft_ns;     // first_content - t_send (stream only)
+  // Time to first answer token: first_answer - t_send (stream only): the first chunk of answer
+  // output, after any reasoning. Equal to TTFT for streams that do not reason.
+  Distribution ttfat_ns;
   Distribution ttfb_ns;     // first_byte - t_send
   Distribution tpot_ns;     // (E2E - TTFT) / (output_tokens - 1), output_tokens > 1 (stream only)
   Distribution itl_ns;      // pooled gaps between consecutive output chunks (stream only)
@@ -121,6 +126,12 @@ struct RunSummary {
   int64_t prefix_groups_used = 0;
   // --multi-turn: by turn index and by conversation (empty otherwise).
   SessionSummary sessions;
+  // Reasoning models: the reasoning and answer phases of the streams that reasoned.
+  ReasoningSummary reasoning;
+  // Embeddings and rerank: the inputs (documents) of the successful requests, per second of the
+  // window.
+  int64_t total_items = 0;
+  double items_throughput = 0;
   // usage.prompt_tokens_details.cached_tokens over the successful requests that carried it: how
   // many did, their cached tokens and their input tokens.
   int64_t cached_reported = 0;
@@ -178,6 +189,7 @@ class SummaryBuilder {
   std::vector<double> ttft_prefix_repeated_;
   std::vector<char> prefix_groups_seen_;  // by group: 1 once a measured request used it
   SessionTally sessions_;                 // --multi-turn
+  ReasoningTally reasoning_;              // streams that reasoned
 
   // One measured request: what the statistics need once its record is gone.
   struct Row {
@@ -185,6 +197,7 @@ class SummaryBuilder {
     int64_t sent_ns;
     int64_t first_byte_ns;
     int64_t first_content_ns;
+    int64_t first_answer_ns;
     int64_t end_ns;
     int64_t input_tokens;
     int64_t output_tokens;

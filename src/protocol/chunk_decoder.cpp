@@ -38,6 +38,8 @@ enum class Key : uint8_t {
   kCompletionTokens,
   kPromptTokensDetails,
   kCachedTokens,
+  kCompletionTokensDetails,
+  kReasoningTokens,
   kFinishReason,
   kError,
   kObject,
@@ -57,6 +59,7 @@ enum class Scope : uint8_t {
   kFunction,   // tool_calls[j].function
   kUsage,      // root.usage
   kUsageDetails,  // root.usage.prompt_tokens_details
+  kCompletionDetails,  // root.usage.completion_tokens_details
   kError,      // root.error object
 };
 
@@ -103,6 +106,12 @@ Key classify_key(std::string_view key) {
       if (is(key, "finish_reason")) return Key::kFinishReason;
       if (is(key, "prompt_tokens")) return Key::kPromptTokens;
       if (is(key, "cached_tokens")) return Key::kCachedTokens;
+      break;
+    case 16:
+      if (is(key, "reasoning_tokens")) return Key::kReasoningTokens;
+      break;
+    case 25:
+      if (is(key, "completion_tokens_details")) return Key::kCompletionTokensDetails;
       break;
     case 17:
       if (is(key, "reasoning_content")) return Key::kReasoningContent;
@@ -166,22 +175,23 @@ class ChunkHandler {
       case Scope::kDelta:
       case Scope::kMessage:
         if (frame.key == Key::kContent) {
-          add_output(value);
+          add_answer(value);
           add_content(value);
         } else if (frame.key == Key::kReasoningContent || frame.key == Key::kReasoning) {
           add_output(value);
+          if (!value.empty()) out_.has_reasoning = true;
         }
         break;
       case Scope::kChoice:
         if (frame.key == Key::kText) {
-          add_output(value);
+          add_answer(value);
           add_content(value);
         } else if (frame.key == Key::kFinishReason && frame.index == 0) {
           out_.finish_reason.assign(value);
         }
         break;
       case Scope::kFunction:
-        if (frame.key == Key::kArguments || frame.key == Key::kName) add_output(value);
+        if (frame.key == Key::kArguments || frame.key == Key::kName) add_answer(value);
         break;
       case Scope::kRoot:
         if (frame.key == Key::kError) {
@@ -222,6 +232,7 @@ class ChunkHandler {
           break;
         case Scope::kUsage:
           if (parent.key == Key::kPromptTokensDetails) scope = Scope::kUsageDetails;
+          if (parent.key == Key::kCompletionTokensDetails) scope = Scope::kCompletionDetails;
           break;
         case Scope::kChoices:
           scope = Scope::kChoice;
@@ -311,6 +322,10 @@ class ChunkHandler {
       if (frame.key == Key::kCachedTokens) out_.cached_tokens = value;
       return true;
     }
+    if (frame.scope == Scope::kCompletionDetails) {
+      if (frame.key == Key::kReasoningTokens) out_.reasoning_tokens = value;
+      return true;
+    }
     if (frame.scope != Scope::kUsage) return true;
     if (frame.key == Key::kPromptTokens) {
       out_.prompt_tokens = value;
@@ -326,6 +341,11 @@ class ChunkHandler {
     if (text.empty()) return;
     out_.has_output = true;
     out_.output_chars += count_code_points(text);
+  }
+
+  void add_answer(std::string_view text) {
+    add_output(text);
+    if (!text.empty()) out_.has_answer = true;
   }
 
   void add_content(std::string_view text) {
@@ -366,6 +386,8 @@ void finish(const ChunkHandler& handler, std::string_view payload, DecodedChunk&
 void DecodedChunk::clear() {
   valid_json = false;
   has_output = false;
+  has_answer = false;
+  has_reasoning = false;
   output_chars = 0;
   has_usage = false;
   prompt_tokens = -1;
@@ -375,6 +397,8 @@ void DecodedChunk::clear() {
   finish_reason.clear();
   response_id.clear();
   cached_tokens = -1;
+  reasoning_tokens = -1;
+  completed = false;
   content.clear();
 }
 

@@ -15,6 +15,9 @@ namespace llmperf {
 struct DecodedChunk {
   bool valid_json = false;     // false: the payload was not a JSON object
   bool has_output = false;     // a non-empty content / reasoning_content / text / tool-call delta
+  bool has_answer = false;     // ... of which an answer: content / text / tool call (not reasoning)
+  bool has_reasoning = false;  // ... of which reasoning: reasoning_content / reasoning (chat), or
+                               // the Responses API's reasoning text and summary deltas
   int64_t output_chars = 0;    // Unicode code points of the output text carried by this chunk
   bool has_usage = false;      // a `usage` object with token counts was present
   int64_t prompt_tokens = -1;  // usage.prompt_tokens, -1 when absent
@@ -24,6 +27,12 @@ struct DecodedChunk {
   std::string finish_reason;       // choices[0].finish_reason when non-null
   std::string response_id;         // the top-level "id" (e.g. vLLM's "chatcmpl-..."), if any
   int64_t cached_tokens = -1;  // usage.prompt_tokens_details.cached_tokens, -1 when absent
+  // usage.completion_tokens_details.reasoning_tokens (Responses API:
+  // usage.output_tokens_details.reasoning_tokens), -1 when absent
+  int64_t reasoning_tokens = -1;
+  // The Responses API's terminal event (response.completed / response.incomplete): the stream's
+  // end, as "data: [DONE]" is for chat and completions.
+  bool completed = false;
   std::string content;         // with want_content: the answer text this chunk carries (content or
                                // completion text; not reasoning or tool calls)
   // Input, kept by clear(): set false once the caller has the response's id, so that later chunks

@@ -112,7 +112,7 @@ Config config_from_json(const json& c) {
     }
   }
   const std::string kind = c.value("api_kind", "chat");
-  config.api_kind = kind == "completions" ? ApiKind::kCompletions : ApiKind::kChat;
+  config.api_kind = api_kind_from_name(kind);
   return config;
 }
 

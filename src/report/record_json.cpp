@@ -26,7 +26,7 @@ int64_t time_from_json(const nlohmann::json& object, const char* key) {
 ErrorKind error_kind_from_name(const std::string& name) {
   if (name.empty() || name == "none") return ErrorKind::kNone;
   if (name.rfind("http_", 0) == 0) return ErrorKind::kHttp;
-  for (int k = 0; k <= static_cast<int>(ErrorKind::kCancelled); ++k) {
+  for (int k = 0; k <= static_cast<int>(ErrorKind::kItemCount); ++k) {
     auto kind = static_cast<ErrorKind>(k);
     if (failure_kind_name(kind, 0) == name) return kind;
   }
@@ -140,6 +140,14 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
     line.key("session_turns").integer(record.session_turns);
   }
   if (record.cached_tokens >= 0) line.key("cached_tokens").integer(record.cached_tokens);
+  if (record.items > 0) line.key("items").integer(record.items);  // embeddings and rerank
+  if (record.reasoning_tokens >= 0) {  // responses that reasoned
+    line.key("reasoning_tokens").integer(std::max<int64_t>(0, record.reasoning_tokens));
+    line.key("reasoning_token_source").string(token_source_name(record.reasoning_source));
+    line.key("reasoning_chunks").integer(record.reasoning_chunks);
+    line.key("first_answer_chunk").integer(record.first_answer_chunk);
+    line.key("first_answer_ns").time(record.first_answer_ns, anchor);
+  }
   line.key("input_token_source").string(token_source_name(record.input_source));
   line.key("output_token_source").string(token_source_name(record.output_source));
   line.key("output_chars").integer(record.output_chars);
@@ -154,6 +162,7 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
   sent ? line.integer(info.anchor_unix_ns + record.sent_ns - anchor) : line.null();
   if (record.stream) {
     interval("ttft_ms", record.first_content_ns, kNsPerMs);
+    if (record.reasoning_chunks > 0) interval("ttfat_ms", record.first_answer_ns, kNsPerMs);
   } else {
     line.key("ttft_ms").null();
   }
@@ -210,6 +219,15 @@ RequestRecord record_from_json(const std::string& line) {
     integer("turn", r.turn);
     integer("session_turns", r.session_turns);
     integer("cached_tokens", r.cached_tokens);
+    integer("items", r.items);
+    integer("reasoning_tokens", r.reasoning_tokens);
+    if (j.contains("reasoning_token_source")) {
+      r.reasoning_source = token_source_from_name(j.value("reasoning_token_source", ""));
+      if (r.reasoning_source == TokenSource::kNone) r.reasoning_tokens = -1;
+    }
+    integer("reasoning_chunks", r.reasoning_chunks);
+    integer("first_answer_chunk", r.first_answer_chunk);
+    r.first_answer_ns = time_from_json(j, "first_answer_ns");
     r.input_source = token_source_from_name(j.value("input_token_source", ""));
     r.output_source = token_source_from_name(j.value("output_token_source", ""));
     integer("output_chars", r.output_chars);

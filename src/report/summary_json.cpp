@@ -55,7 +55,12 @@ Json dataset_json(const DatasetStats& stats) {
 
 Json metric_definitions_json() {
   return Json{
-      {"ttft", "first output-carrying chunk minus the actual send time (stream only)"},
+      {"ttft", "first output-carrying chunk (reasoning included) minus the actual send time "
+               "(stream only)"},
+      {"ttfat", "first chunk carrying answer output (not reasoning) minus the actual send time "
+                "(stream only); equals ttft for streams that do not reason"},
+      {"reasoning_time", "first answer chunk minus first reasoning chunk, streams that reasoned"},
+      {"items_throughput", "embeddings inputs (rerank documents) of successful requests / window"},
       {"ttfb", "first response byte minus the actual send time"},
       {"latency", "last response byte minus the actual send time (end-to-end)"},
       {"tpot", "(latency - ttft) / (output_tokens - 1) per request with output_tokens > 1"},
@@ -151,7 +156,7 @@ Json config_json(const Config& config) {
   }
   return Json{
       {"api", config.api},
-      {"api_kind", config.api_kind == ApiKind::kChat ? "chat" : "completions"},
+      {"api_kind", api_kind_name(config.api_kind)},
       {"url", config.url},
       {"model", config.model},
       {"api_key", config.api_key.empty() ? Json(nullptr) : Json(kMasked)},
@@ -229,6 +234,7 @@ Json goodput_json(const RunSummary& summary) {
   };
   const GoodputSpec& spec = summary.goodput_spec;
   return Json{{"ttft_ms", bound_ms(spec.ttft_ns)},
+              {"ttfat_ms", bound_ms(spec.ttfat_ns)},
               {"tpot_ms", bound_ms(spec.tpot_ns)},
               {"e2el_ms", bound_ms(spec.e2el_ns)},
               {"good_requests", summary.good_requests},
@@ -296,11 +302,41 @@ Json client_json(const RunSummary& summary) {
       {"stamp_delay_ms", distribution_json(c.stamp_delay_ns, summary.percentiles, kNsPerMs)}};
 }
 
+// Reasoning models: the two phases of the streams that reasoned (null when none did).
+Json reasoning_json(const RunSummary& s) {
+  const ReasoningSummary& r = s.reasoning;
+  if (!r.any()) return nullptr;
+  const auto& p = s.percentiles;
+  return Json{
+      {"requests", r.requests},
+      {"reasoning_tokens_total", r.reasoning_tokens},
+      {"answer_tokens_total", r.answer_tokens},
+      {"token_source", r.source()},
+      {"tokens_from_usage", r.tokens_from_usage},
+      {"tokens_estimated", r.tokens_estimated},
+      {"reasoning_time_ms", distribution_json(r.duration_ns, p, kNsPerMs)},
+      {"reasoning_tokens", distribution_json(r.reasoning_tokens_per_request, p, 1)},
+      {"answer_tokens", distribution_json(r.answer_tokens_per_request, p, 1)},
+      {"itl_reasoning_ms", distribution_json(r.itl_reasoning_ns, p, kNsPerMs)},
+      {"itl_answer_ms", distribution_json(r.itl_answer_ns, p, kNsPerMs)},
+  };
+}
+
+// Embeddings and rerank: what the requests carried (null for the APIs that generate text).
+Json items_json(const Config& config, const RunSummary& s) {
+  if (!s.pooling) return nullptr;
+  return Json{{"kind", config.api_kind == ApiKind::kRerank ? "documents" : "inputs"},
+              {"total", s.total_items},
+              {"per_s", number_or_null(s.items_throughput)},
+              {"input_throughput_tok_s", number_or_null(s.total_throughput)}};
+}
+
 Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary) {
   const auto& p = summary.percentiles;
   Json metrics{
       {"latency_s", distribution_json(summary.latency_ns, p, kNsPerS)},
       {"ttft_ms", distribution_json(summary.ttft_ns, p, kNsPerMs)},
+      {"ttfat_ms", distribution_json(summary.ttfat_ns, p, kNsPerMs)},
       {"ttfb_ms", distribution_json(summary.ttfb_ns, p, kNsPerMs)},
       {"tpot_ms", distribution_json(summary.tpot_ns, p, kNsPerMs)},
       {"itl_ms", distribution_json(summary.itl_ns, p, kNsPerMs)},
@@ -364,6 +400,8 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       {"exactness", exactness_json(summary)},
       {"shared_prefix", shared_prefix_json(summary)},
       {"conversations", conversations_json(summary)},
+      {"reasoning", reasoning_json(summary)},
+      {"items", items_json(config, summary)},
       {"trace", trace_json(info, summary)},
       {"goodput", goodput_json(summary)},
       {"open_loop", open_loop_json(config, info, summary)},

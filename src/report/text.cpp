@@ -77,6 +77,35 @@ std::string statistics_table(const RunSummary& s) {
 }
 
 std::string percentile_table(const RunSummary& s) {
+  if (s.pooling) {
+    std::vector<std::vector<std::string>> rows;
+    for (size_t i = 0; i < s.percentiles.size(); ++i) {
+      rows.push_back({percentile_label(s.percentiles[i]) + "%",
+                      format_number(percentile_in(s.latency_ns, i, kNsPerS)),
+                      format_number(percentile_in(s.ttfb_ns, i, kNsPerMs)),
+                      format_number(percentile_in(s.input_tokens, i, 1))});
+    }
+    return render_table({"Percentile", "Latency (s)", "TTFB (ms)", "Input tokens"}, rows);
+  }
+  if (s.reasoning.any()) {
+    std::vector<std::vector<std::string>> rows;
+    const ReasoningSummary& r = s.reasoning;
+    for (size_t i = 0; i < s.percentiles.size(); ++i) {
+      rows.push_back({percentile_label(s.percentiles[i]) + "%",
+                      format_number(percentile_in(s.ttft_ns, i, kNsPerMs)),
+                      format_number(percentile_in(s.ttfat_ns, i, kNsPerMs)),
+                      format_number(percentile_in(r.duration_ns, i, kNsPerMs)),
+                      format_number(percentile_in(r.itl_reasoning_ns, i, kNsPerMs)),
+                      format_number(percentile_in(r.itl_answer_ns, i, kNsPerMs)),
+                      format_number(percentile_in(s.latency_ns, i, kNsPerS)),
+                      format_number(percentile_in(r.reasoning_tokens_per_request, i, 1)),
+                      format_number(percentile_in(r.answer_tokens_per_request, i, 1))});
+    }
+    return render_table({"Percentile", "TTFT (ms)", "TTFAT (ms)", "Reasoning (ms)",
+                         "ITL reasoning (ms)", "ITL answer (ms)", "Latency (s)",
+                         "Reasoning tokens", "Answer tokens"},
+                        rows);
+  }
   const std::vector<std::string> headers = {"Percentile",    "TTFT (ms)",      "ITL (ms)",
                                             "TPOT (ms)",     "Latency (s)",    "Input tokens",
                                             "Output tokens", "Output (tok/s)", "Total (tok/s)"};
@@ -130,9 +159,39 @@ std::string dataset_notes(const DatasetStats& d) {
   return out;
 }
 
+// What each request was, for the header line: "stream", "non-stream", "embeddings, batch 8",
+// "rerank, 4 documents", "responses API, stream", ...
+std::string request_kind(const Config& config) {
+  const char* stream = config.stream ? "stream" : "non-stream";
+  switch (config.api_kind) {
+    case ApiKind::kEmbeddings:
+      return fmt::format("embeddings, batch {}", config.batch_size);
+    case ApiKind::kRerank:
+      return fmt::format("rerank, {} documents", config.documents);
+    case ApiKind::kResponses:
+      return fmt::format("responses API, {}", stream);
+    case ApiKind::kChat:
+    case ApiKind::kCompletions:
+      break;
+  }
+  std::string kind = stream;
+  if (config.image_num > 0) {
+    kind += fmt::format(", {} image{} of {}x{}", config.image_num, config.image_num == 1 ? "" : "s",
+                        config.image_width, config.image_height);
+  }
+  return kind;
+}
+
 }  // namespace
 
 std::vector<MetricRow> per_request_metrics(const RunSummary& s) {
+  if (s.pooling) {  // embeddings and rerank: one reply per request, nothing generated
+    return {
+        {"Latency (s)", &s.latency_ns, kNsPerS},
+        {"TTFB (ms)", &s.ttfb_ns, kNsPerMs},
+        {"Input tokens", &s.input_tokens, 1},
+    };
+  }
   std::vector<MetricRow> metrics = {
       {"Latency (s)", &s.latency_ns, kNsPerS},
       {"TTFT (ms)", &s.ttft_ns, kNsPerMs},
@@ -144,6 +203,15 @@ std::vector<MetricRow> per_request_metrics(const RunSummary& s) {
       {"Chunks/request", &s.chunks_per_request, 1},
       {"Output tok/s per request", &s.output_tps_per_request, 1},
   };
+  if (s.reasoning.any()) {  // reasoning models: TTFAT and the two phases
+    const ReasoningSummary& r = s.reasoning;
+    metrics.insert(metrics.begin() + 2, {"TTFAT (ms)", &s.ttfat_ns, kNsPerMs});
+    metrics.push_back({"Reasoning time (ms)", &r.duration_ns, kNsPerMs});
+    metrics.push_back({"Reasoning tokens", &r.reasoning_tokens_per_request, 1});
+    metrics.push_back({"Answer tokens", &r.answer_tokens_per_request, 1});
+    metrics.push_back({"ITL reasoning (ms)", &r.itl_reasoning_ns, kNsPerMs});
+    metrics.push_back({"ITL answer (ms)", &r.itl_answer_ns, kNsPerMs});
+  }
   if (!s.latency_from_planned_ns.empty()) {
     metrics.push_back({"Latency from planned send (s)", &s.latency_from_planned_ns, kNsPerS});
     metrics.push_back({"TTFT from planned send (ms)", &s.ttft_from_planned_ns, kNsPerMs});
@@ -212,7 +280,7 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
   std::string out = fmt::format("llmperf: {} | {} | parallel {} | {} {} | {}", title, config.url,
                                 info.parallel, info.number,
                                 s.sessions.empty() ? "requests" : "conversations",
-                                config.stream ? "stream" : "non-stream");
+                                request_kind(config));
   if (info.workload.trace.on) {
     out += fmt::format(" | trace x{:g} (mean {} req/s)", info.workload.trace.speedup,
                        format_number(info.rate));
@@ -235,6 +303,18 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
       {"Failed requests", format_count(s.failed)},
   };
   if (s.warmup > 0) kv.emplace_back("Warm-up requests (excluded)", format_count(s.warmup));
+  if (s.pooling) {
+    const bool rerank = config.api_kind == ApiKind::kRerank;
+    kv.insert(kv.end(),
+              {
+                  {"QPS (req/s)", format_number(s.qps)},
+                  {rerank ? "Documents/s" : "Inputs/s", format_number(s.items_throughput)},
+                  {"Input throughput (tok/s)", format_number(s.total_throughput)},
+                  {rerank ? "Total documents" : "Total inputs", format_count(s.total_items)},
+                  {"Avg input tokens", avg_tokens(s.input_tokens, s.input_provenance)},
+                  {"Total input tokens", format_count(s.total_input_tokens)},
+              });
+  } else {
   kv.insert(kv.end(), {
                           {"QPS (req/s)", format_number(s.qps)},
                           {"Output throughput (tok/s)", format_number(s.output_throughput)},
@@ -246,6 +326,13 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
                           {"Total input tokens", format_count(s.total_input_tokens)},
                           {"Total output tokens", format_count(s.total_output_tokens)},
                       });
+  }
+  if (s.reasoning.any()) {
+    const ReasoningSummary& r = s.reasoning;
+    kv.emplace_back("Requests that reasoned", format_count(r.requests));
+    kv.emplace_back("Reasoning / answer tokens",
+                    fmt::format("{} / {} ({})", r.reasoning_tokens, r.answer_tokens, r.source()));
+  }
   size_t key_width = 0;
   for (const auto& [key, value] : kv) key_width = std::max(key_width, key.size());
   for (const auto& [key, value] : kv) {
@@ -253,6 +340,16 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
   }
 
   out += "\nStatistics (successful requests)\n" + statistics_table(s) + approximation_note(s);
+  if (s.reasoning.any()) {
+    out += fmt::format(
+        "TTFT ends at the first output of any kind, reasoning included (as vLLM and EvalScope "
+        "count it); TTFAT at the first answer token.{}\n",
+        s.reasoning.tokens_estimated > 0
+            ? fmt::format(" Reasoning tokens of {} requests are ESTIMATED: one per reasoning chunk "
+                          "(no usage.completion_tokens_details.reasoning_tokens).",
+                          s.reasoning.tokens_estimated)
+            : "");
+  }
   if (!s.percentiles.empty()) out += "\nPercentiles\n" + percentile_table(s);
   out += workload_text(info, s);
   if (s.failed > 0) out += "\nFailures by kind\n" + failures_table(s);

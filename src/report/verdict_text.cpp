@@ -41,6 +41,7 @@ std::string bounds_text(const GoodputSpec& spec) {
     out += fmt::format("{} <= {} ms", key, format_number(static_cast<double>(*ns) / 1e6));
   };
   add("TTFT", spec.ttft_ns);
+  add("TTFAT", spec.ttfat_ns);
   add("TPOT", spec.tpot_ns);
   add("E2EL", spec.e2el_ns);
   return out;

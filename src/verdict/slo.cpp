@@ -34,6 +34,7 @@ struct MetricDef {
 
 constexpr MetricDef kMetrics[] = {
     {"ttft", Kind::kTime, &RunSummary::ttft_ns, true},
+    {"ttfat", Kind::kTime, &RunSummary::ttfat_ns, true},
     {"ttfb", Kind::kTime, &RunSummary::ttfb_ns, false},
     {"tpot", Kind::kTime, &RunSummary::tpot_ns, true},
     {"itl", Kind::kTime, &RunSummary::itl_ns, true},
@@ -405,7 +406,8 @@ RunVerdict evaluate_slos(const std::string& run_name, const std::vector<Slo>& sl
 std::string slo_grammar_help() {
   return "SLO grammar: METRIC[.STAT] OP NUMBER[UNIT], e.g. 'ttft.p99<=800ms', 'error_rate<=1%',\n"
          "'output_throughput>=1000'. Per-request metrics (STAT = mean|std|min|max|pNN):\n"
-         "ttft, ttfb, tpot, itl, latency|e2el (unit ms|s|us required), input_tokens,\n"
+         "ttft, ttfat (time to first answer token, after reasoning), ttfb, tpot, itl,\n"
+         "latency|e2el (unit ms|s|us required), input_tokens,\n"
          "output_tokens. Run-level: qps, goodput (req/s), output_throughput, total_throughput\n"
          "(tok/s), error_rate, success_rate, good_fraction (% or a fraction), failed (count),\n"
          "token_mismatch, request_mismatch (client against the server's /metrics; % or a\n"

@@ -33,6 +33,13 @@ struct Prompt {
   // first prompt in dispatch order.
   int32_t prefix_group = -1;
   bool prefix_first_use = false;
+  // Embeddings with --batch-size > 1: every input of the request (text is empty); rerank: the
+  // documents (text is the query). Empty for one-text requests.
+  std::vector<std::string> texts;
+  // --image-num: synthetic PNG images the request attaches to its prompt, drawn from this seed
+  // when the body is built (so that no two requests send the same pixels).
+  int32_t synthetic_images = 0;
+  uint64_t image_seed = 0;
 };
 
 struct DatasetOptions {

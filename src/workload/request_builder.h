@@ -21,11 +21,15 @@ class RequestBuilder {
   RequestBuilder& operator=(RequestBuilder&&) noexcept;
 
   // The JSON body for one request. For chat: {"model","messages":[{"role":"user",...}],...};
-  // for completions: {"model","prompt",...}. Streaming bodies carry
+  // for completions: {"model","prompt",...}; for the Responses API: {"model","input",
+  // "max_output_tokens",...}; for embeddings: {"model","input":[texts]}; for rerank:
+  // {"model","query","documents":[texts]} (no generation parameters for those two). Synthetic
+  // images are made here, on the worker thread, as base64 PNG image_url (input_image) parts. Streaming bodies carry
   // "stream": true and "stream_options": {"include_usage": true}. A prompt's body_json keeps its
   // own keys (CLI values fill only missing ones); --extra-args is merged last and wins. A prompt's
   // target_output_tokens is its max_tokens; its token_ids are sent as "prompt": [ids].
-  std::string build_body(const Prompt& prompt) const;
+  // `request` (the request's id) varies the synthetic images' pixels from request to request.
+  std::string build_body(const Prompt& prompt, uint64_t request = 0) const;
 
   // "Name: value" header lines for curl: Content-Type, Accept, Authorization (if an API key is
   // set), user --headers, and an empty "Expect:" to disable 100-continue.
@@ -41,6 +45,10 @@ class RequestBuilder {
 // key, unless --headers sets one) and the --headers. For the side channels (tokenize API, usage
 // calibration), which set their own Content-Type.
 std::vector<std::string> server_header_lines(const Config& config);
+
+// The text of a prompt: its text, or the contents of its messages joined with "\n" (the inputs of
+// embeddings and rerank requests).
+std::string prompt_text(const Prompt& prompt);
 
 // Masks a secret for display: "sk-abc...xyz" -> "sk-***" (never more than 3 leading chars).
 std::string mask_secret(const std::string& secret);

@@ -477,10 +477,7 @@ TEST_F(CliTest, EveryIgnoredFlagWarnsOnceNamingItAndNeverItsValue) {
                                                "--num-workers",
                                                "--port",
                                                "--attn-implementation",
-                                               "--image-width",
-                                               "--image-height",
                                                "--image-format",
-                                               "--image-num",
                                                "--image-patch-size"};
   for (const std::string& flag : with_value) {
     const std::string value = "v4lue-of" + flag;
@@ -547,16 +544,45 @@ TEST_F(CliTest, ApiOtherThanOpenaiIsRefusedWithGuidance) {
         << p.outcome.output;
     EXPECT_NE(p.outcome.output.find("--url"), std::string::npos) << p.outcome.output;
   }
-  for (const std::string api : {"openai_embedding", "dashscope"}) {
-    Parsed p = parse_with({"--api", api});
-    EXPECT_EQ(p.outcome.exit_code, 2) << api;
-    EXPECT_NE(p.outcome.output.find("--api " + api + " is not supported"), std::string::npos)
-        << p.outcome.output;
-    EXPECT_NE(p.outcome.output.find("embeddings"), std::string::npos) << p.outcome.output;
-  }
+  Parsed p = parse_with({"--api", "dashscope"});
+  EXPECT_EQ(p.outcome.exit_code, 2);
+  EXPECT_NE(p.outcome.output.find("--api dashscope is not supported"), std::string::npos)
+      << p.outcome.output;
+  EXPECT_NE(p.outcome.output.find("openai_embedding"), std::string::npos) << p.outcome.output;
   Parsed ok = parse_with({"--api", "openai"});
   ASSERT_TRUE(ok.outcome.proceed) << ok.outcome.output;
   EXPECT_EQ(ok.config.api, "openai");
+  EXPECT_EQ(ok.config.api_kind, ApiKind::kChat);
+}
+
+TEST_F(CliTest, EvalScopeApiNamesChooseTheEndpointsShape) {
+  const std::pair<const char*, ApiKind> cases[] = {{"openai_embedding", ApiKind::kEmbeddings},
+                                                   {"openai_rerank", ApiKind::kRerank},
+                                                   {"openai_responses", ApiKind::kResponses}};
+  for (const auto& [api, kind] : cases) {
+    Parsed p = parse_with({"--api", api});
+    ASSERT_TRUE(p.outcome.proceed) << api << ": " << p.outcome.output;
+    EXPECT_EQ(p.config.api, api);
+    EXPECT_EQ(p.config.api_kind, kind) << api;
+  }
+  // Without --api, the URL's path decides.
+  Parsed by_path = parse({"--url", "http://h:1/v1/rerank", "--model", "m", "--prompt", "q"});
+  ASSERT_TRUE(by_path.outcome.proceed) << by_path.outcome.output;
+  EXPECT_EQ(by_path.config.api_kind, ApiKind::kRerank);
+}
+
+TEST_F(CliTest, RandomVlIsRandomWithOneImage) {
+  Parsed p = parse({"--url", "http://h:1/v1/chat/completions", "--model", "m", "--dataset",
+                    "random_vl", "--input-tokens", "10", "--image-width", "64"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.dataset, "random");
+  EXPECT_EQ(p.config.image_num, 1);
+  EXPECT_EQ(p.config.image_width, 64);
+  Parsed embeddings = parse({"--url", "http://h:1/v1/embeddings", "--model", "m", "--prompt", "q",
+                             "--image-num", "1"});
+  EXPECT_EQ(embeddings.outcome.exit_code, 2);
+  EXPECT_NE(embeddings.outcome.output.find("--image-num"), std::string::npos)
+      << embeddings.outcome.output;
 }
 
 TEST_F(CliTest, NoTestConnectionTurnsTheProbeOff) {
@@ -918,10 +944,10 @@ TEST_F(CliConfigFileTest, MissingFileExits2) {
 TEST_F(CliTest, UnknownDatasetNamesGiveEvalScopeGuidance) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"custom", "use --dataset line_by_line"},
-      {"flickr8k", "image prompts are not supported yet"},
-      {"random_vl", "image prompts are not supported yet"},
-      {"embedding", "the embeddings and rerank endpoints are not supported yet"},
-      {"random_rerank", "the embeddings and rerank endpoints are not supported yet"},
+      {"flickr8k", "put the questions in a line_by_line file of messages"},
+      {"embedding", "put the texts in an openqa or line_by_line file and give --api "
+                    "openai_embedding"},
+      {"random_embedding_batch", "use --dataset random_embedding --batch-size N"},
       {"share_gpt_zh_multi_turn", "download the ShareGPT file and use --dataset sharegpt"},
       {"custom_multi_turn", "use --dataset conversations"},
       {"swe_smith", "agent trajectories are not supported yet"},

@@ -58,6 +58,10 @@ TEST(ConfigValidate, ApiKindFromUrlPath) {
                          Case{"http://h/v1/chat/completions", ApiKind::kChat},
                          Case{"http://h/v1/chat/completions?a=/completions", ApiKind::kChat},
                          Case{"http://h/generate", ApiKind::kChat},
+                         Case{"http://h/v1/embeddings", ApiKind::kEmbeddings},
+                         Case{"http://h/v1/rerank", ApiKind::kRerank},
+                         Case{"http://h/v2/rerank/", ApiKind::kRerank},
+                         Case{"http://h/v1/responses", ApiKind::kResponses},
                          Case{"http://h:9/completions", ApiKind::kCompletions}}) {
     Config c = valid_config();
     c.url = tc.url;
@@ -72,7 +76,7 @@ TEST(ConfigValidate, ModelAndApi) {
   expect_single_error(c, "--model");
   c = valid_config();
   c.api = "dashscope";
-  expect_single_error(c, "--api must be \"openai\"");
+  expect_single_error(c, "--api must be openai, openai_embedding");
 }
 
 TEST(ConfigValidate, LoadLists) {
@@ -180,8 +184,8 @@ TEST(ConfigValidate, DatasetKindAndSource) {
   expect_single_error(c, "--dataset must be one of openqa, line_by_line, longalpaca");
   c.dataset_path.clear();  // an unknown kind is the only complaint, not also its missing file
   expect_single_error(c, "--dataset must be one of openqa, line_by_line, longalpaca");
-  c.dataset = "random_vl";  // EvalScope knows it: the message says what to do
-  expect_single_error(c, "image prompts are not supported yet");
+  c.dataset = "flickr8k";  // EvalScope knows it: the message says what to do
+  expect_single_error(c, "put the questions in a line_by_line file of messages");
   c.dataset = "sharegpt";  // a file of its own
   expect_single_error(c, "--dataset-path is required for --dataset sharegpt");
   c = valid_config();

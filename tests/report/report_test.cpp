@@ -244,6 +244,8 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                             "exactness",
                                             "shared_prefix",
                                             "conversations",
+                                            "reasoning",
+                                            "items",
                                             "trace",
                                             "goodput",
                                             "open_loop",
@@ -309,7 +311,7 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
   std::vector<std::string> metric_keys;
   for (const auto& item : m.items()) metric_keys.push_back(item.key());
   EXPECT_EQ(metric_keys, (std::vector<std::string>{
-                             "latency_s", "ttft_ms", "ttfb_ms", "tpot_ms", "itl_ms", "input_tokens",
+                             "latency_s", "ttft_ms", "ttfat_ms", "ttfb_ms", "tpot_ms", "itl_ms", "input_tokens",
                              "output_tokens", "chunks_per_request", "output_tok_s_per_request",
                              "total_tok_s_per_request", "latency_from_planned_s",
                              "ttft_from_planned_ms", "schedule_lag_ms"}));

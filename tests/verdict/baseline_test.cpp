@@ -145,6 +145,7 @@ TEST_F(BaselineTest, SummaryJsonCarriesGoodput) {
   std::ifstream in(write_summary(s));
   const nlohmann::json j = nlohmann::json::parse(in);
   EXPECT_EQ(j["goodput"], (nlohmann::json{{"ttft_ms", 500.0},
+                                          {"ttfat_ms", nullptr},
                                           {"tpot_ms", nullptr},
                                           {"e2el_ms", 2.5},
                                           {"good_requests", 150},

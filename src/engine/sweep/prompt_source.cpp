@@ -19,6 +19,8 @@
 #include "server/server_tokenizer.h"
 #include "server/side_channel.h"
 #include "server/usage_calibration.h"
+#include "workload/batching.h"
+#include "workload/image_prompts.h"
 #include "workload/request_builder.h"
 #include "workload/datasets/sharegpt.h"
 #include "workload/synthetic/synthetic.h"
@@ -29,7 +31,7 @@ namespace {
 
 // Requests a run sends, warm-up included: the prompts it needs (cycled past the cap).
 int64_t requests_of(const Config& config, const Config::RunSpec& run) {
-  return run.number + config.warmup_count(run.number);
+  return (run.number + config.warmup_count(run.number)) * config.texts_per_request();
 }
 
 // The most requests any run of the sweep sends, warm-up included: what a dataset read once must
@@ -125,7 +127,17 @@ struct PromptSource::Impl {
       std::uniform_int_distribution<int64_t> draw(config.max_tokens_low, *config.max_tokens);
       for (Prompt& prompt : prompts) prompt.target_output_tokens = draw(rng);
     }
+    if (const int64_t images = inline_image_files(prompts, config.dataset_path); images > 0) {
+      spdlog::info("dataset: {} image files inlined as base64 data URLs", images);
+    }
+    shape_for_api();
     probe_prompts = {prompts.front()};
+  }
+
+  // Embeddings batches and rerank queries from the prompts, and synthetic images on them.
+  void shape_for_api() {
+    prompts = group_texts(prompts, config);
+    attach_synthetic_images(prompts, config);
   }
 
   // ShareGPT: sampled and measured once, shared by every run like a dataset of text.
@@ -168,6 +180,7 @@ struct PromptSource::Impl {
       spdlog::warn("sharegpt: skipped {} malformed items; first: {}", dataset.malformed,
                    dataset.first_malformed_reason);
     }
+    shape_for_api();
     probe_prompts = {prompts.front()};
   }
 
@@ -177,7 +190,8 @@ struct PromptSource::Impl {
     options.base_url = config.tokenize_url.empty() ? base_url_of(config.url) : config.tokenize_url;
     while (!options.base_url.empty() && options.base_url.back() == '/') options.base_url.pop_back();
     options.model = config.model;
-    options.chat = config.api_kind == ApiKind::kChat && !config.tokenize_prompt;
+    options.chat = (config.api_kind == ApiKind::kChat || config.api_kind == ApiKind::kResponses) &&
+                   !config.tokenize_prompt;
     options.http = http;
     TokenizerProbe probe = probe_server_tokenizer(options);
     for (const std::string& attempt : probe.attempts) spdlog::debug("tokenizer probe: {}", attempt);
@@ -523,6 +537,7 @@ struct PromptSource::Impl {
           made.raised, config.prefix_length > 0 ? ", prefix" : "");
     }
     prompts = std::move(made.prompts);
+    shape_for_api();
     workload.synthetic = true;
     workload.counted = true;
     workload.prompts = static_cast<int64_t>(prompts.size());
@@ -557,7 +572,7 @@ PromptSource::PromptSource(const Config& config) : impl_(std::make_unique<Impl>(
     return;
   }
   impl_->find_tokenizer();
-  impl_->probe_prompts = {neutral_probe()};
+  impl_->probe_prompts = group_texts({neutral_probe()}, config);
 }
 
 PromptSource::~PromptSource() = default;

@@ -82,6 +82,23 @@ std::string vllm_date() {
 // JSON number text of seconds from nanoseconds (nlohmann's float format).
 std::string seconds_text(int64_t ns) { return Json(static_cast<double>(ns) / kNsPerS).dump(); }
 
+// vLLM's --backend name for the API.
+const char* vllm_backend(ApiKind kind) {
+  switch (kind) {
+    case ApiKind::kChat:
+      return "openai-chat";
+    case ApiKind::kEmbeddings:
+      return "openai-embeddings";
+    case ApiKind::kRerank:
+      return "vllm-rerank";
+    case ApiKind::kResponses:
+      return "openai-responses";
+    case ApiKind::kCompletions:
+      break;
+  }
+  return "openai";
+}
+
 }  // namespace
 
 std::string render_vllm_block(const Config& config, const RunInfo& info, const RunSummary& s) {
@@ -120,7 +137,7 @@ void write_vllm_result(const Config& config, const RunInfo& info, const RunSumma
   const fs::path dir(info.output_dir);
   Json head{
       {"date", vllm_date()},
-      {"backend", config.api_kind == ApiKind::kChat ? "openai-chat" : "openai"},
+      {"backend", vllm_backend(config.api_kind)},
       {"model_id", config.model},
       {"tokenizer_id", config.model},
       {"num_prompts", info.number},
