@@ -33,6 +33,13 @@ constexpr const char* kFooter =
 open-loop runs also report latencies from the planned send time):
   TTFT           first chunk carrying generated output (non-empty content, reasoning_content, text
                  or tool-call delta) - t_send. Role-only, usage-only and comment events do not count.
+                 For reasoning models this is the first reasoning token, as vLLM and EvalScope
+                 count it.
+  TTFAT          time to first answer token: first chunk carrying answer output (content, text,
+                 tool call; not reasoning) - t_send. Equal to TTFT for streams that do not reason.
+                 Streams that reason also get reasoning time (first answer - first reasoning
+                 chunk), reasoning vs answer tokens (usage.completion_tokens_details, else
+                 reasoning chunks, marked estimated) and ITL per phase.
   TTFB           first response byte - t_send.
   E2E latency    last byte of the response - t_send.
   ITL            gaps between consecutive output-carrying chunks, pooled across requests (vLLM's
@@ -49,6 +56,8 @@ open-loop runs also report latencies from the planned send time):
   Non-stream     requests have latency and tokens only; TTFT, TPOT and ITL are null.
   Percentiles    linear interpolation between closest ranks (numpy's default), exact for
                  per-request metrics; plus min, max, mean and std.
+  Embeddings,    latency, requests/s, inputs/s (documents/s), input tokens/s from usage; no TTFT.
+  rerank         A reply without one vector per input (score per document at most) fails.
   Failures       transport error, timeout, HTTP status >= 400, an `error` event, or a stream that
                  ends without output. Failed requests are counted by kind and excluded from
                  latency statistics.

@@ -161,7 +161,7 @@ void validate_synthetic(const Config& c, std::vector<std::string>& errors) {
     errors.push_back(
         fmt::format("--prompt gives a fixed prompt; --dataset {} makes its own", c.dataset));
   }
-  if (c.tokenize_prompt && c.api_kind == ApiKind::kChat) {
+  if (c.tokenize_prompt && c.api_kind != ApiKind::kCompletions) {
     errors.push_back(
         "--tokenize-prompt sends token ids, which only the completions API "
         "(/v1/completions) takes");

@@ -13,8 +13,8 @@ namespace {
 void add_target_options(CLI::App& app, Config& c, RawFlags& raw) {
   const char* group = "Target";
   app.add_option("--url", c.url,
-                 "Endpoint; a path ending in /completions (not /chat/completions) uses the "
-                 "completions API")
+                 "Endpoint; its path picks the API: /completions (not /chat/completions), "
+                 "/embeddings, /rerank, /responses, otherwise chat")
       ->group(group);
   app.add_option("--model", c.model, "Model name sent in every request (required)")->group(group);
   app.add_option("--api-key", raw.api_key, "Bearer token (default: $OPENAI_API_KEY)")->group(group);
@@ -29,7 +29,8 @@ void add_dataset_options(CLI::App& app, Config& c) {
   const char* group = "Dataset";
   app.add_option("--dataset,--dataset-name", c.dataset,
                  "openqa | line_by_line | longalpaca | sharegpt (files), random (synthetic prompts "
-                 "of exact token lengths), speed_benchmark (a preset grid of random), "
+                 "of exact token lengths; random_vl adds an image), speed_benchmark (a preset "
+                 "grid of random), "
                  "shared_prefix, random_multi_turn | conversations (conversations), "
                  "mooncake_trace | workload_trace (traces replayed at their times)")
       ->group(group);
@@ -234,7 +235,8 @@ void add_open_loop_options(CLI::App& app, Config& c) {
 void add_verdict_options(CLI::App& app, Config& c) {
   const char* group = "Goodput, SLOs and CI verdicts";
   app.add_option("--goodput", c.goodput,
-                 "A request is good when it meets every bound: ttft:MS tpot:MS e2el:MS")
+                 "A request is good when it meets every bound: ttft:MS ttfat:MS tpot:MS e2el:MS "
+                 "(ttfat: time to first answer token, after reasoning)")
       ->group(group);
   app.add_option("--slo", c.slo,
                  "Service-level objective, e.g. 'ttft.p99<=800ms', 'error_rate<=1%', "

@@ -274,7 +274,9 @@ std::optional<HistogramWindow::Quantile> HistogramWindow::quantile(double q) con
 void ClientTotals::add(const RequestRecord& record) {
   if (record.http_status != 200) return;
   ++requests;
-  if (record.input_source == TokenSource::kUsage && record.output_source == TokenSource::kUsage) {
+  // Embeddings and rerank (items > 0) generate nothing: their usage is the prompt's alone.
+  const bool output_known = record.output_source == TokenSource::kUsage || record.items > 0;
+  if (record.input_source == TokenSource::kUsage && output_known) {
     prompt_tokens += record.input_tokens;
     completion_tokens += record.output_tokens;
   } else {

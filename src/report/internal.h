@@ -157,5 +157,7 @@ struct MetricRow {
 
 // The per-request metrics in display order (with the planned-send rows of open-loop runs).
 std::vector<MetricRow> per_request_metrics(const RunSummary& s);
+// What each request was, for headers: "stream", "non-stream", "embeddings, batch 8", ...
+std::string request_kind(const Config& config);
 
 }  // namespace llmperf::report_detail

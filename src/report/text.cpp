@@ -159,6 +159,8 @@ std::string dataset_notes(const DatasetStats& d) {
   return out;
 }
 
+}  // namespace
+
 // What each request was, for the header line: "stream", "non-stream", "embeddings, batch 8",
 // "rerank, 4 documents", "responses API, stream", ...
 std::string request_kind(const Config& config) {
@@ -181,8 +183,6 @@ std::string request_kind(const Config& config) {
   }
   return kind;
 }
-
-}  // namespace
 
 std::vector<MetricRow> per_request_metrics(const RunSummary& s) {
   if (s.pooling) {  // embeddings and rerank: one reply per request, nothing generated

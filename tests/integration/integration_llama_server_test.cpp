@@ -110,14 +110,15 @@ json post_json(int port, const std::string& path, const json& body) {
   return json::parse(reply.substr(start + 4), nullptr, false);
 }
 
-// llama-server started as its README says, on an ephemeral loopback port; ready once /health
-// answers 200 (the port listens before the model is loaded).
+// llama-server started as its README says (plus `extra` flags), on an ephemeral loopback port;
+// ready once /health answers 200 (the port listens before the model is loaded).
 class LlamaServer {
  public:
-  explicit LlamaServer(const fs::path& dir)
-      : process_({(dir / kBinary).string(), "-m", (dir / kModel).string(), "--host", "127.0.0.1",
-                  "--port", "0", "-c", "4096", "--parallel", "4", "-t", "1", "--alias",
-                  "tiny-llama", "--no-webui", "--metrics"}) {}
+  LlamaServer(const fs::path& dir, const std::vector<std::string>& extra)
+      : process_(concat({(dir / kBinary).string(), "-m", (dir / kModel).string(), "--host",
+                         "127.0.0.1", "--port", "0", "-c", "4096", "--parallel", "4", "-t", "1",
+                         "--alias", "tiny-llama", "--no-webui", "--metrics"},
+                        extra)) {}
 
   // Waits for the port and for /health; "" when ready, else what went wrong.
   std::string wait_ready() {
@@ -164,10 +165,13 @@ class LlamaServerTest : public ::testing::Test {
       GTEST_SKIP() << "llama-server with " << kModel << " not found (tried " << tried
                    << "; set LLMPERF_LLAMA_SERVER_DIR to its directory)";
     }
-    server_ = std::make_unique<LlamaServer>(*dir);
+    server_ = std::make_unique<LlamaServer>(*dir, server_flags());
     const std::string problem = server_->wait_ready();
     ASSERT_TRUE(problem.empty()) << problem;
   }
+
+  // Flags the server is started with beyond the README's.
+  virtual std::vector<std::string> server_flags() const { return {}; }
 
   void TearDown() override {
     if (!server_) return;
@@ -315,6 +319,47 @@ TEST_F(LlamaServerTest, ItsGeneratedTokenCountEqualsLlmperfsOutputTotal) {
   EXPECT_LE(prompt["server"].get<double>(), prompt["client"].get<double>());
   EXPECT_TRUE(prompt["matches"].get<bool>());
   EXPECT_TRUE(fs::exists(run.run_dirs.front() / "server_metrics.jsonl"));
+}
+
+// The same server started with --embeddings, which serves /v1/embeddings (and answers chat and
+// completions 501). Its model's own pooling is "none", which /v1/embeddings refuses ("not OAI
+// compatible"), so it pools the tokens' vectors by their mean.
+class LlamaServerEmbeddingsTest : public LlamaServerTest {
+ protected:
+  std::vector<std::string> server_flags() const override {
+    return {"--embeddings", "--pooling", "mean"};
+  }
+};
+
+TEST_F(LlamaServerEmbeddingsTest, BatchesOfInputsAreCountedByItsUsage) {
+  // One vector per input, and usage.prompt_tokens counting every input with its BOS, as its
+  // /tokenize with special tokens does.
+  const json tokens =
+      post_json(server_->port(), "/tokenize", {{"content", "hello world"}, {"add_special", true}});
+  ASSERT_TRUE(tokens.contains("tokens")) << tokens.dump();
+  const int64_t per_input = static_cast<int64_t>(tokens["tokens"].size());
+  ASSERT_GT(per_input, 1);
+  const BenchRun run = run_llmperf({"--url", server_->base() + "/v1/embeddings", "--model",
+                                    "tiny-llama", "--prompt", "hello world", "--batch-size", "2",
+                                    "-n", "4", "--parallel", "2", "--sleep-interval", "0"});
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  ASSERT_EQ(run.run_dirs.size(), 1u) << diagnostics(run);
+  const std::vector<json> records = read_requests(run.run_dirs.front());
+  EXPECT_EQ(records.size(), 4u);
+  for (const json& r : records) {
+    ASSERT_TRUE(r["ok"].get<bool>()) << r.dump();
+    EXPECT_EQ(r["items"], 2) << r.dump();
+    EXPECT_EQ(r["input_token_source"], "usage");
+    EXPECT_EQ(r["input_tokens"], 2 * per_input) << r.dump();
+    EXPECT_TRUE(r["ttft_ms"].is_null()) << r.dump();
+  }
+  const json& s = run.summary;
+  EXPECT_EQ(s["requests"]["succeeded"], 4);
+  EXPECT_EQ(s["items"]["kind"], "inputs") << s["items"].dump();
+  EXPECT_EQ(s["items"]["total"], 8);
+  EXPECT_EQ(s["tokens"]["input_total"], 4 * 2 * per_input);
+  EXPECT_GT(s["tokens"]["input_total"].get<int64_t>(), 0);
+  EXPECT_EQ(s["server"]["identity"]["engine"], "llama.cpp") << s["server"].dump(1);
 }
 
 }  // namespace

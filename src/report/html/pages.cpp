@@ -121,7 +121,7 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
   std::string meta =
       fmt::format("model {} · {} · concurrency {} · {} {} · {}", config.model, config.url,
                   info.parallel, info.number, s.sessions.empty() ? "requests" : "conversations",
-                  config.stream ? "stream" : "non-stream");
+                  request_kind(config));
   if (info.workload.trace.on) {
     meta += fmt::format(" · trace replay x{} (mean {} req/s)",
                         format_number(info.workload.trace.speedup), format_number(info.rate));
@@ -142,11 +142,21 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
   body += card(fmt::format("{} / {}", s.succeeded, s.total), "succeeded / total requests");
   body += card(fmt::format("{}", s.failed), "failed requests");
   body += card(format_number(s.qps), "QPS (req/s)");
-  body += card(format_number(s.output_throughput), "output tok/s");
-  body += card(format_number(s.total_throughput), "total tok/s");
-  body += card(format_number(mean_in(s.latency_ns, kNsPerS)), "mean latency (s)");
-  body += card(format_number(mean_in(s.ttft_ns, kNsPerMs)), "mean TTFT (ms)");
-  body += card(format_number(mean_in(s.tpot_ns, kNsPerMs)), "mean TPOT (ms)");
+  if (s.pooling) {  // embeddings and rerank: nothing is generated
+    body += card(format_number(s.items_throughput),
+                 config.api_kind == ApiKind::kRerank ? "documents/s" : "inputs/s");
+    body += card(format_number(s.total_throughput), "input tok/s");
+    body += card(format_number(mean_in(s.latency_ns, kNsPerS)), "mean latency (s)");
+  } else {
+    body += card(format_number(s.output_throughput), "output tok/s");
+    body += card(format_number(s.total_throughput), "total tok/s");
+    body += card(format_number(mean_in(s.latency_ns, kNsPerS)), "mean latency (s)");
+    body += card(format_number(mean_in(s.ttft_ns, kNsPerMs)), "mean TTFT (ms)");
+    if (s.reasoning.any()) {
+      body += card(format_number(mean_in(s.ttfat_ns, kNsPerMs)), "mean TTFAT (ms)");
+    }
+    body += card(format_number(mean_in(s.tpot_ns, kNsPerMs)), "mean TPOT (ms)");
+  }
   body += card(format_number(static_cast<double>(s.window_ns) / kNsPerS), "test duration (s)");
   body += "</div>";
 
@@ -158,6 +168,16 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
   body +=
       fmt::format("<p class=\"note\">Token counts: input {}, output {}.</p>",
                   xml_escape(s.input_provenance.label()), xml_escape(s.output_provenance.label()));
+  if (s.reasoning.any()) {
+    body += fmt::format(
+        "<p class=\"note\">{} requests reasoned. TTFT ends at the first output of any kind, "
+        "reasoning included (as vLLM and EvalScope count it); TTFAT at the first answer token. "
+        "Reasoning tokens: {}{}.</p>",
+        s.reasoning.requests, s.reasoning.source(),
+        s.reasoning.tokens_estimated > 0 ? " (estimated where the server reported none: one per "
+                                           "reasoning chunk)"
+                                         : "");
+  }
   if (s.prefix_groups_used > 0) {
     body += "<h2>Shared prefix</h2><pre>" + xml_escape(shared_prefix_text(s)) + "</pre>";
   }

@@ -276,10 +276,12 @@ svg::ChartSpec timeline_chart(const RunTrace& trace, const Timebase& tb) {
 std::vector<svg::ChartSpec> run_charts(const RunSummary& summary, const RunTrace& trace) {
   const char* stream_only = "No streamed output (TTFT and ITL apply to streams only)";
   std::vector<svg::ChartSpec> charts;
-  charts.push_back(
-      cdf_chart("TTFT distribution (CDF)", "TTFT (ms)", trace.ttft_cdf_ns, kNsPerMs, stream_only));
-  charts.push_back(
-      cdf_chart("ITL distribution (CDF)", "ITL (ms)", trace.itl_cdf_ns, kNsPerMs, stream_only));
+  if (!summary.pooling) {  // embeddings and rerank generate nothing
+    charts.push_back(cdf_chart("TTFT distribution (CDF)", "TTFT (ms)", trace.ttft_cdf_ns, kNsPerMs,
+                               stream_only));
+    charts.push_back(
+        cdf_chart("ITL distribution (CDF)", "ITL (ms)", trace.itl_cdf_ns, kNsPerMs, stream_only));
+  }
   charts.push_back(cdf_chart("Latency distribution (CDF)", "Latency (s)", trace.latency_cdf_ns,
                              kNsPerS, "No successful requests"));
   const Timebase tb = timebase(trace);
