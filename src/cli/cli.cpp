@@ -5,6 +5,7 @@
 
 #include "cli/compat.h"
 #include "cli/flags.h"
+#include "cli/shards.h"
 
 #include "metrics/goodput.h"
 #include "workload/dataset.h"
@@ -225,6 +226,12 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   config.headers = parse_headers(raw.headers, errors);
   resolve_prompt_file(config.prompt, errors);
   if (!raw.turn_delay.empty()) config.turn_delay = parse_turn_delay(raw.turn_delay, errors);
+  const ShardChoice shard = resolve_shard(
+      raw.shard, raw.shards, [](const char* name) { return std::getenv(name); }, errors);
+  config.shard = shard.index;
+  config.shards = shard.count;
+  config.shard_source = shard.source;
+  if (!raw.start_at.empty()) config.start_at_unix_ns = parse_start_at(raw.start_at, errors);
   if (app.count("--api-key") > 0) {
     config.api_key = raw.api_key;
   } else if (const char* env = std::getenv("OPENAI_API_KEY"); env != nullptr) {

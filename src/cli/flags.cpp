@@ -128,6 +128,22 @@ void add_endpoint_options(CLI::App& app, Config& c) {
       ->group(group);
 }
 
+void add_shard_options(CLI::App& app, RawFlags& raw) {
+  const char* group = "Sharded runs (one benchmark across processes or machines)";
+  app.add_option("--shard", raw.shard,
+                 "This process's part of a sharded benchmark, I/N (0-based I); default: from the "
+                 "launcher (Kubernetes JOB_COMPLETION_INDEX with --shards, Slurm, Open MPI, PMI)")
+      ->group(group);
+  app.add_option("--shards", raw.shards,
+                 "Shards in the benchmark, for a Kubernetes Indexed Job (its completions)")
+      ->check(CLI::Range(1, 100000))
+      ->group(group);
+  app.add_option("--start-at", raw.start_at,
+                 "Prepare, then send the first request at this wall-clock instant: RFC 3339 "
+                 "(2026-11-24T21:30:00Z) or Unix seconds; gives every shard the same start")
+      ->group(group);
+}
+
 void add_conversation_options(CLI::App& app, Config& c, RawFlags& raw) {
   const char* group = "Conversations and traces";
   app.add_flag("--multi-turn", c.multi_turn,
@@ -368,6 +384,7 @@ void add_flags(CLI::App& app, Config& config, RawFlags& raw) {
   add_synthetic_options(app, config);
   add_conversation_options(app, config, raw);
   add_endpoint_options(app, config);
+  add_shard_options(app, raw);
   add_load_options(app, config);
   add_open_loop_options(app, config);
   add_verdict_options(app, config);

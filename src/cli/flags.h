@@ -19,6 +19,9 @@ struct RawFlags {
   std::vector<std::string> headers;  // --headers k=v ...
   std::string api_key;               // --api-key (else $OPENAI_API_KEY)
   std::string turn_delay;            // --turn-delay: "2", "1-3" or "exp:2" (seconds)
+  std::string shard;                 // --shard I/N
+  int shards = 0;                    // --shards N (with a Kubernetes Job's JOB_COMPLETION_INDEX)
+  std::string start_at;              // --start-at TIME
 };
 
 // Adds every benchmark flag to `app`, bound to `config` (and `raw`).

@@ -90,6 +90,29 @@ SubcommandOutcome report(int argc, const char* const* argv) {
   }
 }
 
+SubcommandOutcome merge(int argc, const char* const* argv) {
+  CLI::App app(
+      "Merge the directories of a sharded benchmark (--shard I/N) into one run or sweep "
+      "directory, computed from the union of their records: exact percentiles, not averages.",
+      "merge");
+  MergeOptions options;
+  app.add_option("dirs", options.dirs, "Every shard's directory (sweep or run directory)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--outputs-dir", options.outputs_dir, "Where the merged directory goes")
+      ->capture_default_str();
+  app.add_flag("--force", options.force,
+               "Merge shards of different benchmarks, or not all of a benchmark's shards");
+  if (auto done = parse(app, argc, argv)) return *done;
+  try {
+    std::string text = merge_shards(options);
+    return {kExitOk, text, ""};
+  } catch (const std::exception& e) {
+    const bool refused = std::string_view(e.what()).rfind("cannot merge", 0) == 0;
+    return {refused ? kExitUsage : kExitFailed, "", fmt::format("llmperf merge: {}\n", e.what())};
+  }
+}
+
 }  // namespace
 
 std::optional<SubcommandOutcome> run_subcommand(int argc, const char* const* argv) {
@@ -97,6 +120,7 @@ std::optional<SubcommandOutcome> run_subcommand(int argc, const char* const* arg
   const std::string_view name = argv[1];
   if (name == "compare") return compare(argc, argv);
   if (name == "report") return report(argc, argv);
+  if (name == "merge") return merge(argc, argv);
   return std::nullopt;
 }
 

@@ -128,6 +128,12 @@ struct Config {
   int64_t sharegpt_max_input_len = 1024;  // --sharegpt-max-input-len: longest prompt
   int64_t sharegpt_max_total_len = 2048;  // --sharegpt-max-total-len: prompt + answer
 
+  // --- sharded runs: one benchmark split across processes (--shard, or the launcher's env) ---
+  int shard = 0;             // this process's index, 0-based
+  int shards = 1;            // processes in the benchmark (1: not sharded)
+  std::string shard_source;  // where shard/shards came from: "--shard", "Slurm (...)", ...
+  int64_t start_at_unix_ns = -1;  // --start-at: wall-clock instant of the first send (-1: at once)
+
   // --- load ---
   std::vector<int> parallel = {1};       // --parallel: concurrency per run (a list sweeps)
   std::vector<int64_t> number = {1000};  // -n/--number: requests per run (paired with parallel)

@@ -56,7 +56,7 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
   shared.transport.insecure = config.insecure;
   shared.transport.cacert = config.cacert;
   shared.plan = &plan;
-  shared.total = plan.warmup + plan.number;
+  shared.total = plan.shard_total();
   shared.threads = threads;
   if (!plan.schedule_ns.empty() && static_cast<int64_t>(plan.schedule_ns.size()) < shared.total) {
     throw std::runtime_error("run_load: the schedule has fewer entries than requests");

@@ -33,6 +33,18 @@ struct LoadPlan {
   // --multi-turn: the conversations. number and warmup then count conversations, each sent turn
   // by turn on one slot (the schedule plans their first turns); `prompts` is not used.
   const std::vector<SessionScript>* sessions = nullptr;
+  // Sharded runs (--shard I/N): this process sends the requests (conversations) whose ids are
+  // ≡ shard (mod shards) among the warmup + number of the whole benchmark, with the prompts,
+  // warm-up marks and record ids they have there. `schedule_ns` then holds this shard's entries
+  // only (the whole benchmark's schedule, partitioned), in id order.
+  int shard = 0;
+  int shards = 1;
+  // The requests (conversations) of the whole benchmark this shard sends: ids shard,
+  // shard + shards, ... below warmup + number.
+  int64_t shard_total() const {
+    const int64_t all = warmup + number;
+    return all > shard ? (all - shard + shards - 1) / shards : 0;
+  }
 };
 
 // Live counters the engine updates once per finished request (never per event), read by the

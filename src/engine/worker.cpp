@@ -243,6 +243,8 @@ void Worker::dispatch(int limit) {
     int64_t id = 0;
     int64_t planned_ns = 0;
     if (!next_request(now_ns(), id, planned_ns)) break;
+    // This shard's k-th request is the benchmark's request shard + k * shards.
+    id = shared_.plan->shard + id * shared_.plan->shards;
     Slot& slot = *free_slots_.back();
     free_slots_.pop_back();
     start(slot, id, planned_ns);
@@ -342,7 +344,9 @@ void Worker::start_turn(Slot& slot, int64_t planned_ns) {
   const ScriptTurn& step = script.turns[turn];
   RequestRecord& record = slot.record;
   record = RequestRecord{};
-  record.id = static_cast<uint64_t>(shared_.next_record_id.fetch_add(1, std::memory_order_relaxed));
+  // Turns are numbered as they are sent; a shard's numbers interleave with the other shards'.
+  const int64_t turn_index = shared_.next_record_id.fetch_add(1, std::memory_order_relaxed);
+  record.id = static_cast<uint64_t>(shared_.plan->shard + turn_index * shared_.plan->shards);
   record.warmup = slot.session < shared_.plan->warmup;
   record.worker = index_;
   record.prompt_index = static_cast<uint32_t>(static_cast<uint64_t>(slot.session) % sessions.size());

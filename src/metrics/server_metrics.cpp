@@ -341,8 +341,9 @@ ServerSummary summarize_server(const std::string& engine, const std::vector<Metr
   s.kv_usage = gauge_stats(during, &ServerPoint::kv_usage);
   s.timeline = std::move(timeline);
 
-  const bool usage_known = client.without_usage == 0;
-  s.requests_check = reconcile(static_cast<double>(client.requests), s.requests, true, tolerance);
+  const bool usage_known = client.without_usage == 0 && !client.shard_of_benchmark;
+  s.requests_check = reconcile(static_cast<double>(client.requests), s.requests,
+                               !client.shard_of_benchmark, tolerance);
   s.prompt_check =
       reconcile(static_cast<double>(client.prompt_tokens), s.prompt_tokens, usage_known, tolerance);
   if (v != nullptr && v->prompt_excludes_cache && s.prompt_check.available) {
@@ -351,7 +352,11 @@ ServerSummary summarize_server(const std::string& engine, const std::vector<Metr
   }
   s.generation_check = reconcile(static_cast<double>(client.completion_tokens),
                                  s.generation_tokens, usage_known, tolerance);
-  if (!usage_known && (s.prompt_tokens || s.generation_tokens)) {
+  if (client.shard_of_benchmark) {
+    s.warnings.push_back(
+        "a shard of a sharded benchmark: the server's totals include the other shards' requests, "
+        "so they are not compared with this shard's");
+  } else if (!usage_known && (s.prompt_tokens || s.generation_tokens)) {
     s.warnings.push_back(fmt::format(
         "{} answered requests carried no usage: tokens cannot be reconciled", client.without_usage));
   }

@@ -72,6 +72,9 @@ struct ClientTotals {
   int64_t prompt_tokens = 0;      // sum of usage.prompt_tokens
   int64_t completion_tokens = 0;  // sum of usage.completion_tokens
   int64_t without_usage = 0;      // answered requests whose usage is missing
+  // A shard of a sharded benchmark: the server also counts the other shards' requests, so its
+  // totals are not compared with these (the merged run has the whole benchmark's).
+  bool shard_of_benchmark = false;
   void add(const RequestRecord& record);
 };
 

@@ -105,6 +105,15 @@ Config config_from_json(const json& c) {
   take(c, "metrics_url", config.metrics_url);
   take(c, "metrics_interval", config.metrics_interval_s);
   take(c, "profile", config.profile);
+  take(c, "batch_size", config.batch_size);
+  take(c, "documents", config.documents);
+  take(c, "image_num", config.image_num);
+  take(c, "image_width", config.image_width);
+  take(c, "image_height", config.image_height);
+  take(c, "start_at_unix_ns", config.start_at_unix_ns);
+  if (const auto eos = c.find("ignore_eos"); eos != c.end() && eos->is_boolean()) {
+    config.ignore_eos = eos->get<bool>();
+  }
   if (auto it = c.find("api_key"); it != c.end() && it->is_string()) config.api_key = "***";
   if (auto it = c.find("headers"); it != c.end() && it->is_object()) {
     for (const auto& [name, value] : it->items()) {
@@ -131,6 +140,16 @@ RunInfo info_from_json(const json& summary, const fs::path& dir) {
   info.workload.trace = report_detail::trace_from_json(summary.value("trace", json()));
   // Kept for summary.json only: the records read back count from 0, and so does the rebuild.
   take(run, "monotonic_anchor_ns", info.anchor_steady_ns);
+  take(run, "anchor_unix_ns", info.anchor_unix_ns);
+  const json shard = summary.value("shard", json());
+  if (shard.is_object()) {
+    take(shard, "index", info.shard.index);
+    take(shard, "count", info.shard.count);
+    take(shard, "source", info.shard.source);
+    take(shard, "run_id", info.shard.run_id);
+    take(shard, "merged", info.shard.merged);
+    take(shard, "starts_unix_ns", info.shard.starts_unix_ns);
+  }
   info.output_dir = dir.string();
   const json open_loop = summary.value("open_loop", json());
   if (open_loop.is_object() && open_loop.value("ramp_up", json()).is_object()) {

@@ -47,7 +47,24 @@ struct RunInfo {
   std::vector<SloOutcome> slo;
 
   ServerIdentity server;  // who answered (identity endpoints, Server header)
+
+  // Sharded runs: which part of the benchmark this run directory holds, or (merged) how the
+  // shards were combined. count 1: not sharded.
+  struct Shard {
+    int index = 0;
+    int count = 1;
+    std::string source;   // where the index came from ("--shard", "Slurm (...)", ...)
+    std::string run_id;   // the benchmark's identity: its config (and --start-at), hashed
+    bool merged = false;  // `llmperf merge` made this directory from all `count` shards
+    // Merged: each shard's wall-clock anchor (its run's start), by index, and their spread.
+    std::vector<int64_t> starts_unix_ns;
+  };
+  Shard shard;
 };
+
+// The identity of a benchmark that shards share: a hash of its config (without where its outputs
+// go) and --start-at, as 16 hex digits.
+std::string benchmark_run_id(const Config& config);
 
 // Load shape and client health for stdout: requested vs achieved rate and schedule lag (open
 // loop), the client's CPU and stamp delay, and a warning when the client was the bottleneck.

@@ -222,7 +222,32 @@ Json config_json(const Config& config) {
       {"tolerance", config.tolerance},
       {"search", config.search},
       {"search_range", config.search_range},
+      {"batch_size", config.batch_size},
+      {"documents", config.documents},
+      {"image_num", config.image_num},
+      {"image_width", config.image_width},
+      {"image_height", config.image_height},
+      {"start_at_unix_ns",
+       config.start_at_unix_ns < 0 ? Json(nullptr) : Json(config.start_at_unix_ns)},
   };
+}
+
+// Sharded runs: the shard this directory holds, or how a merge combined them (null: neither).
+Json shard_json(const RunInfo& info) {
+  const RunInfo::Shard& s = info.shard;
+  if (s.count <= 1) return nullptr;
+  Json j{{"count", s.count}, {"run_id", s.run_id}, {"merged", s.merged}};
+  if (s.merged) {
+    j["starts_unix_ns"] = s.starts_unix_ns;
+    if (!s.starts_unix_ns.empty()) {
+      const auto [low, high] = std::minmax_element(s.starts_unix_ns.begin(), s.starts_unix_ns.end());
+      j["start_spread_ms"] = static_cast<double>(*high - *low) / 1e6;
+    }
+  } else {
+    j["index"] = s.index;
+    j["source"] = s.source;
+  }
+  return j;
 }
 
 // The "goodput" object: the bounds (ms, null when not given) and the results; null when disabled.
@@ -374,6 +399,8 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       // CLOCK_MONOTONIC reading the times of requests.jsonl count from: correlates them with other
       // monotonic-clock logs on the same machine (a server's, a tracer's).
       {"monotonic_anchor_ns", info.anchor_steady_ns},
+      // The wall clock read together with it: shards' records are aligned on it when merged.
+      {"anchor_unix_ns", info.anchor_unix_ns},
   };
   return Json{
       {"schema", kSchema},
@@ -401,6 +428,7 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       {"shared_prefix", shared_prefix_json(summary)},
       {"conversations", conversations_json(summary)},
       {"reasoning", reasoning_json(summary)},
+      {"shard", shard_json(info)},
       {"items", items_json(config, summary)},
       {"trace", trace_json(info, summary)},
       {"goodput", goodput_json(summary)},
@@ -418,6 +446,17 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
 }  // namespace report_detail
 
 using report_detail::Json;
+
+std::string benchmark_run_id(const Config& config) {
+  Json j = report_detail::config_json(config);
+  // Where each shard writes and how it logs may differ; the benchmark is the same.
+  for (const char* key : {"outputs_dir", "debug", "log_every_n_query", "junit", "baseline"}) {
+    j.erase(key);
+  }
+  uint64_t hash = 14695981039346656037ull;  // FNV-1a: the same id on every machine and build
+  for (const unsigned char c : j.dump()) hash = (hash ^ c) * 1099511628211ull;
+  return fmt::format("{:016x}", hash);
+}
 
 std::string config_to_json(const Config& config) {
   return report_detail::config_json(config).dump(2);

@@ -30,4 +30,17 @@ struct RebuildOptions {
 // text summaries that a run would have printed. Throws std::runtime_error on unreadable input.
 std::string rebuild_reports(const RebuildOptions& options);
 
+struct MergeOptions {
+  std::vector<std::string> dirs;  // the shards' directories (sweep or run directories)
+  std::string outputs_dir = "outputs";
+  bool force = false;  // merge shards of different benchmarks, or not all of them
+};
+
+// `llmperf merge`: writes one run (or sweep) directory under options.outputs_dir, named as the
+// shards' without their _shard_I_of_N suffix, from the union of the shards' records (times
+// aligned on their wall-clock anchors), with every file a run has, and returns the text summaries.
+// Throws std::runtime_error when the directories are not every shard of one benchmark once
+// (unless force), or cannot be read.
+std::string merge_shards(const MergeOptions& options);
+
 }  // namespace llmperf

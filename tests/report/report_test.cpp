@@ -245,6 +245,7 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                             "shared_prefix",
                                             "conversations",
                                             "reasoning",
+                                            "shard",
                                             "items",
                                             "trace",
                                             "goodput",
@@ -277,7 +278,8 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                     {"input_tokens", nullptr},
                                     {"output_tokens", nullptr},
                                     {"output_dir", dir_.string()},
-                                    {"monotonic_anchor_ns", kAnchor}}));
+                                    {"monotonic_anchor_ns", kAnchor},
+                                    {"anchor_unix_ns", kAnchorUnix}}));
   EXPECT_EQ(j["dataset"], (ordered_json{{"records_read", 12},
                                         {"accepted", 10},
                                         {"skipped_length", 0},

@@ -109,8 +109,17 @@ class Benchmark {
     if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
     std::filesystem::path base(config.outputs_dir);
     if (!config.no_timestamp) base /= output_timestamp();
-    sweep_dir_ =
-        (base / safe_path_component(config.name.empty() ? config.model : config.name)).string();
+    std::string name = safe_path_component(config.name.empty() ? config.model : config.name);
+    // Shards may share a volume: each writes its own directory, which `llmperf merge` combines.
+    if (config.shards > 1) name += fmt::format("_shard_{}_of_{}", config.shard, config.shards);
+    sweep_dir_ = (base / name).string();
+    if (config.shards > 1) {
+      run_id_ = benchmark_run_id(config);
+      spdlog::info("shard {} of {} ({}), benchmark {}: this process sends one request in {}, "
+                   "from id {}",
+                   config.shard, config.shards, config.shard_source, run_id_, config.shards,
+                   config.shard);
+    }
   }
 
   // Runs every (parallel, number, rate) of the sweep in order.
@@ -207,34 +216,47 @@ class Benchmark {
     info.output_dir = (std::filesystem::path(sweep_dir_) / run_name).string();
     info.dataset = source_.dataset();
     info.workload = source_.workload();
-    info.started_at = utc_iso8601();
-    info.anchor_steady_ns = now_ns();
-    info.anchor_unix_ns = unix_now_ns();
     info.server = server_.identity();
+    info.shard = {config_.shard, config_.shards, config_.shard_source, run_id_, false, {}};
 
     LoadPlan plan;
-    plan.parallel = parallel;
+    // A shard keeps its share of the concurrency (the remainder spread over the first shards).
+    plan.parallel = std::max(1, parallel / config_.shards +
+                                    (config_.shard < parallel % config_.shards ? 1 : 0));
     plan.number = number;
     plan.warmup = config_.warmup_count(number);
+    plan.shard = config_.shard;
+    plan.shards = config_.shards;
     plan.threads = config_.threads;
     plan.duration_ns = static_cast<int64_t>(config_.duration_s * 1e9);
     if (replay) {  // the trace's own times
-      plan.schedule_ns = *source_.trace_schedule();
+      plan.schedule_ns = shard_share(*source_.trace_schedule(), plan);
     } else if (rate > 0) {
+      // The whole benchmark's arrivals, from the seed, partitioned: the union keeps the process.
       const ScheduleSpec schedule{rate, parse_arrival(config_.arrival), config_.burstiness,
                                   config_.seed, config_.ramp_up};
-      plan.schedule_ns = make_schedule(schedule, plan.warmup + number);
+      plan.schedule_ns = shard_share(make_schedule(schedule, plan.warmup + number), plan);
     }
     // Requests the run is to send: one per turn of its conversations (fewer where one fails).
-    int64_t requests = plan.warmup + number;
+    int64_t requests = plan.shard_total();
     plan.sessions = source_.sessions();
     if (plan.sessions != nullptr) {
       const std::vector<SessionScript>& sessions = *plan.sessions;
       requests = 0;
-      for (int64_t i = 0; i < plan.warmup + number; ++i) {
+      for (int64_t i = plan.shard; i < plan.warmup + number; i += plan.shards) {
         requests += static_cast<int64_t>(sessions[static_cast<size_t>(i) % sessions.size()].turns.size());
       }
     }
+    if (config_.shards > 1) {  // this directory holds the shard's share
+      LoadPlan warmup_only = plan;
+      warmup_only.number = 0;
+      info.parallel = plan.parallel;
+      info.number = plan.shard_total() - warmup_only.shard_total();
+    }
+    wait_for_start_at();
+    info.started_at = utc_iso8601();
+    info.anchor_steady_ns = now_ns();
+    info.anchor_unix_ns = unix_now_ns();
     std::string label =
         replay ? fmt::format("trace replay x{:g}, mean {:.3g} req/s (cap {})", config_.trace_speedup,
                             rate, parallel)
@@ -245,6 +267,9 @@ class Benchmark {
     if (input_tokens >= 0) label += fmt::format(", input {}", input_tokens);
     if (output_tokens >= 0) label += fmt::format(", output {}", output_tokens);
     const char* unit = plan.sessions != nullptr ? "conversations" : "requests";
+    if (config_.shards > 1) {
+      label += fmt::format(", shard {} of {}: {} of the", config_.shard, config_.shards, info.number);
+    }
     spdlog::info("{}: {}, {} {}{}{}", title, label, number, unit,
                  plan.warmup > 0 ? fmt::format(" after {} warm-up", plan.warmup) : "",
                  plan.sessions != nullptr ? fmt::format(" ({} turns)", requests) : "");
@@ -256,6 +281,7 @@ class Benchmark {
     SummaryBuilder summary_builder(metrics_options_);
     RecordsFile records_file(config_, info);
     ClientTotals client_totals;  // warm-up included: the server counts it too
+    client_totals.shard_of_benchmark = config_.shards > 1;
     auto sink = [&](std::span<RequestRecord> records) {
       for (const RequestRecord& record : records) {
         records_file.append(record);
@@ -311,6 +337,39 @@ class Benchmark {
     return passed;
   }
 
+  // This shard's entries of the whole benchmark's schedule: ids shard, shard + shards, ...
+  static std::vector<int64_t> shard_share(const std::vector<int64_t>& all, const LoadPlan& plan) {
+    if (plan.shards <= 1) return all;
+    std::vector<int64_t> share;
+    for (size_t i = static_cast<size_t>(plan.shard); i < all.size();
+         i += static_cast<size_t>(plan.shards)) {
+      share.push_back(all[i]);
+    }
+    return share;
+  }
+
+  // --start-at: the first run waits for the wall-clock instant (every shard prepared first), sleeping
+  // to 2 ms before it and spinning the rest; later runs follow --sleep-interval.
+  void wait_for_start_at() {
+    if (config_.start_at_unix_ns < 0 || waited_for_start_) return;
+    waited_for_start_ = true;
+    const int64_t target = config_.start_at_unix_ns;
+    const int64_t left_ns = target - unix_now_ns();
+    if (left_ns <= 0) {
+      spdlog::warn("--start-at was {:.3f} s ago: starting now", static_cast<double>(-left_ns) / 1e9);
+      return;
+    }
+    spdlog::info("waiting {:.3f} s for --start-at", static_cast<double>(left_ns) / 1e9);
+    constexpr int64_t kSpinNs = 2'000'000;
+    while (interrupt_count().load() == 0) {
+      const int64_t rest = target - unix_now_ns();
+      if (rest <= kSpinNs) break;
+      std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<int64_t>(rest - kSpinNs, 50'000'000)));
+    }
+    while (interrupt_count().load() == 0 && unix_now_ns() < target) {
+    }
+  }
+
   // Sleeps --sleep-interval between runs; false when interrupted meanwhile.
   bool pause_between_runs() {
     if (config_.sleep_interval_s > 0) {
@@ -346,6 +405,8 @@ class Benchmark {
   std::optional<BaselineSummary> baseline_;
   MetricsOptions metrics_options_;
   std::string sweep_dir_;
+  std::string run_id_;            // sharded: the benchmark the shards share (benchmark_run_id)
+  bool waited_for_start_ = false;  // --start-at: the first run waited for it
   std::vector<SweepRow> rows_;
   std::vector<RunVerdict> verdicts_;
   std::string search_text_;
