@@ -4,7 +4,10 @@
 #   scripts/setup.sh          what building and running llmperf needs (the demo)
 #   scripts/setup.sh --test   also what the test suite needs: Chromium and CJK fonts (report.html
 #                             rendering test), clang + libFuzzer/sanitizer runtimes (sanitizer and
-#                             fuzz job), openssl (TLS tests make a self-signed certificate)
+#                             fuzz job), openssl (TLS tests make a self-signed certificate),
+#                             help2man, dpkg-dev and mmdebstrap (scripts/package.sh and the
+#                             package test tests/package/deb_install_test.sh), python3-yaml and
+#                             openmpi-bin (the deploy/ recipes' test)
 set -euo pipefail
 
 packages=(
@@ -14,7 +17,8 @@ packages=(
   python3 curl util-linux time
 )
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium fonts-wqy-microhei clang libclang-rt-14-dev openssl)
+  packages+=(chromium fonts-wqy-microhei clang libclang-rt-14-dev openssl help2man dpkg-dev
+             mmdebstrap python3-yaml openmpi-bin)
 fi
 
 missing=()

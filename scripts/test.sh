@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command, and exactly what .ci/run calls: installs what is missing, then
-#   1. builds everything (g++, Release, warnings as errors) into build/ and runs the whole suite;
+#   1. builds everything (g++, Release, warnings as errors) into build/ and runs the whole suite,
+#      then packages it as a .deb and installs that into a fresh Debian root (tests/package/),
+#      and runs the deploy/ recipes for sharded runs against llmperf-mock (tests/deploy/);
 #   2. builds llmperf and its multi-threaded tests with clang and ThreadSanitizer into build-tsan/
 #      and runs them (the tests labelled "threads": engine, integration, interruption);
 #   3. builds everything with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the
@@ -18,6 +20,12 @@ step() { echo "== test: $1 [$(( SECONDS - started )) s]"; }
 step "g++ Release build and suite (build/)"
 BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON
 (cd build && ctest --output-on-failure --timeout 600 -j "$jobs")
+
+step "Debian package from build/, installed into a fresh Debian root (tests/package/)"
+bash tests/package/deb_install_test.sh "$(BUILD_DIR=build bash scripts/package.sh | tail -n 1)"
+
+step "deploy/ recipes (Kubernetes, Slurm, MPI) run as their launchers would, then merged"
+bash tests/deploy/deploy_recipes_test.sh build
 
 if [ "${QUICK:-0}" = "1" ]; then exit 0; fi
 
