@@ -394,7 +394,9 @@ void validate_load(const Config& c, std::vector<std::string>& errors) {
       errors.push_back("--search needs at least one --slo to decide which runs pass");
     }
   }
-  if (c.threads < 1) errors.push_back(fmt::format("--threads must be >= 1, got {}", c.threads));
+  if (c.threads < 0) {
+    errors.push_back(fmt::format("--threads must be auto or >= 1, got {}", c.threads));
+  }
   if (!(c.metrics_interval_s >= 0.05) || !(c.metrics_interval_s <= 3600)) {
     errors.push_back(fmt::format("--metrics-interval must be between 0.05 and 3600 seconds, got {}",
                                  c.metrics_interval_s));

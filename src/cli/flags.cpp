@@ -205,7 +205,15 @@ void add_load_options(CLI::App& app, Config& c) {
   app.add_option("-n,--number,--num-prompts", c.number,
                  "Requests per run: one value for all runs or one per --parallel value")
       ->group(group);
-  app.add_option("--threads", c.threads, "Worker threads, each driving its own curl multi handle")
+  app.add_option_function<std::string>(
+         "--threads",
+         [&c](const std::string& value) {
+           c.threads = value == "auto" ? 0 : std::stoi(value);
+         },
+         "Worker threads, each driving its own curl multi handle on a core: N, or auto (one per "
+         "500 streams, at most the usable cores, less one for a server on this machine)")
+      ->check(CLI::IsMember({"auto"}) | CLI::Range(1, 1024))
+      ->default_str("auto")
       ->group(group);
   app.add_option("--sleep-interval", c.sleep_interval_s, "Seconds to pause between sweep runs")
       ->group(group);

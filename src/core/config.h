@@ -137,7 +137,7 @@ struct Config {
   // --- load ---
   std::vector<int> parallel = {1};       // --parallel: concurrency per run (a list sweeps)
   std::vector<int64_t> number = {1000};  // -n/--number: requests per run (paired with parallel)
-  int threads = 1;                       // --threads: worker threads, each with a curl multi
+  int threads = 0;  // --threads: worker threads, each with a curl multi; 0: auto (per run)
   double sleep_interval_s = 5.0;         // --sleep-interval: pause between runs of a sweep
   uint64_t seed = 0;                     // --seed
 

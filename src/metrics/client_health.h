@@ -23,6 +23,7 @@ struct ClientHealth {
   double cpu_s = 0;                   // CPU time of the worker threads' event loops during the run
   double cpu_utilization = 0;         // cpu_s / (wall time x worker threads)
   int threads = 1;                    // worker threads
+  std::string threads_reason;         // how --threads chose them ("auto: ...", "--threads 4")
   bool client_bound = false;          // any threshold crossed
   std::vector<std::string> warnings;  // one line per crossed threshold
 };

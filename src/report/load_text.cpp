@@ -63,8 +63,9 @@ std::string render_load_text(const RunInfo& info, const RunSummary& summary,
   const ClientHealth& client = summary.client;
   if (client.measured) {
     out += fmt::format(
-        "Client: {:.2f} s CPU ({:.0f}% of {} core{}), stamp delay {}\n", client.cpu_s,
+        "Client: {:.2f} s CPU ({:.0f}% of {} core{}{}), stamp delay {}\n", client.cpu_s,
         client.cpu_utilization * 100, client.threads, client.threads == 1 ? "" : "s",
+        client.threads_reason.empty() ? "" : "; " + client.threads_reason,
         client.stamp_delay_ns.empty() ? std::string("-")
                                       : spread_ms(client.stamp_delay_ns, summary.percentiles));
     for (const std::string& warning : client.warnings) {

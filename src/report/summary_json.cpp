@@ -187,7 +187,7 @@ Json config_json(const Config& config) {
       {"sharegpt_max_total_len", config.sharegpt_max_total_len},
       {"parallel", config.parallel},
       {"number", config.number},
-      {"threads", config.threads},
+      {"threads", config.threads > 0 ? Json(config.threads) : Json("auto")},
       {"sleep_interval", number_or_null(config.sleep_interval_s)},
       {"seed", config.seed},
       {"stream", config.stream},
@@ -324,6 +324,7 @@ Json client_json(const RunSummary& summary) {
       {"cpu_s", number_or_null(c.cpu_s)},
       {"cpu_utilization", number_or_null(c.cpu_utilization)},
       {"threads", c.threads},
+      {"threads_reason", c.threads_reason},
       {"stamp_delay_ms", distribution_json(c.stamp_delay_ns, summary.percentiles, kNsPerMs)}};
 }
 

@@ -104,7 +104,7 @@ TEST(ConfigValidate, LoadLists) {
 
 TEST(ConfigValidate, LoadScalars) {
   Config c = valid_config();
-  c.threads = 0;
+  c.threads = -1;
   expect_single_error(c, "--threads");
   c = valid_config();
   c.sleep_interval_s = -0.1;
@@ -259,7 +259,7 @@ TEST(ConfigValidate, OutputFields) {
 TEST(ConfigValidate, ReportsEveryProblemAtOnce) {
   Config c;
   c.url = "nope";
-  c.threads = 0;
+  c.threads = -1;
   c.top_p = 2;
   EXPECT_EQ(validate_config(c).size(), 5u);  // url, model, dataset-path, threads, top-p
 }

@@ -20,6 +20,7 @@
 #include "engine/sweep/server_watch.h"
 #include "engine/schedule.h"
 #include "engine/sweep/signals.h"
+#include "engine/worker_threads.h"
 #include "http/curl_transport.h"
 #include "metrics/client_health.h"
 #include "metrics/metrics.h"
@@ -227,7 +228,9 @@ class Benchmark {
     plan.warmup = config_.warmup_count(number);
     plan.shard = config_.shard;
     plan.shards = config_.shards;
-    plan.threads = config_.threads;
+    const WorkerThreads workers = choose_worker_threads(
+        config_.threads, plan.parallel, usable_cores(), is_loopback_url(config_.url));
+    plan.threads = workers.threads;
     plan.duration_ns = static_cast<int64_t>(config_.duration_s * 1e9);
     if (replay) {  // the trace's own times
       plan.schedule_ns = shard_share(*source_.trace_schedule(), plan);
@@ -307,9 +310,10 @@ class Benchmark {
     RunTrace trace;
     SweepRow row{info, summary_builder.finish(&trace)};
     ClientHealthInput health{std::move(result.stamp_delay_ns), result.cpu_s, info.duration_s,
-                             std::min(config_.threads, parallel),
+                             workers.threads,
                              rate > 0 ? &row.summary.schedule_lag_ns : nullptr};
     row.summary.client = assess_client_health(health, config_.percentiles);
+    row.summary.client.threads_reason = workers.reason;
     row.summary.server = std::move(server_summary);
 
     const RunVerdict verdict = evaluate_slos(run_name, slos_, row.summary);
