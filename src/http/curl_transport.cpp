@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include <cerrno>
-#include <cstring>
 #include <stdexcept>
+#include <system_error>
 
 namespace llmperf {
 
@@ -59,18 +59,34 @@ TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_
   curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
   curl_off_t connect_us = 0;
   curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+  return classify_curl_result(code, os_errno, connect_us != 0, detail, url);
+}
 
+TransportVerdict classify_curl_result(CURLcode code, long os_errno, bool connected,
+                                      const std::string& detail, const std::string& url) {
   switch (code) {
+    case CURLE_OK:
+      return {};
     case CURLE_COULDNT_CONNECT:
       if (os_errno == ECONNREFUSED) {
         return {ErrorKind::kConnectRefused, fmt::format("connection refused by {}", url)};
       }
-      return {ErrorKind::kTransport, fmt::format("could not connect to {}: {}", url, detail)};
+      if (os_errno == ECONNRESET) {
+        // The handshake reached a listener that closed before accepting (a server shutting
+        // down): no request was sent, as with a refusal.
+        return {ErrorKind::kConnectRefused,
+                fmt::format("connection reset by {} while connecting", url)};
+      }
+      return {ErrorKind::kTransport,
+              fmt::format("could not connect to {}: {} ({})", url, detail,
+                          os_errno != 0
+                              ? std::generic_category().message(static_cast<int>(os_errno))
+                              : std::string("no OS error"))};
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
       return {ErrorKind::kResolve, fmt::format("could not resolve host: {}", detail)};
     case CURLE_OPERATION_TIMEDOUT:
-      if (connect_us == 0) {
+      if (!connected) {
         return {ErrorKind::kConnectTimeout, fmt::format("connect timeout: {}", detail)};
       }
       return {ErrorKind::kTimeoutTotal, fmt::format("total timeout: {}", detail)};

@@ -50,4 +50,9 @@ struct TransportVerdict {
 TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_buffer,
                                    const std::string& url);
 
+// What classify_transfer reads from the handle, as values: the OS error of a failed connect
+// (CURLINFO_OS_ERRNO, 0 for none) and whether a connection was ever made.
+TransportVerdict classify_curl_result(CURLcode code, long os_errno, bool connected,
+                                      const std::string& detail, const std::string& url);
+
 }  // namespace llmperf
