@@ -91,8 +91,8 @@ std::filesystem::path create_run_dir(const RunInfo& info) {
   return dir;
 }
 
-std::string dump(const report_detail::Json& json) {
-  return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+std::string dump(const report_detail::Json& document) {
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace
