@@ -4,8 +4,10 @@
 // requests.jsonl, and every other file is rebuilt from it, as `llmperf report` does: the merged
 // percentiles are computed from the union of the records, never averaged.
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -34,10 +36,11 @@ struct ShardDir {
   int index = -1;
   int count = 0;
   std::string run_id;
+  int64_t first_anchor_unix_ns = 0;  // when its first run started (summary.json run.anchor_unix_ns)
 };
 
 ShardDir read_shard_dir(const fs::path& dir) {
-  ShardDir shard{dir, {}, -1, 0, ""};
+  ShardDir shard{dir, {}, -1, 0, "", 0};
   if (holds_run(dir)) {
     shard.runs[""] = dir;
   } else if (fs::is_directory(dir)) {
@@ -55,6 +58,8 @@ ShardDir read_shard_dir(const fs::path& dir) {
   }
   const json summary =
       report_detail::read_json_file((shard.runs.begin()->second / "summary.json").string());
+  shard.first_anchor_unix_ns =
+      summary.value("run", json::object()).value("anchor_unix_ns", int64_t{0});
   const json s = summary.value("shard", json());
   if (s.is_object() && !s.value("merged", false)) {
     shard.index = s.value("index", -1);
@@ -127,7 +132,7 @@ void merge_run(const std::vector<fs::path>& runs, const fs::path& out, const Sha
     part.anchor_unix_ns = r.value("anchor_unix_ns", int64_t{0});
     parts.push_back(std::move(part));
   }
-  int64_t anchor = parts.front().anchor_unix_ns;
+  int64_t anchor = std::numeric_limits<int64_t>::max();
   for (const Part& part : parts) anchor = std::min(anchor, part.anchor_unix_ns);
 
   std::vector<RequestRecord> records;
@@ -244,9 +249,7 @@ std::string merge_shards(const MergeOptions& options) {
   int64_t first_start = 0;
   int64_t last_start = 0;
   for (size_t i = 0; i < shards.size(); ++i) {
-    const json summary = report_detail::read_json_file(
-        (shards[i].runs.begin()->second / "summary.json").string());
-    const int64_t start = summary.value("run", json::object()).value("anchor_unix_ns", int64_t{0});
+    const int64_t start = shards[i].first_anchor_unix_ns;
     first_start = i == 0 ? start : std::min(first_start, start);
     last_start = i == 0 ? start : std::max(last_start, start);
   }

@@ -76,52 +76,54 @@ std::string statistics_table(const RunSummary& s) {
   return render_table(headers, rows);
 }
 
-std::string percentile_table(const RunSummary& s) {
+// One column of the percentile table: a distribution shown in `unit` (1e6: ns -> ms).
+struct PercentileColumn {
+  const char* header;
+  const Distribution* values;
+  double unit;
+};
+
+// The columns that suit the run: pooling APIs have no tokens out, reasoning runs split the phases.
+std::vector<PercentileColumn> percentile_columns(const RunSummary& s) {
+  const double ms = kNsPerMs;
+  const double sec = kNsPerS;
   if (s.pooling) {
-    std::vector<std::vector<std::string>> rows;
-    for (size_t i = 0; i < s.percentiles.size(); ++i) {
-      rows.push_back({percentile_label(s.percentiles[i]) + "%",
-                      format_number(percentile_in(s.latency_ns, i, kNsPerS)),
-                      format_number(percentile_in(s.ttfb_ns, i, kNsPerMs)),
-                      format_number(percentile_in(s.input_tokens, i, 1))});
-    }
-    return render_table({"Percentile", "Latency (s)", "TTFB (ms)", "Input tokens"}, rows);
+    return {{"Latency (s)", &s.latency_ns, sec},
+            {"TTFB (ms)", &s.ttfb_ns, ms},
+            {"Input tokens", &s.input_tokens, 1}};
   }
   if (s.reasoning.any()) {
-    std::vector<std::vector<std::string>> rows;
     const ReasoningSummary& r = s.reasoning;
-    for (size_t i = 0; i < s.percentiles.size(); ++i) {
-      rows.push_back({percentile_label(s.percentiles[i]) + "%",
-                      format_number(percentile_in(s.ttft_ns, i, kNsPerMs)),
-                      format_number(percentile_in(s.ttfat_ns, i, kNsPerMs)),
-                      format_number(percentile_in(r.duration_ns, i, kNsPerMs)),
-                      format_number(percentile_in(r.itl_reasoning_ns, i, kNsPerMs)),
-                      format_number(percentile_in(r.itl_answer_ns, i, kNsPerMs)),
-                      format_number(percentile_in(s.latency_ns, i, kNsPerS)),
-                      format_number(percentile_in(r.reasoning_tokens_per_request, i, 1)),
-                      format_number(percentile_in(r.answer_tokens_per_request, i, 1))});
-    }
-    return render_table({"Percentile", "TTFT (ms)", "TTFAT (ms)", "Reasoning (ms)",
-                         "ITL reasoning (ms)", "ITL answer (ms)", "Latency (s)",
-                         "Reasoning tokens", "Answer tokens"},
-                        rows);
+    return {{"TTFT (ms)", &s.ttft_ns, ms},
+            {"TTFAT (ms)", &s.ttfat_ns, ms},
+            {"Reasoning (ms)", &r.duration_ns, ms},
+            {"ITL reasoning (ms)", &r.itl_reasoning_ns, ms},
+            {"ITL answer (ms)", &r.itl_answer_ns, ms},
+            {"Latency (s)", &s.latency_ns, sec},
+            {"Reasoning tokens", &r.reasoning_tokens_per_request, 1},
+            {"Answer tokens", &r.answer_tokens_per_request, 1}};
   }
-  const std::vector<std::string> headers = {"Percentile",    "TTFT (ms)",      "ITL (ms)",
-                                            "TPOT (ms)",     "Latency (s)",    "Input tokens",
-                                            "Output tokens", "Output (tok/s)", "Total (tok/s)"};
+  return {{"TTFT (ms)", &s.ttft_ns, ms},
+          {"ITL (ms)", &s.itl_ns, ms},
+          {"TPOT (ms)", &s.tpot_ns, ms},
+          {"Latency (s)", &s.latency_ns, sec},
+          {"Input tokens", &s.input_tokens, 1},
+          {"Output tokens", &s.output_tokens, 1},
+          {"Output (tok/s)", &s.output_tps_per_request, 1},
+          {"Total (tok/s)", &s.total_tps_per_request, 1}};
+}
+
+std::string percentile_table(const RunSummary& s) {
+  const std::vector<PercentileColumn> columns = percentile_columns(s);
+  std::vector<std::string> headers = {"Percentile"};
+  for (const PercentileColumn& column : columns) headers.emplace_back(column.header);
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < s.percentiles.size(); ++i) {
-    rows.push_back({
-        percentile_label(s.percentiles[i]) + "%",
-        format_number(percentile_in(s.ttft_ns, i, kNsPerMs)),
-        format_number(percentile_in(s.itl_ns, i, kNsPerMs)),
-        format_number(percentile_in(s.tpot_ns, i, kNsPerMs)),
-        format_number(percentile_in(s.latency_ns, i, kNsPerS)),
-        format_number(percentile_in(s.input_tokens, i, 1)),
-        format_number(percentile_in(s.output_tokens, i, 1)),
-        format_number(percentile_in(s.output_tps_per_request, i, 1)),
-        format_number(percentile_in(s.total_tps_per_request, i, 1)),
-    });
+    std::vector<std::string> row = {percentile_label(s.percentiles[i]) + "%"};
+    for (const PercentileColumn& column : columns) {
+      row.push_back(format_number(percentile_in(*column.values, i, column.unit)));
+    }
+    rows.push_back(std::move(row));
   }
   return render_table(headers, rows);
 }

@@ -136,7 +136,8 @@ struct PromptSource::Impl {
 
   // Embeddings batches and rerank queries from the prompts, and synthetic images on them.
   void shape_for_api() {
-    prompts = group_texts(prompts, config);
+    // group_texts returns a copy; one text per request (every chat run) needs none.
+    if (config.texts_per_request() > 1) prompts = group_texts(prompts, config);
     attach_synthetic_images(prompts, config);
   }
 
