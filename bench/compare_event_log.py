@@ -44,17 +44,28 @@ def main():
 
     anchor = summary["run"]["monotonic_anchor_ns"]
     delays = []
+    # A request's TTFT as llmperf sees it is the server's plus two legs on this machine: from
+    # llmperf's send stamp to the server having read the whole request, and from the server's
+    # write of the first chunk to llmperf's stamp of it.
+    send_legs, first_legs = [], []
     for line in open(os.path.join(run_dir, "requests.jsonl")):
         r = json.loads(line)
         rid = r.get("response_id", "")
         if not r["ok"] or not rid.startswith("chatcmpl-"):
             continue
-        written = events.get(int(rid.split("-", 1)[1]), {})
+        seq = int(rid.split("-", 1)[1])
+        written = events.get(seq, {})
         sent = anchor + r["sent_ns"]
+        if seq in recv:
+            send_legs.append((recv[seq] - sent) / 1e6)
+        if 0 in written and r["chunk_ns"]:
+            first_legs.append((sent + r["chunk_ns"][0] - written[0]) / 1e6)
         for index, offset in enumerate(r["chunk_ns"]):
             if index in written:
                 delays.append((sent + offset - written[index]) / 1e6)
     delays.sort()
+    send_legs.sort()
+    first_legs.sort()
 
     m = summary["metrics"]
     print(f"    requests ok {summary['requests']['succeeded']}/{summary['requests']['total']}")
@@ -67,6 +78,11 @@ def main():
         print(f"    stamp - server write, per event ({len(delays):,} events): "
               f"p50 {percentile(delays, 50):.3f} ms, p99 {percentile(delays, 99):.3f} ms, "
               f"max {delays[-1]:.3f} ms")
+    if send_legs:
+        print(f"    TTFT legs, per request: send stamp -> server read the request p50 "
+              f"{percentile(send_legs, 50):.3f} ms, p99 {percentile(send_legs, 99):.3f} ms; "
+              f"server's first write -> first stamp p50 {percentile(first_legs, 50):.3f} ms, "
+              f"p99 {percentile(first_legs, 99):.3f} ms")
 
 
 if __name__ == "__main__":
