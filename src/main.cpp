@@ -5,9 +5,12 @@
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
+#include <string_view>
 
+#include "cli/calibrate.h"
 #include "cli/cli.h"
 #include "cli/subcommands.h"
+#include "engine/calibrate/calibrate.h"
 #include "engine/sweep/runner.h"
 #include "workload/dataset.h"
 
@@ -17,6 +20,17 @@ int main(int argc, char** argv) {
   logger->set_pattern("%Y-%m-%d %H:%M:%S [%^%l%$] %v");
   spdlog::set_default_logger(logger);
 
+  if (argc >= 2 && std::string_view(argv[1]) == "calibrate") {  // llmperf calibrate ...
+    const CalibrateCli cli = parse_calibrate(argc, argv);
+    if (!cli.proceed) {
+      std::fputs(cli.outcome.out.c_str(), stdout);
+      std::fputs(cli.outcome.err.c_str(), stderr);
+      return cli.outcome.exit_code;
+    }
+    return run_calibration(cli.plan, [&cli](const std::string& url, const std::string& dir) {
+      return calibration_config(cli.plan, url, dir);
+    });
+  }
   if (auto sub = run_subcommand(argc, argv)) {  // llmperf compare ... / llmperf report ...
     std::fputs(sub->out.c_str(), stdout);
     std::fputs(sub->err.c_str(), stderr);

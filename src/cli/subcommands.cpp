@@ -20,22 +20,6 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 
-// Parses argv[2..] with `app`; an outcome when parsing ends the command (help or an error).
-std::optional<SubcommandOutcome> parse(CLI::App& app, int argc, const char* const* argv) {
-  std::vector<std::string> args;
-  for (int i = argc - 1; i >= 2; --i) args.emplace_back(argv[i]);  // CLI11 wants them reversed
-  try {
-    app.parse(args);
-  } catch (const CLI::CallForHelp&) {
-    return SubcommandOutcome{kExitOk, app.help(), ""};
-  } catch (const CLI::ParseError& e) {
-    return SubcommandOutcome{
-        kExitUsage, "",
-        fmt::format("llmperf {}: {}\nRun with --help for usage.\n", app.get_name(), e.what())};
-  }
-  return std::nullopt;
-}
-
 SubcommandOutcome compare(int argc, const char* const* argv) {
   CLI::App app(
       "Side-by-side tables and overlaid charts of existing llmperf output directories "
@@ -50,7 +34,7 @@ SubcommandOutcome compare(int argc, const char* const* argv) {
   app.add_option("--outputs-dir", options.outputs_dir,
                  "Where to write compare.md and compare.html (default: "
                  "outputs/compare_<YYYYmmdd_HHMMSS>)");
-  if (auto done = parse(app, argc, argv)) return *done;
+  if (auto done = parse_subcommand(app, argc, argv)) return *done;
   if (options.outputs_dir.empty()) {
     options.outputs_dir =
         (std::filesystem::path("outputs") / ("compare_" + output_timestamp())).string();
@@ -81,7 +65,7 @@ SubcommandOutcome report(int argc, const char* const* argv) {
   app.add_option("--summary-format", options.summary_format,
                  "stdout summary: default, evalscope-legacy or vllm")
       ->check(CLI::IsMember({"default", "evalscope-legacy", "vllm"}));
-  if (auto done = parse(app, argc, argv)) return *done;
+  if (auto done = parse_subcommand(app, argc, argv)) return *done;
   try {
     std::string text = rebuild_reports(options);
     return {kExitOk, text, fmt::format("llmperf report: rebuilt {}\n", options.dir)};
@@ -103,7 +87,7 @@ SubcommandOutcome merge(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_flag("--force", options.force,
                "Merge shards of different benchmarks, or not all of a benchmark's shards");
-  if (auto done = parse(app, argc, argv)) return *done;
+  if (auto done = parse_subcommand(app, argc, argv)) return *done;
   try {
     std::string text = merge_shards(options);
     return {kExitOk, text, ""};
@@ -114,6 +98,22 @@ SubcommandOutcome merge(int argc, const char* const* argv) {
 }
 
 }  // namespace
+
+std::optional<SubcommandOutcome> parse_subcommand(CLI::App& app, int argc,
+                                                  const char* const* argv) {
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 2; --i) args.emplace_back(argv[i]);  // CLI11 wants them reversed
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    return SubcommandOutcome{kExitOk, app.help(), ""};
+  } catch (const CLI::ParseError& e) {
+    return SubcommandOutcome{
+        kExitUsage, "",
+        fmt::format("llmperf {}: {}\nRun with --help for usage.\n", app.get_name(), e.what())};
+  }
+  return std::nullopt;
+}
 
 std::optional<SubcommandOutcome> run_subcommand(int argc, const char* const* argv) {
   if (argc < 2) return std::nullopt;

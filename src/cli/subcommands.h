@@ -6,6 +6,10 @@
 #include <optional>
 #include <string>
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace llmperf {
 
 struct SubcommandOutcome {
@@ -17,5 +21,9 @@ struct SubcommandOutcome {
 // Runs the subcommand named by argv[1] ("compare" or "report"); nullopt when argv[1] names none,
 // so the caller goes on with the benchmark flags.
 std::optional<SubcommandOutcome> run_subcommand(int argc, const char* const* argv);
+
+// Parses argv[2..] with `app`; an outcome when parsing ends the command (help: exit 0; an error:
+// exit 2 with the message), nullopt when the command should go on.
+std::optional<SubcommandOutcome> parse_subcommand(CLI::App& app, int argc, const char* const* argv);
 
 }  // namespace llmperf
