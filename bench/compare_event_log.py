@@ -51,7 +51,8 @@ def main():
     for line in open(os.path.join(run_dir, "requests.jsonl")):
         r = json.loads(line)
         rid = r.get("response_id", "")
-        if not r["ok"] or not rid.startswith("chatcmpl-"):
+        # Warm-up requests (--warmup-num) are outside llmperf's metrics: here too.
+        if not r["ok"] or r.get("warmup") or not rid.startswith("chatcmpl-"):
             continue
         seq = int(rid.split("-", 1)[1])
         written = events.get(seq, {})
