@@ -67,11 +67,19 @@ open-loop runs also report latencies from the planned send time):
   Client health  stamp delay (socket ready -> event stamped, per loop turn), schedule lag and CPU
                  use; beyond 1 ms p99 delay/lag or 90% CPU the summary flags client_bound.
 
+Subcommands (each has its own --help):
+  llmperf compare DIR...     one table of several runs' summaries (--label NAME...)
+  llmperf report DIR         rebuild a run's reports from its requests.jsonl
+  llmperf merge DIR...       merge the shards of a sharded run (--shard I/N) into one run
+  llmperf calibrate          the client's own error floor on this machine for a planned load,
+                             against a local llmperf-mock with known timings
+
 Exit codes:
   0  success
   1  the run could not proceed (e.g. server unreachable at start)
   2  usage or configuration error
-  3  an --slo was violated or --baseline found a regression (all outputs are still written)
+  3  an --slo was violated or --baseline found a regression (all outputs are still written);
+     calibrate: the load cannot be measured faithfully here
   130 interrupted (Ctrl-C / SIGTERM); partial results are written)";
 
 std::vector<std::pair<std::string, std::string>> parse_headers(
