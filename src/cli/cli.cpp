@@ -75,12 +75,12 @@ Subcommands (each has its own --help):
                              against a local llmperf-mock with known timings
 
 Exit codes:
-  0  success
-  1  the run could not proceed (e.g. server unreachable at start)
-  2  usage or configuration error
-  3  an --slo was violated or --baseline found a regression (all outputs are still written);
-     calibrate: the load cannot be measured faithfully here
-  130 interrupted (Ctrl-C / SIGTERM); partial results are written)";
+  0    success
+  1    the run could not proceed (e.g. server unreachable at start)
+  2    usage or configuration error
+  3    an --slo was violated or --baseline found a regression (all outputs are still written);
+       calibrate: the load cannot be measured faithfully here
+  130  interrupted (Ctrl-C / SIGTERM); partial results are written)";
 
 std::vector<std::pair<std::string, std::string>> parse_headers(
     const std::vector<std::string>& items, std::vector<std::string>& errors) {
