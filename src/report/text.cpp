@@ -76,15 +76,9 @@ std::string statistics_table(const RunSummary& s) {
   return render_table(headers, rows);
 }
 
-// One column of the percentile table: a distribution shown in `unit` (1e6: ns -> ms).
-struct PercentileColumn {
-  const char* header;
-  const Distribution* values;
-  double unit;
-};
-
-// The columns that suit the run: pooling APIs have no tokens out, reasoning runs split the phases.
-std::vector<PercentileColumn> percentile_columns(const RunSummary& s) {
+// The percentile table's columns for the run (MetricRow, as per_request_metrics): pooling APIs
+// have no tokens out, reasoning runs split the phases.
+std::vector<MetricRow> percentile_columns(const RunSummary& s) {
   const double ms = kNsPerMs;
   const double sec = kNsPerS;
   if (s.pooling) {
@@ -114,14 +108,14 @@ std::vector<PercentileColumn> percentile_columns(const RunSummary& s) {
 }
 
 std::string percentile_table(const RunSummary& s) {
-  const std::vector<PercentileColumn> columns = percentile_columns(s);
+  const std::vector<MetricRow> columns = percentile_columns(s);
   std::vector<std::string> headers = {"Percentile"};
-  for (const PercentileColumn& column : columns) headers.emplace_back(column.header);
+  for (const MetricRow& column : columns) headers.emplace_back(column.label);
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < s.percentiles.size(); ++i) {
     std::vector<std::string> row = {percentile_label(s.percentiles[i]) + "%"};
-    for (const PercentileColumn& column : columns) {
-      row.push_back(format_number(percentile_in(*column.values, i, column.unit)));
+    for (const MetricRow& column : columns) {
+      row.push_back(format_number(percentile_in(*column.dist, i, column.unit)));
     }
     rows.push_back(std::move(row));
   }
