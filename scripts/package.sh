@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Builds llmperf's Debian package: configures a Release build in build-pkg/ (tests off), builds the
 # programs and their man pages (help2man), makes build-pkg/llmperf_<version>_<arch>.deb with cpack
-# and prints its path on the last line. Needs help2man and dpkg-dev (dpkg-shlibdeps computes the
-# Depends line): `scripts/setup.sh --test` installs both.
+# and prints its path on the last line. Needs help2man, dpkg-dev (dpkg-shlibdeps computes the
+# Depends line) and file (which cpack's DEB generator needs to run dpkg-shlibdeps):
+# `scripts/setup.sh --test` installs them.
 #   scripts/package.sh              then: tests/package/deb_install_test.sh proves the .deb
 #   BUILD_DIR=dir scripts/package.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir="${BUILD_DIR:-build-pkg}"
-for tool in help2man dpkg-shlibdeps; do
+for tool in help2man dpkg-shlibdeps file; do
   if ! command -v "$tool" >/dev/null; then
     echo "package: $tool is missing: bash scripts/setup.sh --test (or apt-get install" \
-      "help2man dpkg-dev)" >&2
+      "help2man dpkg-dev file)" >&2
     exit 1
   fi
 done

@@ -5,9 +5,14 @@
 #   scripts/setup.sh --test   also what the test suite needs: Chromium and CJK fonts (report.html
 #                             rendering test), clang + libFuzzer/sanitizer runtimes (sanitizer and
 #                             fuzz job), openssl (TLS tests make a self-signed certificate),
-#                             help2man, dpkg-dev and mmdebstrap (scripts/package.sh and the
-#                             package test tests/package/deb_install_test.sh), python3-yaml and
-#                             openmpi-bin (the deploy/ recipes' test)
+#                             help2man, dpkg-dev, file and mmdebstrap (scripts/package.sh, whose
+#                             cpack runs dpkg-shlibdeps, which needs `file`, and the package test
+#                             tests/package/deb_install_test.sh), libxml2-utils (xmllint checks
+#                             the JUnit report), python3-yaml and openmpi-bin (the deploy/
+#                             recipes' test)
+# Every tool the scripts and tests run is installed here: a fresh Debian 12 with only the
+# toolchain lacks some that developers' machines happen to have (scripts/fresh_root_test.sh
+# proves the test command in such a root).
 set -euo pipefail
 
 packages=(
@@ -18,7 +23,7 @@ packages=(
 )
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium fonts-wqy-microhei clang libclang-rt-14-dev openssl help2man dpkg-dev
-             mmdebstrap python3-yaml openmpi-bin)
+             file mmdebstrap libxml2-utils python3-yaml openmpi-bin)
 fi
 
 missing=()

@@ -22,7 +22,9 @@ BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON
 (cd build && ctest --output-on-failure --timeout 600 -j "$jobs")
 
 step "Debian package from build/, installed into a fresh Debian root (tests/package/)"
-bash tests/package/deb_install_test.sh "$(BUILD_DIR=build bash scripts/package.sh | tail -n 1)"
+# In a variable first, so that a failing package step stops the script with its own message.
+deb="$(BUILD_DIR=build bash scripts/package.sh | tail -n 1)"
+bash tests/package/deb_install_test.sh "$deb"
 
 step "deploy/ recipes (Kubernetes, Slurm, MPI) run as their launchers would, then merged"
 bash tests/deploy/deploy_recipes_test.sh build
