@@ -382,6 +382,11 @@ void add_output_options(CLI::App& app, Config& c) {
          "--no-probe", [&c] { c.probe = false; },
          "Skip the start-up probe request (default: probe on)")
       ->group(group);
+  app.add_flag("--allow-truncation", c.allow_truncation,
+               "Run even when the longest request (input + max_tokens) exceeds the server's "
+               "context length (max_model_len, llama.cpp's n_ctx per slot); without it llmperf "
+               "refuses with exit code 2")
+      ->group(group);
 }
 
 }  // namespace

@@ -285,6 +285,7 @@ TokenizerProbe probe_server_tokenizer(const ServerTokenizerOptions& options) {
     }
     shape = candidate;
     probe_ids = tokens->ids;
+    probe.max_model_len = tokenize_api::parse_max_model_len(*body).value_or(0);
     break;
   }
   if (!shape) return probe;

@@ -31,6 +31,7 @@ struct TokenizerProbe {
   // Without an exact chat count: the server tokenizes, but its template is not counted (an old
   // SGLang); the caller may add a template overhead calibrated from usage.
   bool template_uncounted = false;
+  int64_t max_model_len = 0;  // the context length the /tokenize answer gave (vLLM's); 0: none
   std::vector<std::string> attempts;  // "POST http://.../tokenize (vLLM shape): HTTP 404 ...", ...
 };
 

@@ -388,5 +388,47 @@ TEST_F(LlamaServerEmbeddingsTest, BatchesOfInputsAreCountedByItsUsage) {
   EXPECT_EQ(s["server"]["identity"]["engine"], "llama.cpp") << s["server"].dump(1);
 }
 
+// The server with 512 tokens per slot (-c 2048 --parallel 4; a later -c wins), where the issue's
+// 600 + 32 tokens cannot fit.
+class LlamaServerSmallContextTest : public LlamaServerTest {
+ protected:
+  std::vector<std::string> server_flags() const override { return {"-c", "2048"}; }
+
+  BenchRun run_too_long(const std::vector<std::string>& extra) {
+    return run_llmperf(concat({"--url", server_->base() + "/v1/chat/completions", "--model",
+                               "tiny-llama", "--dataset", "random", "--input-tokens", "600",
+                               "--output-tokens", "32", "--parallel", "2", "-n", "6"},
+                              extra));
+  }
+};
+
+TEST_F(LlamaServerSmallContextTest, RequestsLongerThanASlotAreRefusedBeforeTheRun) {
+  const BenchRun run = run_too_long({});
+  EXPECT_EQ(run.process.exit_code, 2) << diagnostics(run);
+  EXPECT_TRUE(run.run_dirs.empty()) << diagnostics(run);
+  for (const char* part : {"600 input + 32 output = 632 tokens",
+                           "the server's context of 512 tokens (/props n_ctx per slot)",
+                           "--allow-truncation"}) {
+    EXPECT_NE(run.process.err.find(part), std::string::npos) << part << " in:\n"
+                                                             << run.process.err;
+  }
+}
+
+TEST_F(LlamaServerSmallContextTest, AllowTruncationRunsAndEndsWithTheWarning) {
+  // llama.cpp cuts each 600-token prompt to 344 (whole blocks of 256 dropped from its start).
+  const BenchRun run = run_too_long({"--allow-truncation"});
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  ASSERT_EQ(run.run_dirs.size(), 1u) << diagnostics(run);
+  EXPECT_NE(run.process.err.find("running anyway (--allow-truncation)"), std::string::npos)
+      << run.process.err;
+  const size_t warning = run.process.out.find("WARNING: 6 of 6 requests (100%)");
+  ASSERT_NE(warning, std::string::npos) << run.process.out;
+  EXPECT_NE(run.process.out.find("input in 6: -256 x6", warning), std::string::npos)
+      << run.process.out;
+  const json& miss = run.summary["exactness"]["length_miss"];
+  EXPECT_EQ(miss["missed"], 6) << miss.dump();
+  EXPECT_EQ(miss["warning"], true) << miss.dump();
+}
+
 }  // namespace
 }  // namespace llmperf::testing
