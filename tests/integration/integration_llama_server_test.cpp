@@ -258,27 +258,37 @@ TEST_F(LlamaServerTest, ShareGptAnswerLengthsMatchItsUsageExactly) {
 }
 
 TEST_F(LlamaServerTest, ShareGptFilterCountsThePromptWithoutTheTemplate) {
-  // Issue 23: "hi" is 2 tokens on its own (BOS + 1) but 29 as a ChatML chat request; vLLM's
-  // filter counts the former, so it is dropped and never sent.
+  // Issue 23: "Hi" is 2 tokens on its own (BOS + 1) but 29 as a ChatML chat request; vLLM's
+  // filter counts the former, so it is dropped and never sent, however long its answer. The
+  // fixture with such a pair added, run as the issue ran it.
   const json own =
-      post_json(server_->port(), "/tokenize", {{"content", "hi"}, {"add_special", true}});
+      post_json(server_->port(), "/tokenize", {{"content", "Hi"}, {"add_special", true}});
   ASSERT_TRUE(own.contains("tokens")) << own.dump();
   ASSERT_LT(own["tokens"].size(), 4u);
-  const BenchRun run = run_llmperf({"--url", server_->base() + "/v1/chat/completions", "--model",
-                                    "tiny-llama", "--dataset", "sharegpt", "--dataset-path",
-                                    LLMPERF_FIXTURES_DIR "/sharegpt/sample.json", "--ignore-eos",
-                                    "--seed", "7", "--parallel", "4", "-n", "40"});
+  json conversations = json::parse(read_file(LLMPERF_FIXTURES_DIR "/sharegpt/sample.json"));
+  conversations.push_back(
+      {{"id", "Hi"},
+       {"conversations",
+        {{{"from", "human"}, {"value", "Hi"}},
+         {{"from", "gpt"}, {"value", "Hello! How can I help you with your servers today?"}}}}});
+  const std::string dir = make_temp_dir();
+  std::ofstream(dir + "/sharegpt.json") << conversations.dump();
+  const BenchRun run =
+      run_llmperf({"--url", server_->base() + "/v1/chat/completions", "--model", "tiny-llama",
+                   "--dataset", "sharegpt", "--dataset-path", dir + "/sharegpt.json",
+                   "--ignore-eos", "--seed", "7", "--parallel", "4", "-n", "40"});
+  fs::remove_all(dir);
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   ASSERT_EQ(run.run_dirs.size(), 1u) << diagnostics(run);
   for (const json& r : read_requests(run.run_dirs.front())) {
-    EXPECT_NE(r["input_chars"], 2) << "\"hi\" was sent: " << r.dump();
+    EXPECT_NE(r["input_chars"], 2) << "\"Hi\" was sent: " << r.dump();
     // A request lost on a reused connection (issue 23, part 1) is no concern of this test.
     if (!r["ok"].get<bool>()) continue;
     EXPECT_EQ(r["input_tokens"], r["target_input_tokens"]) << r.dump();
     EXPECT_EQ(r["output_tokens"], r["target_output_tokens"]) << r.dump();
   }
   const json& s = run.summary;
-  EXPECT_GE(s["workload"]["sharegpt"]["dropped_short"].get<int64_t>(), 1) << s["workload"].dump();
+  EXPECT_GE(s["workload"]["sharegpt"]["dropped_short"].get<int64_t>(), 2) << s["workload"].dump();
   EXPECT_EQ(s["exactness"]["input"]["matched"], s["exactness"]["input"]["verified"])
       << s["exactness"].dump();
 }
