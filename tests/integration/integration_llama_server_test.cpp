@@ -405,10 +405,10 @@ class LlamaServerSmallContextTest : public LlamaServerTest {
   std::vector<std::string> server_flags() const override { return {"-c", "2048"}; }
 
   BenchRun run_too_long(const std::vector<std::string>& extra) {
-    return run_llmperf(concat({"--url", server_->base() + "/v1/chat/completions", "--model",
-                               "tiny-llama", "--dataset", "random", "--input-tokens", "600",
-                               "--output-tokens", "32", "--parallel", "2", "-n", "6"},
-                              extra));
+    return run_llmperf(concat(
+        {"--url", server_->base() + "/v1/chat/completions", "--model", "tiny-llama", "--dataset",
+         "random", "--input-tokens", "600", "--output-tokens", "32", "--parallel", "2", "-n", "6"},
+        extra));
   }
 };
 
@@ -416,11 +416,10 @@ TEST_F(LlamaServerSmallContextTest, RequestsLongerThanASlotAreRefusedBeforeTheRu
   const BenchRun run = run_too_long({});
   EXPECT_EQ(run.process.exit_code, 2) << diagnostics(run);
   EXPECT_TRUE(run.run_dirs.empty()) << diagnostics(run);
-  for (const char* part : {"600 input + 32 output = 632 tokens",
-                           "the server's context of 512 tokens (/props n_ctx per slot)",
-                           "--allow-truncation"}) {
-    EXPECT_NE(run.process.err.find(part), std::string::npos) << part << " in:\n"
-                                                             << run.process.err;
+  for (const char* part :
+       {"600 input + 32 output = 632 tokens",
+        "the server's context of 512 tokens (/props n_ctx per slot)", "--allow-truncation"}) {
+    EXPECT_NE(run.process.err.find(part), std::string::npos) << part << " in:\n" << run.process.err;
   }
 }
 

@@ -279,14 +279,20 @@ std::string mock_tokens(int64_t n) {
 TEST(IntegrationShareGpt, FilterCountsPromptsAndAnswersOnTheirOwn) {
   const std::string long_answer = mock_tokens(20);
   const json conversations = json::array({
-      {{"id", "hi"}, {"conversations", {{{"from", "human"}, {"value", "Hi"}},
-                                        {{"from", "gpt"}, {"value", long_answer}}}}},
-      {{"id", "ok"}, {"conversations", {{{"from", "human"}, {"value", mock_tokens(8)}},
-                                        {{"from", "gpt"}, {"value", "ok"}}}}},
-      {{"id", "p1024"}, {"conversations", {{{"from", "human"}, {"value", mock_tokens(1023)}},
-                                           {{"from", "gpt"}, {"value", long_answer}}}}},
-      {{"id", "p1025"}, {"conversations", {{{"from", "human"}, {"value", mock_tokens(1024)}},
-                                           {{"from", "gpt"}, {"value", long_answer}}}}},
+      {{"id", "hi"},
+       {"conversations",
+        {{{"from", "human"}, {"value", "Hi"}}, {{"from", "gpt"}, {"value", long_answer}}}}},
+      {{"id", "ok"},
+       {"conversations",
+        {{{"from", "human"}, {"value", mock_tokens(8)}}, {{"from", "gpt"}, {"value", "ok"}}}}},
+      {{"id", "p1024"},
+       {"conversations",
+        {{{"from", "human"}, {"value", mock_tokens(1023)}},
+         {{"from", "gpt"}, {"value", long_answer}}}}},
+      {{"id", "p1025"},
+       {"conversations",
+        {{{"from", "human"}, {"value", mock_tokens(1024)}},
+         {{"from", "gpt"}, {"value", long_answer}}}}},
   });
   // The counts as vLLM's filter sees them, from the mock's own tokenizer.
   ASSERT_EQ(mock::tokenize("Hi", true).size(), 2u);  // BOS + 1 token

@@ -732,8 +732,8 @@ TEST_F(ShareGptSampleTest, TokenizerFailurePropagates) {
 
 TEST_F(ShareGptSampleTest, EstimatePathFiltersOnTextsWithoutTheOverhead) {
   // "Hi" estimates 11 tokens with the per-request overhead, 1 on its own: dropped, as vLLM would.
-  const std::string path =
-      write_pairs({{"Hi", "a long enough answer here"}, {"one two three four", "five six seven eight"}});
+  const std::string path = write_pairs(
+      {{"Hi", "a long enough answer here"}, {"one two three four", "five six seven eight"}});
   ShareGptSpec spec;
   spec.path = path;
   spec.count = 2;
@@ -759,11 +759,11 @@ TEST_F(ShareGptSampleTest, EstimatePathFiltersOnTextsWithoutTheOverhead) {
 TEST_F(ShareGptSampleTest, FilterCountsEachTextOnItsOwnNotWithTheTemplate) {
   WordTokenizer qwen(28, 0);
   const std::string path = write_pairs({
-      {"Hi", words("a", 20)},                   // prompt 1 token (29 templated): too short
-      {words("two", 6), "ok thanks"},           // answer 2 tokens: too short
-      {words("p1024", 1024), words("a", 10)},   // prompt 1,024 (1,052 templated): kept
-      {words("p1025", 1025), words("a", 10)},   // prompt 1,025: too long
-      {words("fine", 4), words("a", 4)},        // 4 and 4: kept
+      {"Hi", words("a", 20)},                  // prompt 1 token (29 templated): too short
+      {words("two", 6), "ok thanks"},          // answer 2 tokens: too short
+      {words("p1024", 1024), words("a", 10)},  // prompt 1,024 (1,052 templated): kept
+      {words("p1025", 1025), words("a", 10)},  // prompt 1,025: too long
+      {words("fine", 4), words("a", 4)},       // 4 and 4: kept
   });
   ShareGptSpec spec;
   spec.path = path;
@@ -794,7 +794,7 @@ TEST(ShareGptFit, VllmRulesOnOwnCounts) {
   EXPECT_EQ(sharegpt_fit(limits, 100, 2), ShareGptFit::kTooShort);
   EXPECT_EQ(sharegpt_fit(limits, 1024, 4), ShareGptFit::kKept);
   EXPECT_EQ(sharegpt_fit(limits, 1025, 4), ShareGptFit::kTooLong);
-  EXPECT_EQ(sharegpt_fit(limits, 1024, 1024), ShareGptFit::kKept);   // 2,048
+  EXPECT_EQ(sharegpt_fit(limits, 1024, 1024), ShareGptFit::kKept);     // 2,048
   EXPECT_EQ(sharegpt_fit(limits, 1024, 1025), ShareGptFit::kTooLong);  // 2,049
   ShareGptLimits fixed = limits;
   fixed.output_len = 2;  // a fixed output is not checked against the minimum
