@@ -24,6 +24,7 @@ void check_answers(TokenizeShape shape, std::string_view body, std::string_view 
   const auto count = api::parse_count(shape, body);
   (void)api::parse_detokenized(shape, body);
   if (count && *count < 0) std::abort();
+  if (const auto context = api::parse_max_model_len(body); context && *context <= 0) std::abort();
   if (!tokens) return;
   if (!tokens->ends.empty() && tokens->ends.size() != tokens->ids.size()) std::abort();
   for (const size_t end : tokens->ends) {

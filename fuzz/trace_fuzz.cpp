@@ -47,6 +47,11 @@ class WordTokenizer final : public llmperf::Tokenizer {
     }
     return out;
   }
+  std::vector<int64_t> count_text(const std::vector<std::string>& texts) override {
+    std::vector<int64_t> out;
+    for (const std::string& t : texts) out.push_back(static_cast<int64_t>(token_ends(t).size()));
+    return out;
+  }
 
  private:
   static std::vector<size_t> token_ends(const std::string& text) {

@@ -239,6 +239,10 @@ void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode,
                  "Context length reported as max_model_len by /tokenize (vLLM shape) and "
                  "/v1/models")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  app.add_flag("--truncate-prompts", o.truncate_prompts,
+               "Cut a prompt of --max-model-len tokens or more as llama.cpp's server does (whole "
+               "blocks of half the context dropped from its start until it fits); usage reports "
+               "the cut length. Default: prompts are counted whole");
   app.add_option("--kv-cache-tokens", o.kv_cache_tokens,
                  "KV-cache capacity in tokens behind /metrics' vllm:kv_cache_usage_perc")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));

@@ -56,6 +56,7 @@ struct MockOptions {
   std::int64_t huge_line_bytes = 4 << 20;  // content bytes of the --fault-huge-line-rate chunk
   TokenizeApi tokenize_api = TokenizeApi::kAll;  // which tokenize API shapes are served
   std::int64_t max_model_len = 32768;    // context length reported by /tokenize and /v1/models
+  bool truncate_prompts = false;  // cut prompts of max_model_len tokens or more, as llama.cpp does
   std::int64_t kv_cache_tokens = 65536;  // KV capacity behind vllm:kv_cache_usage_perc
   std::int64_t prefix_cache_tokens = 0;  // prefix-cache capacity in tokens; 0 = no cache
   std::int64_t cache_block_tokens = 16;  // tokens per prefix-cache block

@@ -4,6 +4,17 @@
 #include <algorithm>
 
 namespace llmperf::mock {
+namespace {
+
+// llama.cpp's server (n_keep 0): a prompt of `context` tokens or more loses whole blocks of
+// context / 2 from its start until it fits (600 tokens in a 512-token slot keep 344).
+std::int64_t cut_to_context(std::int64_t prompt, std::int64_t context) {
+  if (prompt < context) return prompt;
+  const std::int64_t block = std::max<std::int64_t>(1, context / 2);
+  return prompt - (prompt - block) / block * block;
+}
+
+}  // namespace
 
 std::optional<Endpoint> endpoint_of(std::string_view path) {
   if (path == "/v1/chat/completions") return Endpoint::kChat;
@@ -23,6 +34,9 @@ ResponsePlan plan_reply(Endpoint endpoint, const CompletionRequest& req,
   if (is_pooling(endpoint)) {
     plan.finish_stop = true;  // vLLM counts a pooling request as finished with "stop"
     return plan;
+  }
+  if (options.truncate_prompts) {
+    plan.prompt_tokens = cut_to_context(plan.prompt_tokens, options.max_model_len);
   }
   plan.stream = req.stream;
   // The natural length is --output-tokens (where the model would stop); max_tokens caps it, and

@@ -264,7 +264,8 @@ void add_verdict_options(CLI::App& app, Config& c) {
       ->group(group);
   app.add_option("--slo", c.slo,
                  "Service-level objective, e.g. 'ttft.p99<=800ms', 'error_rate<=1%', "
-                 "'output_throughput>=1000'; repeatable; a violation exits with code 3")
+                 "'output_throughput>=1000', 'length_miss<=0' (no request cut or changed by the "
+                 "server); repeatable; a violation exits with code 3")
       ->group(group);
   app.add_option("--junit", c.junit_path, "Write the SLO verdicts as JUnit XML to this file")
       ->group(group);
@@ -381,6 +382,11 @@ void add_output_options(CLI::App& app, Config& c) {
   app.add_flag_callback(
          "--no-probe", [&c] { c.probe = false; },
          "Skip the start-up probe request (default: probe on)")
+      ->group(group);
+  app.add_flag("--allow-truncation", c.allow_truncation,
+               "Run even when the longest request (input + max_tokens) exceeds the server's "
+               "context length (max_model_len, llama.cpp's n_ctx per slot); without it llmperf "
+               "refuses with exit code 2")
       ->group(group);
 }
 

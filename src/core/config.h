@@ -194,6 +194,7 @@ struct Config {
   bool debug = false;                   // --debug
   std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};  // --percentiles
   bool probe = true;                       // --no-probe skips the start-up probe request
+  bool allow_truncation = false;  // --allow-truncation: run though requests exceed the context
   std::string summary_format = "default";  // --summary-format: default | evalscope-legacy | vllm
   // vLLM's --percentile-metrics and --metric-percentiles: which metrics and percentiles its
   // console block (--summary-format vllm) and vllm_result.json give.

@@ -23,6 +23,7 @@ struct ServerIdentity {
   std::string server_header;        // the HTTP Server header ("uvicorn", "llama.cpp", ...)
   std::vector<std::string> models;  // ids from GET /v1/models
   int64_t max_model_len = 0;  // /v1/models (vLLM), /props (llama.cpp n_ctx), /info (TGI); 0: unknown
+  std::string max_model_len_source;  // where max_model_len was read, e.g. "/props n_ctx per slot"
   std::string engine;         // "vLLM", "SGLang", "TGI", "llama.cpp", ... or "" when unknown
   std::string version;        // the engine's version where it says (/version, /info, /props)
   // Further facts in the order found, e.g. {"model_path", "..."}, {"total_slots", "4"}.

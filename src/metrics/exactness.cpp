@@ -21,4 +21,17 @@ void LengthExactness::add(int64_t target, int64_t realized, bool verified_by_usa
   }
 }
 
+void LengthMisses::add(bool checked_request, bool input_miss, bool output_miss) {
+  if (!checked_request) return;
+  ++checked;
+  missed += input_miss || output_miss ? 1 : 0;
+  input_missed += input_miss ? 1 : 0;
+  output_missed += output_miss ? 1 : 0;
+}
+
+std::optional<double> LengthMisses::share() const {
+  if (checked == 0) return std::nullopt;
+  return static_cast<double>(missed) / static_cast<double>(checked);
+}
+
 }  // namespace llmperf

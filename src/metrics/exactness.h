@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 
 namespace llmperf {
 
@@ -24,6 +25,21 @@ struct LengthExactness {
   void add(int64_t target, int64_t realized, bool verified_by_usage);
   bool any() const { return requests > 0; }
   int64_t mismatched() const { return verified - matched; }
+};
+
+// Requests that missed a length they were built to have, input and output together: the figure
+// behind the end-of-run WARNING and `--slo 'length_miss<=0'`. A request is checked when the
+// server's usage verifies one of its targets: its input, or its output when the output was forced
+// to its max_tokens (--ignore-eos; an output that ends at the model's EOS misses nothing).
+struct LengthMisses {
+  int64_t checked = 0;        // successful measured requests with a target verified by usage
+  int64_t missed = 0;         // ... whose realized length differs from a target
+  int64_t input_missed = 0;   // ... from its input target
+  int64_t output_missed = 0;  // ... from its forced output target
+
+  void add(bool checked_request, bool input_miss, bool output_miss);
+  // missed / checked; nullopt when nothing was checked.
+  std::optional<double> share() const;
 };
 
 }  // namespace llmperf

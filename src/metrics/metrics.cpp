@@ -128,6 +128,12 @@ void SummaryBuilder::add(const RequestRecord& r) {
     s.output_exactness.add(r.target_output_tokens, r.output_tokens,
                            r.output_source == TokenSource::kUsage);
   }
+  const bool input_checked = r.target_input_tokens >= 0 && r.input_source == TokenSource::kUsage;
+  const bool output_checked = options_.output_forced && r.target_output_tokens >= 0 &&
+                              r.output_source == TokenSource::kUsage;
+  s.length_misses.add(input_checked || output_checked,
+                      input_checked && r.input_tokens != r.target_input_tokens,
+                      output_checked && r.output_tokens != r.target_output_tokens);
   if (options_.goodput.enabled() && is_good_request(r, options_.goodput)) ++s.good_requests;
   // vLLM's per-chunk ITL: every gap between consecutive output chunks, pooled.
   if (r.stream && r.first_content_ns >= 0) {

@@ -36,6 +36,9 @@ struct MetricsOptions {
   // Open loop with a moving rate (ramp-up): the run cut into this many equal spans of planned
   // send time, each with its rate and latencies (RunSummary::rate_segments); 0: none.
   int rate_segments = 0;
+  // --ignore-eos: every output was asked to run to its max_tokens, so one that stops short missed
+  // its length (RunSummary::length_misses).
+  bool output_forced = false;
 };
 
 // One span of planned send time of a run whose rate moves: the rate the schedule asked for there
@@ -79,6 +82,7 @@ struct RunSummary {
   // Requested vs realized lengths of the requests that had targets (synthetic workloads).
   LengthExactness input_exactness;   // target_input_tokens vs usage.prompt_tokens
   LengthExactness output_exactness;  // target_output_tokens vs usage.completion_tokens
+  LengthMisses length_misses;        // requests that missed either (see exactness.h)
   // Characters, for those who compare in characters: Unicode code points of the prompts and of
   // the generated text of successful requests, per second of the window.
   int64_t total_input_chars = 0;

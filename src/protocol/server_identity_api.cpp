@@ -30,8 +30,10 @@ void add_detail(ServerIdentity& id, const std::string& key, const std::string& v
   id.details.emplace_back(key, value.substr(0, end));
 }
 
-void set_max_len(ServerIdentity& id, int64_t value) {
-  if (value > 0 && id.max_model_len == 0) id.max_model_len = value;
+void set_max_len(ServerIdentity& id, int64_t value, const char* source) {
+  if (value <= 0 || id.max_model_len != 0) return;
+  id.max_model_len = value;
+  id.max_model_len_source = source;
 }
 
 bool absorb_models(const json& doc, ServerIdentity& id) {
@@ -45,7 +47,7 @@ bool absorb_models(const json& doc, ServerIdentity& id) {
         id.models.size() < 32) {
       id.models.push_back(name);
     }
-    set_max_len(id, positive_int_of(model, "max_model_len"));
+    set_max_len(id, positive_int_of(model, "max_model_len"), "/v1/models max_model_len");
     add_detail(id, "owned_by", text_of(model, "owned_by"));
   }
   return true;
@@ -67,7 +69,7 @@ bool absorb_props(const json& doc, ServerIdentity& id) {
   if (settings != doc.end() && settings->is_object()) {
     const int64_t n_ctx = positive_int_of(*settings, "n_ctx");
     if (n_ctx > 0) add_detail(id, "n_ctx_per_slot", std::to_string(n_ctx));
-    set_max_len(id, n_ctx);
+    set_max_len(id, n_ctx, "/props n_ctx per slot");
   }
   add_detail(id, "total_slots", text_of(doc, "total_slots"));
   add_detail(id, "model_path", text_of(doc, "model_path"));
@@ -84,7 +86,7 @@ bool absorb_tgi_info(const json& doc, ServerIdentity& id) {
   add_detail(id, "max_total_tokens", text_of(doc, "max_total_tokens"));
   add_detail(id, "max_concurrent_requests", text_of(doc, "max_concurrent_requests"));
   add_detail(id, "model_dtype", text_of(doc, "model_dtype"));
-  set_max_len(id, positive_int_of(doc, "max_total_tokens"));
+  set_max_len(id, positive_int_of(doc, "max_total_tokens"), "/info max_total_tokens");
   if (id.engine.empty()) id.engine = "TGI";
   if (id.version.empty()) id.version = text_of(doc, "version");
   return true;
@@ -97,7 +99,7 @@ bool absorb_sglang_info(const json& doc, ServerIdentity& id) {
   add_detail(id, "dp_size", text_of(doc, "dp_size"));
   add_detail(id, "max_running_requests", text_of(doc, "max_running_requests"));
   add_detail(id, "chunked_prefill_size", text_of(doc, "chunked_prefill_size"));
-  set_max_len(id, positive_int_of(doc, "context_length"));
+  set_max_len(id, positive_int_of(doc, "context_length"), "/get_server_info context_length");
   id.engine = "SGLang";
   if (id.version.empty()) id.version = text_of(doc, "version");
   return true;

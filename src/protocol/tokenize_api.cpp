@@ -190,6 +190,16 @@ std::optional<std::string> parse_detokenized(TokenizeShape shape, std::string_vi
   return string_field(*doc, "text");  // SGLang
 }
 
+std::optional<int64_t> parse_max_model_len(std::string_view body) {
+  const std::optional<Json> doc = parse(body);
+  if (!doc || !doc->is_object()) return std::nullopt;
+  const auto found = doc->find("max_model_len");
+  if (found == doc->end()) return std::nullopt;
+  const std::optional<int64_t> value = integer(*found);
+  if (!value || *value <= 0) return std::nullopt;
+  return value;
+}
+
 std::optional<std::string> parse_applied_template(std::string_view body) {
   const std::optional<Json> doc = parse(body);
   if (!doc) return std::nullopt;

@@ -58,6 +58,10 @@ std::optional<int64_t> parse_count(TokenizeShape shape, std::string_view body);
 // The text of a /detokenize answer: vLLM's "prompt" (SGLang's "text"), llama.cpp's "content".
 std::optional<std::string> parse_detokenized(TokenizeShape shape, std::string_view body);
 
+// The "max_model_len" of a vLLM-shape /tokenize answer (the server's context length); nullopt
+// when absent or not a positive integer.
+std::optional<int64_t> parse_max_model_len(std::string_view body);
+
 // The templated prompt of llama.cpp's /apply-template answer ({"prompt"}).
 std::optional<std::string> parse_applied_template(std::string_view body);
 

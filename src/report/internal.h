@@ -84,8 +84,13 @@ Json config_json(const Config& config);
 // for summary.json; the text summary's "Lengths" block ("" when there is nothing to say).
 Json workload_json(const RunInfo& info);
 WorkloadInfo workload_from_json(const nlohmann::json& workload);
-Json exactness_json(const RunSummary& summary);
+Json exactness_json(const RunInfo& info, const RunSummary& summary);
 std::string workload_text(const RunInfo& info, const RunSummary& summary);
+// Whether the run's length misses (RunSummary::length_misses) call for the end-of-run WARNING:
+// more than kLengthMissWarnShare of the checked requests, where lengths were counted exactly
+// (approximate lengths miss by design) or only forced outputs were checked.
+bool length_miss_warned(const RunInfo& info, const RunSummary& summary);
+inline constexpr double kLengthMissWarnShare = 0.01;
 // --dataset shared_prefix: TTFT by first and repeated use of a prefix (text, and summary.json's
 // "shared_prefix", null for other workloads).
 std::string shared_prefix_text(const RunSummary& summary);

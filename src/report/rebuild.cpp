@@ -100,6 +100,7 @@ Config config_from_json(const json& c) {
   take(c, "debug", config.debug);
   take(c, "percentiles", config.percentiles);
   take(c, "probe", config.probe);
+  take(c, "allow_truncation", config.allow_truncation);
   take(c, "insecure", config.insecure);
   take(c, "server_metrics", config.server_metrics);
   take(c, "metrics_url", config.metrics_url);
@@ -186,6 +187,7 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
   metrics.percentiles = config.percentiles;
   metrics.open_loop = info.rate >= 0;
   metrics.rate_segments = info.ramp.on() ? kRampSegments : 0;
+  metrics.output_forced = config.ignore_eos.value_or(false);
   SummaryBuilder builder(metrics);  // record times are relative to the run's anchor: origin 0
   ClientTotals client_totals;
   const std::string path = (dir / "requests.jsonl").string();

@@ -75,6 +75,11 @@ std::string render_load_text(const RunInfo& info, const RunSummary& summary,
 // out, its state during the run, its own latency histograms; "" when /metrics was not asked for.
 std::string render_server_text(const RunInfo& info, const RunSummary& summary);
 
+// The WARNING that ends a run's text when more than a small share of its requests missed the
+// length they were built to have (a server that cut prompts to its context, or stopped outputs
+// short); "" otherwise.
+std::string render_length_warning(const RunInfo& info, const RunSummary& summary);
+
 // Human summary for stdout: aligned tables with units in the headers.
 std::string render_text_summary(const Config& config, const RunInfo& info,
                                 const RunSummary& summary);

@@ -123,11 +123,25 @@ class ServerTokenizer final : public Tokenizer {
   }
 
   std::vector<int64_t> count(const std::vector<std::string>& prompts) override {
+    return counted(prompts, chat_, counts_);
+  }
+
+  std::vector<int64_t> count_text(const std::vector<std::string>& texts) override {
+    const bool raw = chat_ == ChatCount::kNone || chat_ == ChatCount::kUncounted;
+    return counted(texts, ChatCount::kNone, raw ? counts_ : text_counts_);
+  }
+
+ private:
+  using Counts = std::unordered_map<TextKey, int64_t, TextKeyHash>;
+
+  // The count of each prompt the way `how` says, through `cache`.
+  std::vector<int64_t> counted(const std::vector<std::string>& prompts, ChatCount how,
+                               Counts& cache) {
     std::vector<int64_t> out(prompts.size());
     std::vector<size_t> missing;
     for (size_t i = 0; i < prompts.size(); ++i) {
-      const auto cached = counts_.find(key_of(prompts[i]));
-      if (cached != counts_.end()) {
+      const auto cached = cache.find(key_of(prompts[i]));
+      if (cached != cache.end()) {
         out[i] = cached->second;
       } else {
         missing.push_back(i);
@@ -136,7 +150,7 @@ class ServerTokenizer final : public Tokenizer {
     std::vector<std::string> texts;  // what /tokenize (or /chat_tokenize) counts, per missing
     texts.reserve(missing.size());
     for (const size_t i : missing) texts.push_back(prompts[i]);
-    if (chat_ == ChatCount::kApplyTemplate) {
+    if (how == ChatCount::kApplyTemplate) {
       std::vector<HttpCall> calls;
       for (const std::string& text : texts) {
         calls.push_back({url("/apply-template"), chat_body(options_.model, text)});
@@ -151,7 +165,7 @@ class ServerTokenizer final : public Tokenizer {
     std::vector<HttpCall> calls;
     calls.reserve(texts.size());
     for (const std::string& text : texts) {
-      switch (chat_) {
+      switch (how) {
         case ChatCount::kTokenizeChat:
           calls.push_back({url("/tokenize"), chat_body(options_.model, text)});
           break;
@@ -168,12 +182,11 @@ class ServerTokenizer final : public Tokenizer {
       const std::optional<int64_t> n = parse_count(shape_, bodies[k]);
       if (!n) throw unexpected(calls[k], bodies[k], "a token count");
       out[missing[k]] = *n;
-      counts_.emplace(key_of(prompts[missing[k]]), *n);
+      cache.emplace(key_of(prompts[missing[k]]), *n);
     }
     return out;
   }
 
- private:
   std::string url(std::string_view path) const { return options_.base_url + std::string(path); }
 
   // Runs every call; the bodies of their 2xx answers, or a TokenizerError naming the first failure.
@@ -203,7 +216,8 @@ class ServerTokenizer final : public Tokenizer {
   std::unique_ptr<HttpPool> pool_;
   TokenizerInfo info_;
   std::unordered_map<TextKey, Encoding, TextKeyHash> encodings_;
-  std::unordered_map<TextKey, int64_t, TextKeyHash> counts_;
+  Counts counts_;       // count(): as the server counts a request's prompt
+  Counts text_counts_;  // count_text(), where it differs: the text alone, special tokens added
 };
 
 // Adds a calibrated overhead to every count (with_template_overhead).
@@ -227,6 +241,9 @@ class OverheadTokenizer final : public Tokenizer {
     std::vector<int64_t> counts = inner_->count(prompts);
     for (int64_t& n : counts) n += overhead_;
     return counts;
+  }
+  std::vector<int64_t> count_text(const std::vector<std::string>& texts) override {
+    return inner_->count_text(texts);  // the overhead is the template's: not part of a text
   }
 
  private:
@@ -268,6 +285,7 @@ TokenizerProbe probe_server_tokenizer(const ServerTokenizerOptions& options) {
     }
     shape = candidate;
     probe_ids = tokens->ids;
+    probe.max_model_len = tokenize_api::parse_max_model_len(*body).value_or(0);
     break;
   }
   if (!shape) return probe;

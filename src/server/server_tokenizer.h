@@ -3,7 +3,8 @@
 // through an HttpPool, and counts and encodings are cached by text. Prompts are counted exactly as
 // the server will count the request: chat prompts with the chat template (vLLM's chat form of
 // /tokenize, llama.cpp's /apply-template then /tokenize, TGI's /chat_tokenize), completion prompts
-// raw with special tokens.
+// raw with special tokens; a text on its own (count_text) is /tokenize of the plain text with
+// special tokens (vLLM's add_special_tokens, llama.cpp's add_special; TGI always adds them).
 #pragma once
 
 #include <memory>
@@ -30,6 +31,7 @@ struct TokenizerProbe {
   // Without an exact chat count: the server tokenizes, but its template is not counted (an old
   // SGLang); the caller may add a template overhead calibrated from usage.
   bool template_uncounted = false;
+  int64_t max_model_len = 0;  // the context length the /tokenize answer gave (vLLM's); 0: none
   std::vector<std::string> attempts;  // "POST http://.../tokenize (vLLM shape): HTTP 404 ...", ...
 };
 

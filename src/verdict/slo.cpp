@@ -52,6 +52,8 @@ constexpr MetricDef kMetrics[] = {
     // Client against the server's /metrics: the relative difference of the totals.
     {"token_mismatch", Kind::kFraction, nullptr, false},
     {"request_mismatch", Kind::kFraction, nullptr, false},
+    // Requests that missed a length they were built to have (LengthMisses).
+    {"length_miss", Kind::kFraction, nullptr, false},
 };
 
 constexpr double kRelativeEpsilon = 1e-9;
@@ -281,6 +283,12 @@ BaseValue base_value(const Slo& slo, const MetricDef& def, const RunSummary& s) 
                              : "the server exports no finished-request counter");
     }
     value = *mismatch;
+  } else if (name == "length_miss") {
+    const std::optional<double> share = s.length_misses.share();
+    if (!share) {
+      return unavailable("no successful request had a length target that usage could verify");
+    }
+    value = *share;
   } else if (name == "qps") {
     value = s.qps;
   } else if (name == "goodput") {
@@ -411,7 +419,8 @@ std::string slo_grammar_help() {
          "output_tokens. Run-level: qps, goodput (req/s), output_throughput, total_throughput\n"
          "(tok/s), error_rate, success_rate, good_fraction (% or a fraction), failed (count),\n"
          "token_mismatch, request_mismatch (client against the server's /metrics; % or a\n"
-         "fraction).\n"
+         "fraction), length_miss (requests whose usage differs from the input, or with\n"
+         "--ignore-eos the output, they were built to have; % or a fraction).\n"
          "OP: <= < >= > ==. Any violation exits with code 3.";
 }
 

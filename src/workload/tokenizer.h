@@ -41,6 +41,10 @@ class Tokenizer {
   // user message with the chat template for the chat API, the raw prompt with special tokens for
   // the completions API.
   virtual std::vector<int64_t> count(const std::vector<std::string>& prompts) = 0;
+  // The tokens of each text on its own, as the tokenizer counts it by default: special tokens
+  // (BOS) included, no chat template. vLLM's len(tokenizer(text).input_ids), what its ShareGPT
+  // sampling measures prompts and answers with.
+  virtual std::vector<int64_t> count_text(const std::vector<std::string>& texts) = 0;
 };
 
 }  // namespace llmperf

@@ -39,7 +39,8 @@ struct FixturePair {
   std::string id;
   int64_t prompt_chars = 0;   // code points of the prompt (requests.jsonl input_chars)
   int64_t prompt_tokens = 0;  // usage.prompt_tokens of a chat request with this prompt
-  int64_t answer_tokens = 0;  // tokens of the answer as plain text: vLLM's output length
+  int64_t own_tokens = 0;     // the prompt alone with BOS, no template: what vLLM's filter counts
+  int64_t answer_tokens = 0;  // the answer alone with BOS: vLLM's output length
 };
 
 int64_t code_points(std::string_view text) {
@@ -69,7 +70,8 @@ std::vector<FixturePair> fixture_pairs() {
     const json messages = json::array({{{"role", "user"}, {"content", *prompt}}});
     pairs.push_back({item.value("id", ""), code_points(*prompt),
                      mock::chat_prompt_tokens(messages).value_or(-1),
-                     static_cast<int64_t>(mock::tokenize(*answer, false).size())});
+                     static_cast<int64_t>(mock::tokenize(*prompt, true).size()),
+                     static_cast<int64_t>(mock::tokenize(*answer, true).size())});
   }
   return pairs;
 }
@@ -85,9 +87,9 @@ class ShareGptFixture {
       const bool unique =
           by_key_.emplace(key_of(p.prompt_chars, p.prompt_tokens, p.answer_tokens), &p).second;
       EXPECT_TRUE(unique) << p.id << " cannot be told apart from another prompt";
-      if (p.prompt_tokens < 4 || p.answer_tokens < 4) {
+      if (p.own_tokens < 4 || p.answer_tokens < 4) {
         too_short_.insert(p.id);
-      } else if (p.prompt_tokens > 1024 || p.prompt_tokens + p.answer_tokens > 2048) {
+      } else if (p.own_tokens > 1024 || p.own_tokens + p.answer_tokens > 2048) {
         too_long_.insert(p.id);
       } else {
         kept_.insert(p.id);
@@ -263,6 +265,63 @@ TEST(IntegrationShareGpt, FixedOutputLengthSetsEveryMaxTokens) {
   }
   EXPECT_EQ(run.summary["config"]["sharegpt_output_len"], 7);
   EXPECT_EQ(run.summary["exactness"]["output"]["matched"], 12);
+}
+
+// `n` tokens of the mock's tokenizer: "abcd" then " abc" (one token each).
+std::string mock_tokens(int64_t n) {
+  std::string text = n > 0 ? "abcd" : "";
+  for (int64_t i = 1; i < n; ++i) text += " abc";
+  return text;
+}
+
+// Issue 23: the filter counts each text alone (BOS, no template), as vLLM does; the mock's
+// template adds 10 more tokens to a prompt, which made "Hi" pass before.
+TEST(IntegrationShareGpt, FilterCountsPromptsAndAnswersOnTheirOwn) {
+  const std::string long_answer = mock_tokens(20);
+  const json conversations = json::array({
+      {{"id", "hi"},
+       {"conversations",
+        {{{"from", "human"}, {"value", "Hi"}}, {{"from", "gpt"}, {"value", long_answer}}}}},
+      {{"id", "ok"},
+       {"conversations",
+        {{{"from", "human"}, {"value", mock_tokens(8)}}, {{"from", "gpt"}, {"value", "ok"}}}}},
+      {{"id", "p1024"},
+       {"conversations",
+        {{{"from", "human"}, {"value", mock_tokens(1023)}},
+         {{"from", "gpt"}, {"value", long_answer}}}}},
+      {{"id", "p1025"},
+       {"conversations",
+        {{{"from", "human"}, {"value", mock_tokens(1024)}},
+         {{"from", "gpt"}, {"value", long_answer}}}}},
+  });
+  // The counts as vLLM's filter sees them, from the mock's own tokenizer.
+  ASSERT_EQ(mock::tokenize("Hi", true).size(), 2u);  // BOS + 1 token
+  ASSERT_EQ(mock::tokenize("ok", true).size(), 2u);  // a 2-token answer
+  ASSERT_EQ(mock::tokenize(mock_tokens(1023), true).size(), 1024u);
+  ASSERT_EQ(mock::tokenize(mock_tokens(1024), true).size(), 1025u);
+  const std::string dir = make_temp_dir();
+  const std::string path = dir + "/pairs.json";
+  std::ofstream(path) << conversations.dump();
+
+  MockServer mock({});
+  const BenchRun run =
+      run_llmperf({"--url", mock.chat_url(), "--model", "mock-model", "--dataset", "sharegpt",
+                   "--dataset-path", path, "--ignore-eos", "--parallel", "2", "-n", "4"});
+  const fs::path run_dir = only_run_dir(run);
+  ASSERT_FALSE(run_dir.empty());
+  for (const json& r : read_requests(run_dir)) {
+    ASSERT_TRUE(r["ok"].get<bool>()) << r.dump();
+    // Only p1024 is sent, its target the templated count the mock's usage reports.
+    EXPECT_EQ(r["target_input_tokens"], 1023 + 11) << r.dump();
+    EXPECT_EQ(r["input_tokens"], r["target_input_tokens"]) << r.dump();
+    EXPECT_EQ(r["target_output_tokens"], 21) << r.dump();  // the answer's 20 tokens + BOS
+  }
+  const json& sampling = run.summary["workload"]["sharegpt"];
+  EXPECT_EQ(sampling["measured"], 4) << sampling.dump();
+  EXPECT_EQ(sampling["dropped_short"], 2) << sampling.dump();
+  EXPECT_EQ(sampling["dropped_long"], 1) << sampling.dump();
+  EXPECT_EQ(run.summary["workload"]["prompts"], 1);
+  fs::remove_all(dir);
 }
 
 TEST(IntegrationShareGpt, SeedChoosesThePromptOrder) {

@@ -93,10 +93,55 @@ RequestRecord with_targets(RequestRecord r, int64_t input_target, int64_t output
   return r;
 }
 
-RunSummary summarize_all(const std::vector<RequestRecord>& records) {
-  SummaryBuilder builder(MetricsOptions{});
+RunSummary summarize_all(const std::vector<RequestRecord>& records, bool output_forced = false) {
+  MetricsOptions options;
+  options.output_forced = output_forced;
+  SummaryBuilder builder(options);
   for (const RequestRecord& r : records) builder.add(r);
   return builder.finish();
+}
+
+TEST(LengthMisses, ShareOfCheckedRequests) {
+  LengthMisses m;
+  EXPECT_FALSE(m.share().has_value());
+  m.add(false, true, true);  // not checked: a miss cannot count
+  EXPECT_FALSE(m.share().has_value());
+  m.add(true, false, false);
+  m.add(true, true, true);  // one request missing both is one miss
+  m.add(true, false, true);
+  m.add(true, false, false);
+  EXPECT_EQ(m.checked, 4);
+  EXPECT_EQ(m.missed, 2);
+  EXPECT_EQ(m.input_missed, 1);
+  EXPECT_EQ(m.output_missed, 2);
+  EXPECT_DOUBLE_EQ(*m.share(), 0.5);
+}
+
+TEST(SummaryLengthMisses, InputAlwaysOutputOnlyWhenForced) {
+  const std::vector<RequestRecord> records = {
+      with_targets(record(0, 1, 600, 32), 600, 32),  // exact
+      with_targets(record(0, 1, 344, 32), 600, 32),  // prompt cut by the server: a miss
+      with_targets(record(0, 2, 600, 20), 600, 32),  // output stopped at EOS: a miss if forced
+      with_targets(record(0, 2, 10, 10), -1, -1),    // no target: not checked
+  };
+  const RunSummary natural = summarize_all(records);
+  EXPECT_EQ(natural.length_misses.checked, 3);
+  EXPECT_EQ(natural.length_misses.missed, 1);
+  EXPECT_EQ(natural.length_misses.input_missed, 1);
+  EXPECT_EQ(natural.length_misses.output_missed, 0);
+  const RunSummary forced = summarize_all(records, true);
+  EXPECT_EQ(forced.length_misses.checked, 3);
+  EXPECT_EQ(forced.length_misses.missed, 2);
+  EXPECT_EQ(forced.length_misses.output_missed, 1);
+
+  // Output targets alone are checked only when forced; estimates never are.
+  RequestRecord output_only = with_targets(record(0, 1, 10, 5), -1, 32);
+  EXPECT_EQ(summarize_all({output_only}).length_misses.checked, 0);
+  EXPECT_EQ(summarize_all({output_only}, true).length_misses.missed, 1);
+  RequestRecord estimated = with_targets(record(0, 1, 500, 5), 600, 32);
+  estimated.input_source = TokenSource::kCharCount;
+  estimated.output_source = TokenSource::kChunkCount;
+  EXPECT_EQ(summarize_all({estimated}, true).length_misses.checked, 0);
 }
 
 TEST(SummaryExactness, SuccessfulRecordsWithTargetsFillBothSides) {

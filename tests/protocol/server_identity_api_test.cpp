@@ -88,6 +88,7 @@ TEST(AbsorbModels, VllmGivesIdsMaxModelLenAndOwner) {
   const ServerIdentity id = absorbed("/v1/models", kVllmModels);
   EXPECT_EQ(id.models, (Strings{"Qwen/Qwen2.5-7B"}));
   EXPECT_EQ(id.max_model_len, 32768);
+  EXPECT_EQ(id.max_model_len_source, "/v1/models max_model_len");
   EXPECT_EQ(id.details, (Details{{"owned_by", "vllm"}}));
   EXPECT_EQ(id.answered, (Strings{"/v1/models"}));
   EXPECT_EQ(id.engine, "");
@@ -173,7 +174,8 @@ TEST(AbsorbProps, LlamaCppGivesSlotContextSlotsPathAndBuild) {
   const ServerIdentity id = absorbed("/props", kLlamaProps);
   EXPECT_EQ(id.engine, "llama.cpp");
   EXPECT_EQ(id.version, "b0-unknown");
-  EXPECT_EQ(id.max_model_len, 1024);
+  EXPECT_EQ(id.max_model_len, 1024);  // llama.cpp's /props gives the slot's n_ctx (-c / --parallel)
+  EXPECT_EQ(id.max_model_len_source, "/props n_ctx per slot");
   EXPECT_EQ(id.details, (Details{{"n_ctx_per_slot", "1024"},
                                  {"total_slots", "4"},
                                  {"model_path", "/work/shared/llama-server/tiny-llama-spm.gguf"},

@@ -263,6 +263,16 @@ TEST(ParseAppliedTemplate, LlamaCppPrompt) {
                    .has_value());
 }
 
+TEST(ParseMaxModelLen, VllmTokenizeAnswer) {
+  EXPECT_EQ(api::parse_max_model_len(R"({"count":2,"max_model_len":4096,"tokens":[1,2]})"), 4096);
+  EXPECT_FALSE(api::parse_max_model_len(R"({"tokens":[1,2]})").has_value());  // llama.cpp's
+  EXPECT_FALSE(api::parse_max_model_len(R"({"max_model_len":0})").has_value());
+  EXPECT_FALSE(api::parse_max_model_len(R"({"max_model_len":-5})").has_value());
+  EXPECT_FALSE(api::parse_max_model_len(R"({"max_model_len":"4096"})").has_value());
+  EXPECT_FALSE(api::parse_max_model_len(R"({"max_model_len":1e30})").has_value());
+  EXPECT_FALSE(api::parse_max_model_len("[1]").has_value());
+}
+
 TEST(Parsers, NeverThrowOnAnyShape) {
   const char* const bodies[] = {"",
                                 "{",
@@ -283,6 +293,7 @@ TEST(Parsers, NeverThrowOnAnyShape) {
         (void)api::parse_count(shape, body);
         (void)api::parse_detokenized(shape, body);
         (void)api::parse_applied_template(body);
+        (void)api::parse_max_model_len(body);
       }) << tokenize_shape_name(shape)
          << ": " << body;
     }

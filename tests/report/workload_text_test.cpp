@@ -150,13 +150,14 @@ TEST(ExactnessJson, BothSidesWithTheirDifferences) {
   s.input_exactness.add(200, 201, true);
   s.input_exactness.add(200, 201, true);
   s.input_exactness.add(50, 7, false);
-  const Json doc = exactness_json(s);
+  const Json doc = exactness_json(RunInfo{}, s);
   EXPECT_EQ(nlohmann::json::parse(doc.dump()), nlohmann::json::parse(R"({
     "input": {"requests": 5, "verified": 4, "matched": 1, "min_target": 50, "max_target": 200,
               "requested_total": 650, "target_total": 600, "realized_total": 601,
               "differences": {"-1": 1, "+1": 2}},
     "output": {"requests": 0, "verified": 0, "matched": 0, "min_target": null, "max_target": null,
-               "requested_total": 0, "target_total": 0, "realized_total": 0, "differences": {}}
+               "requested_total": 0, "target_total": 0, "realized_total": 0, "differences": {}},
+    "length_miss": {"checked": 0, "missed": 0, "share": null, "warning": false}
   })"));
   // Key order as written to summary.json.
   std::string keys;
@@ -164,6 +165,45 @@ TEST(ExactnessJson, BothSidesWithTheirDifferences) {
   EXPECT_EQ(keys,
             "requests verified matched min_target max_target requested_total target_total "
             "realized_total differences ");
+}
+
+// Issue 23: llama.cpp cut 6 prompts of 600 tokens to 344 in a 512-token slot.
+RunSummary truncated_run() {
+  RunSummary s;
+  add_many(s.input_exactness, 6, 600, 344);
+  add_many(s.output_exactness, 6, 32, 32);
+  for (int i = 0; i < 6; ++i) s.length_misses.add(true, true, false);
+  return s;
+}
+
+TEST(LengthMissWarning, EndsTheTextWithBothNumbers) {
+  const RunSummary s = truncated_run();
+  EXPECT_EQ(render_length_warning(synthetic_run(), s),
+            "\nWARNING: 6 of 6 requests (100%) did not get the length they were built to have "
+            "(realized - requested, input in 6: -256 x6). A server cuts a prompt longer than its "
+            "context (llama.cpp) and stops an output where the context ends: this run did not "
+            "measure what was asked. --slo 'length_miss<=0' fails such a run.\n");
+  const Json doc = exactness_json(synthetic_run(), s)["length_miss"];
+  EXPECT_EQ(doc,
+            nlohmann::json::parse(R"({"checked": 6, "missed": 6, "share": 1.0, "warning": true})"));
+}
+
+TEST(LengthMissWarning, OnlyPastASmallShareAndOnlyForExactLengths) {
+  RunSummary s;
+  for (int i = 0; i < 100; ++i) s.length_misses.add(true, i == 0, false);  // 1%: not more
+  EXPECT_FALSE(length_miss_warned(synthetic_run(), s));
+  EXPECT_EQ(render_length_warning(synthetic_run(), s), "");
+  s.length_misses.add(true, true, false);  // 2 of 101
+  EXPECT_TRUE(length_miss_warned(synthetic_run(), s));
+  // Approximate lengths (no tokenize API) miss by design: no warning, the figure stays.
+  RunInfo approximate = synthetic_run();
+  approximate.workload.tokenizer.exact = false;
+  EXPECT_FALSE(length_miss_warned(approximate, s));
+  // A dataset of text (no counted prompts) can only miss forced outputs: those warn.
+  RunSummary forced;
+  forced.length_misses.add(true, false, true);
+  EXPECT_TRUE(length_miss_warned(RunInfo{}, forced));
+  EXPECT_FALSE(length_miss_warned(RunInfo{}, RunSummary{}));
 }
 
 TEST(WorkloadJson, NonSyntheticIsOneFlag) {

@@ -50,6 +50,11 @@ class BytesTokenizer final : public Tokenizer {
     for (const std::string& prompt : prompts) out.push_back(static_cast<int64_t>(prompt.size()));
     return out;
   }
+  std::vector<int64_t> count_text(const std::vector<std::string>& texts) override {
+    std::vector<int64_t> out;
+    for (const std::string& text : texts) out.push_back(1 + static_cast<int64_t>(text.size()));
+    return out;
+  }
 
  private:
   TokenizerInfo info_{"bytes", "exact", true};
@@ -59,6 +64,8 @@ TEST(TemplateOverhead, AddsToEveryCountAndIsNotExact) {
   auto wrapped = with_template_overhead(std::make_unique<BytesTokenizer>(), 7, "calibrated");
   EXPECT_EQ(wrapped->count({"abc", ""}), (std::vector<int64_t>{10, 7}));
   EXPECT_EQ(wrapped->encode({"ab"}).front().ids.size(), 2u);  // encoding is the inner one's
+  // A text's own count carries no template: the inner one's, special token included.
+  EXPECT_EQ(wrapped->count_text({"abc", ""}), (std::vector<int64_t>{4, 1}));
   EXPECT_EQ(wrapped->decode({{104, 105}}).front(), "hi");
   EXPECT_FALSE(wrapped->info().exact);
   EXPECT_EQ(wrapped->info().source, "bytes");

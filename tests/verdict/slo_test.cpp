@@ -305,6 +305,31 @@ TEST(SloEvaluate, ServerMismatchPassAndFail) {
   EXPECT_DOUBLE_EQ(eval("token_mismatch<=1%", server_summary(0.001, 0.03, 0)).actual, 3);
 }
 
+TEST(SloEvaluate, LengthMissIsTheShareOfCheckedRequests) {
+  RunSummary s = stream_summary();
+  s.length_misses.checked = 8;
+  s.length_misses.missed = 6;  // e.g. prompts cut by the server to fit its context
+  SloResult r = eval("length_miss<=0", s);
+  EXPECT_TRUE(r.available);
+  EXPECT_FALSE(r.passed);
+  EXPECT_DOUBLE_EQ(r.actual, 0.75);
+  EXPECT_EQ(r.text, "length_miss = 0.75, limit <= 0");
+  EXPECT_EQ(eval("length_miss<=1%", s).text, "length_miss = 75%, limit <= 1%");
+  s.length_misses.missed = 0;
+  EXPECT_TRUE(eval("length_miss<=0", s).passed);
+  EXPECT_TRUE(eval("length_miss==0", s).passed);
+
+  s.length_misses = {};
+  r = eval("length_miss<=0", s);
+  EXPECT_FALSE(r.available);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.text,
+            "length_miss unavailable: no successful request had a length target that usage could "
+            "verify; limit <= 0");
+  expect_parse_error("length_miss<=5", "fraction between 0 and 1; write 5%");
+  expect_parse_error("length_miss.max<=0", "length_miss is a run-level value");
+}
+
 TEST(SloEvaluate, ServerMismatchUnavailableSaysWhy) {
   RunSummary s = server_summary(0, 0, 0);
   s.server.available = false;

@@ -82,6 +82,12 @@ class FakeTokenizer : public Tokenizer {
     return out;
   }
 
+  std::vector<int64_t> count_text(const std::vector<std::string>& texts) override {
+    std::vector<int64_t> out;
+    for (const std::string& text : texts) out.push_back(static_cast<int64_t>(pieces(text).size()));
+    return out;
+  }
+
   // What count() answers for one prompt, without counting the call.
   int64_t counted(std::string_view prompt) const {
     const auto n = static_cast<int64_t>(pieces(prompt).size());

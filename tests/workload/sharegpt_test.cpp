@@ -370,11 +370,12 @@ TEST(ShareGptReaderTest, MalformedNumbersAreCappedAtTen) {
 
 // --- sample_sharegpt ---
 
-// One token per whitespace-separated word; count() adds a chat-template overhead, encode() does
-// not. Remembers how it was called.
+// One token per whitespace-separated word; count() adds a chat-template overhead (special tokens
+// included), count_text() only the special tokens (BOS), encode() nothing. Remembers how it was
+// called.
 class WordTokenizer final : public Tokenizer {
  public:
-  explicit WordTokenizer(int64_t overhead) : overhead_(overhead) {}
+  WordTokenizer(int64_t overhead, int64_t bos) : overhead_(overhead), bos_(bos) {}
 
   const TokenizerInfo& info() const override { return info_; }
   std::vector<Encoding> encode(const std::vector<std::string>& texts) override {
@@ -398,6 +399,13 @@ class WordTokenizer final : public Tokenizer {
     for (const std::string& p : prompts) out.push_back(words(p) + overhead_);
     return out;
   }
+  std::vector<int64_t> count_text(const std::vector<std::string>& texts) override {
+    ++count_text_calls;
+    if (fail) throw TokenizerError("tokenize API unreachable");
+    std::vector<int64_t> out;
+    for (const std::string& t : texts) out.push_back(words(t) + bos_);
+    return out;
+  }
 
   static int64_t words(const std::string& text) {
     std::istringstream in(text);
@@ -408,15 +416,18 @@ class WordTokenizer final : public Tokenizer {
   }
 
   int count_calls = 0;
+  int count_text_calls = 0;
   int encode_calls = 0;
   bool fail = false;
 
  private:
   int64_t overhead_;
+  int64_t bos_;
   TokenizerInfo info_{"fake", "one token per word", true};
 };
 
-constexpr int64_t kOverhead = 2;
+constexpr int64_t kOverhead = 12;  // ChatML-like: BOS + the template around one message
+constexpr int64_t kBos = 1;        // the special token a text alone gets
 
 // `n` words, the first naming the text so that tests can tell prompts apart.
 std::string words(const std::string& tag, int64_t n) {
@@ -498,7 +509,7 @@ class ShareGptSampleTest : public ::testing::Test {
   }
 
   fs::path dir_;
-  WordTokenizer tokenizer_{kOverhead};
+  WordTokenizer tokenizer_{kOverhead, kBos};
   DatasetStats stats_;
   ShareGptSampling sampling_;
 };
@@ -512,7 +523,7 @@ TEST_F(ShareGptSampleTest, FirstTurnIsThePromptAndSecondTheAnswer) {
   EXPECT_EQ(prompts[0].text, "hello there how are you");
   EXPECT_EQ(prompts[0].length, 23);
   EXPECT_EQ(prompts[0].target_input_tokens, 5 + kOverhead);  // counted with the template
-  EXPECT_EQ(prompts[0].target_output_tokens, 5);             // encoded without it
+  EXPECT_EQ(prompts[0].target_output_tokens, 5 + kBos);      // as vLLM counts it: with BOS
   EXPECT_TRUE(prompts[0].messages_json.empty());
   EXPECT_TRUE(prompts[0].body_json.empty());
   EXPECT_EQ(stats_.accepted, 1);
@@ -521,16 +532,17 @@ TEST_F(ShareGptSampleTest, FirstTurnIsThePromptAndSecondTheAnswer) {
   EXPECT_EQ(sampling_.measured, 1);
 }
 
-// Conversations at each side of vLLM's default limits (prompt counts include the overhead of 2).
+// Conversations at each side of vLLM's default limits, in own counts (words + BOS); the templated
+// counts are 11 more.
 std::vector<Pair> boundary_pairs() {
   return {
-      {words("p3", 1), words("a", 10)},        // prompt 3 tokens: too short
-      {words("p4", 2), words("a", 4)},         // prompt 4, answer 4: kept
-      {words("a3", 5), words("a", 3)},         // answer 3: too short
-      {words("p1024", 1022), words("a", 4)},   // prompt 1024: kept
-      {words("p1025", 1023), words("a", 4)},   // prompt 1025: too long
-      {words("t2048", 98), words("a", 1948)},  // 100 + 1948 = 2048: kept
-      {words("t2049", 98), words("a", 1949)},  // 2049: too long
+      {words("p3", 2), words("a", 10)},        // prompt 3 tokens: too short
+      {words("p4", 3), words("a", 3)},         // prompt 4, answer 4: kept
+      {words("a3", 5), words("a", 2)},         // answer 3: too short
+      {words("p1024", 1023), words("a", 3)},   // prompt 1024: kept
+      {words("p1025", 1024), words("a", 3)},   // prompt 1025: too long
+      {words("t2048", 99), words("a", 1947)},  // 100 + 1948 = 2048: kept
+      {words("t2049", 99), words("a", 1948)},  // 2049: too long
   };
 }
 
@@ -569,12 +581,12 @@ TEST_F(ShareGptSampleTest, FixedOutputLengthSkipsTheAnswerCheckAndCountsInTheTot
 
 TEST_F(ShareGptSampleTest, ChangedLimitsAreApplied) {
   const std::string path = write_pairs({
-      {words("p9", 7), words("a", 20)},    // prompt 9: under min 10
-      {words("p10", 8), words("a", 9)},    // answer 9: under min 10
-      {words("ok", 8), words("a", 10)},    // 10 + 10: kept
-      {words("p51", 49), words("a", 10)},  // prompt 51: over 50
-      {words("t81", 48), words("a", 31)},  // 50 + 31 = 81: over 80
-      {words("t80", 48), words("a", 30)},  // 50 + 30 = 80: kept
+      {words("p9", 8), words("a", 20)},    // prompt 9: under min 10
+      {words("p10", 9), words("a", 8)},    // answer 9: under min 10
+      {words("ok", 9), words("a", 9)},     // 10 + 10: kept
+      {words("p51", 50), words("a", 9)},   // prompt 51: over 50
+      {words("t81", 49), words("a", 30)},  // 50 + 31 = 81: over 80
+      {words("t80", 49), words("a", 29)},  // 50 + 30 = 80: kept
   });
   ShareGptLimits limits;
   limits.min_tokens = 10;
@@ -644,8 +656,9 @@ TEST_F(ShareGptSampleTest, MeasuresInBatchesAndStopsOnceEnoughPass) {
   const std::string path = write_pairs(passing_pairs(300));
   const std::vector<Prompt> all = sample(path, 300);
   EXPECT_EQ(all.size(), 300u);
-  EXPECT_EQ(tokenizer_.count_calls, 2);  // 256 + 44
-  EXPECT_EQ(tokenizer_.encode_calls, 2);
+  EXPECT_EQ(tokenizer_.count_calls, 2);       // 256 + 44 kept prompts, templated
+  EXPECT_EQ(tokenizer_.count_text_calls, 4);  // prompts and answers of both batches
+  EXPECT_EQ(tokenizer_.encode_calls, 0);
   // Every conversation exactly once.
   std::vector<std::string> got = texts(all);
   std::sort(got.begin(), got.end());
@@ -717,24 +730,78 @@ TEST_F(ShareGptSampleTest, TokenizerFailurePropagates) {
   EXPECT_THROW(sample(write_pairs(passing_pairs(3)), 3), TokenizerError);
 }
 
-TEST_F(ShareGptSampleTest, EstimatePathUsesTheLengthModelWithoutOverheadForAnswers) {
-  const std::string path = write_pairs({{"one two three", "four five six seven eight"}});
+TEST_F(ShareGptSampleTest, EstimatePathFiltersOnTextsWithoutTheOverhead) {
+  // "Hi" estimates 11 tokens with the per-request overhead, 1 on its own: dropped, as vLLM would.
+  const std::string path = write_pairs(
+      {{"Hi", "a long enough answer here"}, {"one two three four", "five six seven eight"}});
   ShareGptSpec spec;
   spec.path = path;
-  spec.count = 1;
+  spec.count = 2;
   LengthModel model;
   model.overhead = 10;
   model.per_word = 1.0;
   const std::vector<Prompt> prompts = sample_sharegpt(spec, nullptr, &model, stats_, sampling_);
   ASSERT_EQ(prompts.size(), 1u);
-  EXPECT_EQ(prompts[0].target_input_tokens, 13);
-  EXPECT_EQ(prompts[0].target_output_tokens, 5);
+  EXPECT_EQ(prompts[0].text, "one two three four");
+  EXPECT_EQ(prompts[0].target_input_tokens, 14);  // the estimate of the request, overhead included
+  EXPECT_EQ(prompts[0].target_output_tokens, 4);
+  EXPECT_EQ(sampling_.too_short, 1);
   // The filters apply to estimates too: a 3-token answer is too short.
   const std::string short_answer = write_file(
       "short.json",
       R"([{"conversations":[{"from":"human","value":"a b c"},{"from":"gpt","value":"x y z"}]}])");
   spec.path = short_answer;
   EXPECT_THROW(sample_sharegpt(spec, nullptr, &model, stats_, sampling_), DatasetError);
+}
+
+// Issue 23: vLLM filters on a text's own count, and the chat template made "Hi" pass. Here a
+// Qwen-like tokenizer (no BOS) and a 28-token template: every count() is 28 more than count_text().
+TEST_F(ShareGptSampleTest, FilterCountsEachTextOnItsOwnNotWithTheTemplate) {
+  WordTokenizer qwen(28, 0);
+  const std::string path = write_pairs({
+      {"Hi", words("a", 20)},                  // prompt 1 token (29 templated): too short
+      {words("two", 6), "ok thanks"},          // answer 2 tokens: too short
+      {words("p1024", 1024), words("a", 10)},  // prompt 1,024 (1,052 templated): kept
+      {words("p1025", 1025), words("a", 10)},  // prompt 1,025: too long
+      {words("fine", 4), words("a", 4)},       // 4 and 4: kept
+  });
+  ShareGptSpec spec;
+  spec.path = path;
+  spec.count = 10;
+  const std::vector<Prompt> prompts = sample_sharegpt(spec, &qwen, nullptr, stats_, sampling_);
+  EXPECT_EQ(tags(prompts), (Tags{"fine", "p1024"}));
+  EXPECT_EQ(sampling_.too_short, 2);
+  EXPECT_EQ(sampling_.too_long, 1);
+  for (const Prompt& p : prompts) {
+    // The target stays what the server will report: the templated count.
+    EXPECT_EQ(p.target_input_tokens, WordTokenizer::words(p.text) + 28) << p.text;
+  }
+}
+
+TEST_F(ShareGptSampleTest, AnswersAreCountedWithTheirSpecialTokensAsVllmDoes) {
+  // With a BOS the 3-word answer counts 4: kept (it was dropped when counted without), and its
+  // max_tokens is 4, vLLM's output_len.
+  const std::vector<Prompt> prompts = sample(write_pairs({{words("q", 5), "x y z"}}), 1);
+  ASSERT_EQ(prompts.size(), 1u);
+  EXPECT_EQ(prompts[0].target_output_tokens, 4);
+}
+
+TEST(ShareGptFit, VllmRulesOnOwnCounts) {
+  const ShareGptLimits limits;
+  EXPECT_EQ(sharegpt_fit(limits, 1, 100), ShareGptFit::kTooShort);
+  EXPECT_EQ(sharegpt_fit(limits, 3, 100), ShareGptFit::kTooShort);
+  EXPECT_EQ(sharegpt_fit(limits, 4, 4), ShareGptFit::kKept);
+  EXPECT_EQ(sharegpt_fit(limits, 100, 2), ShareGptFit::kTooShort);
+  EXPECT_EQ(sharegpt_fit(limits, 1024, 4), ShareGptFit::kKept);
+  EXPECT_EQ(sharegpt_fit(limits, 1025, 4), ShareGptFit::kTooLong);
+  EXPECT_EQ(sharegpt_fit(limits, 1024, 1024), ShareGptFit::kKept);     // 2,048
+  EXPECT_EQ(sharegpt_fit(limits, 1024, 1025), ShareGptFit::kTooLong);  // 2,049
+  ShareGptLimits fixed = limits;
+  fixed.output_len = 2;  // a fixed output is not checked against the minimum
+  EXPECT_EQ(sharegpt_fit(fixed, 100, 0), ShareGptFit::kKept);
+  EXPECT_EQ(sharegpt_fit(fixed, 2, 0), ShareGptFit::kTooShort);
+  fixed.output_len = 1025;
+  EXPECT_EQ(sharegpt_fit(fixed, 1024, 0), ShareGptFit::kTooLong);
 }
 
 TEST(EstimateTokensTest, OverheadWordsAndCodePoints) {

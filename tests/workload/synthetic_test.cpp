@@ -68,6 +68,12 @@ class FakeTokenizer : public Tokenizer {
     return out;
   }
 
+  std::vector<int64_t> count_text(const std::vector<std::string>& texts) override {
+    std::vector<int64_t> out;
+    for (const std::string& text : texts) out.push_back(tokens(text));
+    return out;
+  }
+
   static int64_t tokens(std::string_view text) { return static_cast<int64_t>(pieces(text).size()); }
   static int64_t counted(std::string_view prompt) { return kOverhead + tokens(prompt); }
 

@@ -77,6 +77,12 @@ class FakeTokenizer : public Tokenizer {
     return out;
   }
 
+  std::vector<int64_t> count_text(const std::vector<std::string>& texts) override {
+    std::vector<int64_t> out;
+    for (const std::string& text : texts) out.push_back(static_cast<int64_t>(pieces(text).size()));
+    return out;
+  }
+
   static int64_t counted(std::string_view prompt) {
     return kOverhead + static_cast<int64_t>(pieces(prompt).size());
   }
@@ -719,6 +725,9 @@ class OneTokenTokenizer final : public Tokenizer {
   std::vector<std::string> decode(const std::vector<std::vector<int64_t>>&) override { return {}; }
   std::vector<int64_t> count(const std::vector<std::string>& prompts) override {
     return std::vector<int64_t>(prompts.size(), 1);
+  }
+  std::vector<int64_t> count_text(const std::vector<std::string>& texts) override {
+    return count(texts);
   }
 
  private:

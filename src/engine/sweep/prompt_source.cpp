@@ -95,6 +95,7 @@ struct PromptSource::Impl {
   // Synthetic: the server's tokenizer, or the model that estimates lengths without one.
   std::unique_ptr<Tokenizer> tokenizer;
   std::optional<LengthModel> estimate;
+  ContextLength tokenize_context;        // what the tokenize API said of the context, if anything
   std::optional<size_t> prepared_index;  // the run whose synthetic prompts `prompts` holds
   std::vector<SessionScript> sessions;   // --multi-turn: the conversations
   // Trace replay: the trace's requests (read once) and their planned send offsets.
@@ -207,6 +208,9 @@ struct PromptSource::Impl {
                    : "the server's /tokenize cannot apply the chat template and reports no usage: "
                      "the template is not counted");
       spdlog::warn("tokenizer: {}", probe.tokenizer->info().detail);
+    }
+    if (probe.max_model_len > 0) {
+      tokenize_context = {probe.max_model_len, "/tokenize max_model_len"};
     }
     if (probe.tokenizer) {
       tokenizer = std::move(probe.tokenizer);
@@ -488,6 +492,38 @@ struct PromptSource::Impl {
                            : std::string("; approximate"));
   }
 
+  // The longest request of the sweep's synthetic runs, from their specs (see longest_request()).
+  PlannedLength longest_synthetic() const {
+    const bool generates = generates_text(config.api_kind);
+    const bool conversations = config.dataset == "random_multi_turn";
+    const int64_t turns = conversations ? config.max_turns.value_or(5) : 1;
+    PlannedLength longest;
+    size_t index = 0;
+    for (const Config::RunSpec& run : config.run_specs()) {
+      const SyntheticSpec spec = synthetic_spec(run, index++, 1);
+      const int64_t input = spec.input.max + spec.prefix_tokens;
+      const int64_t output = generates ? spec.output.max : 0;
+      PlannedLength planned;
+      if (conversations) {  // the last turn carries every earlier message and answer
+        planned.input_tokens = turns * input + (turns - 1) * output;
+        planned.output_tokens = output;
+        planned.what = fmt::format(
+            "the last turn of a {}-turn conversation of {}-token messages and {}-token answers",
+            turns, input, output);
+      } else {
+        planned.input_tokens = input;
+        planned.output_tokens = output;
+        planned.what = fmt::format("{} input tokens{}, max_tokens {}", spec.input.max,
+                                   spec.prefix_tokens > 0
+                                       ? fmt::format(" + a {}-token prefix", spec.prefix_tokens)
+                                       : std::string(),
+                                   output);
+      }
+      longest = longer(longest, planned);
+    }
+    return longest;
+  }
+
   // Prompt tokens in each entry's leading blocks named by an earlier entry (in send order).
   static int64_t reusable_tokens(const std::vector<TraceEntry>& entries, int64_t block) {
     std::unordered_set<int64_t> seen;
@@ -602,5 +638,30 @@ const std::vector<SessionScript>* PromptSource::sessions() const {
 }
 const DatasetStats& PromptSource::dataset() const { return impl_->dataset; }
 const WorkloadInfo& PromptSource::workload() const { return impl_->workload; }
+const ContextLength& PromptSource::tokenize_context() const { return impl_->tokenize_context; }
+
+std::optional<PlannedLength> PromptSource::longest_request() const {
+  const Impl& s = *impl_;
+  const Config& config = s.config;
+  if (!s.trace.empty()) {
+    if (s.workload.trace.bodies) return std::nullopt;
+    PlannedLength longest;
+    for (const TraceEntry& entry : s.trace) {
+      longest = longer(longest, {entry.input_length, std::max<int64_t>(0, entry.output_length),
+                                 fmt::format("line {} of the trace", entry.line)});
+    }
+    return longest;
+  }
+  if (config.multi_turn && config.dataset != "random_multi_turn") return std::nullopt;
+  if (is_synthetic_dataset(config.dataset)) return s.longest_synthetic();
+  if (!is_sharegpt_dataset(config.dataset)) return std::nullopt;
+  PlannedLength longest;
+  for (size_t i = 0; i < s.prompts.size(); ++i) {
+    const Prompt& p = s.prompts[i];
+    longest = longer(longest, {p.target_input_tokens, std::max<int64_t>(0, p.target_output_tokens),
+                               fmt::format("ShareGPT prompt {} of {}", i + 1, s.prompts.size())});
+  }
+  return longest;
+}
 
 }  // namespace llmperf

@@ -8,10 +8,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/config.h"
 #include "core/workload_info.h"
+#include "workload/context_fit.h"
 #include "workload/dataset.h"
 #include "workload/replay/session_script.h"
 
@@ -42,6 +44,14 @@ class PromptSource {
 
   // A prompt for the start-up probe request.
   const std::vector<Prompt>& probe_prompts() const;
+
+  // The longest request any run of the sweep plans (input + max_tokens), where the lengths are
+  // known before it runs: synthetic runs (random, shared_prefix, random_multi_turn with its
+  // history), ShareGPT, Mooncake traces. nullopt for datasets of text, trace bodies and
+  // conversations read from a file, whose prompts are not counted.
+  std::optional<PlannedLength> longest_request() const;
+  // The context length the server's tokenize API gave (vLLM's /tokenize); tokens 0 when none.
+  const ContextLength& tokenize_context() const;
 
   const DatasetStats& dataset() const;
   // How the prompts of the last prepare() were made (synthetic workloads).

@@ -11,6 +11,7 @@
 #include <ctime>
 #include <filesystem>
 #include <span>
+#include <stdexcept>
 #include <thread>
 
 #include "core/clock.h"
@@ -98,6 +99,28 @@ bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
   return false;
 }
 
+// Before any request: the longest request the sweep plans against the server's context length
+// (its identity endpoints', else its tokenize API's). Refuses with std::invalid_argument (a usage
+// error: exit code 2) when it cannot fit, or only warns with --allow-truncation.
+void check_context(const Config& config, const PromptSource& source, const ServerIdentity& server) {
+  ContextLength context{server.max_model_len, server.max_model_len_source};
+  if (context.tokens <= 0) context = source.tokenize_context();
+  const std::optional<PlannedLength> longest = source.longest_request();
+  if (!longest) return;
+  const std::optional<std::string> overflow = context_overflow(*longest, context);
+  if (!overflow) return;
+  if (!config.allow_truncation) {
+    throw std::invalid_argument(fmt::format(
+        "{}. Ask for shorter requests, or give the server a longer context (llama.cpp: -c is "
+        "shared by the --parallel slots); --allow-truncation runs anyway",
+        *overflow));
+  }
+  spdlog::warn(
+      "{}; running anyway (--allow-truncation): the Lengths block and the length_miss "
+      "figure will show what the server did",
+      *overflow);
+}
+
 // Everything one invocation shares across its runs, and the runs' results.
 class Benchmark {
  public:
@@ -107,6 +130,7 @@ class Benchmark {
     for (const std::string& expression : config.slo) slos_.push_back(parse_slo(expression));
     metrics_options_.percentiles = config.percentiles;
     metrics_options_.goodput = parse_goodput(config.goodput);
+    metrics_options_.output_forced = config.ignore_eos.value_or(false);
     if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
     std::filesystem::path base(config.outputs_dir);
     if (!config.no_timestamp) base /= output_timestamp();
@@ -330,6 +354,7 @@ class Benchmark {
       text += render_baseline_table(comparison);
       if (comparison.regressed()) ++regressions_;
     }
+    text += render_length_warning(row.info, row.summary);
     std::fputs(text.c_str(), stdout);
     std::fflush(stdout);
     write_run_outputs(config_, row.info, row.summary, trace);
@@ -448,6 +473,7 @@ int run_benchmark(const Config& given) {
   Benchmark benchmark(config, source, builder, server);
   // The first run's prompts before anything is sent: a length the template cannot fit fails here.
   source.prepare(config.run_specs().front(), 0);
+  check_context(config, source, server.identity());
 
   if (config.probe) {
     spdlog::info("probe: one request to {}", config.url);

@@ -136,9 +136,23 @@ WorkloadInfo workload_from_json(const nlohmann::json& doc) {
   return w;
 }
 
-Json exactness_json(const RunSummary& summary) {
+Json exactness_json(const RunInfo& info, const RunSummary& summary) {
+  const LengthMisses& misses = summary.length_misses;
+  const std::optional<double> share = misses.share();
   return Json{{"input", exactness_entry(summary.input_exactness)},
-              {"output", exactness_entry(summary.output_exactness)}};
+              {"output", exactness_entry(summary.output_exactness)},
+              {"length_miss",
+               {{"checked", misses.checked},
+                {"missed", misses.missed},
+                {"share", share ? Json(*share) : Json(nullptr)},
+                {"warning", length_miss_warned(info, summary)}}}};
+}
+
+bool length_miss_warned(const RunInfo& info, const RunSummary& summary) {
+  const std::optional<double> share = summary.length_misses.share();
+  if (!share || *share <= kLengthMissWarnShare) return false;
+  const WorkloadInfo& w = info.workload;
+  return w.tokenizer.exact || !(w.counted || w.synthetic);
 }
 
 std::string workload_text(const RunInfo& info, const RunSummary& summary) {
@@ -211,3 +225,27 @@ Json shared_prefix_json(const RunSummary& summary) {
 }
 
 }  // namespace llmperf::report_detail
+
+namespace llmperf {
+
+std::string render_length_warning(const RunInfo& info, const RunSummary& summary) {
+  if (!report_detail::length_miss_warned(info, summary)) return "";
+  const LengthMisses& m = summary.length_misses;
+  std::string where;
+  if (m.input_missed > 0) {
+    where += fmt::format("input in {}: {}", m.input_missed,
+                         report_detail::differences_text(summary.input_exactness));
+  }
+  if (m.output_missed > 0) {
+    where += fmt::format("{}output in {}: {}", where.empty() ? "" : "; ", m.output_missed,
+                         report_detail::differences_text(summary.output_exactness));
+  }
+  return fmt::format(
+      "\nWARNING: {} of {} requests ({}%) did not get the length they were built to have "
+      "(realized - requested, {}). A server cuts a prompt longer than its context (llama.cpp) "
+      "and stops an output where the context ends: this run did not measure what was asked. "
+      "--slo 'length_miss<=0' fails such a run.\n",
+      m.missed, m.checked, report_detail::format_number(100.0 * *m.share()), where);
+}
+
+}  // namespace llmperf

@@ -41,6 +41,20 @@ int64_t words_of(std::string_view text) {
 
 }  // namespace
 
+ShareGptFit sharegpt_fit(const ShareGptLimits& limits, int64_t prompt_tokens,
+                         int64_t answer_tokens) {
+  const bool fixed_output = limits.output_len > 0;
+  const int64_t output = fixed_output ? limits.output_len : answer_tokens;
+  if (prompt_tokens < limits.min_tokens || (!fixed_output && output < limits.min_tokens)) {
+    return ShareGptFit::kTooShort;
+  }
+  if (prompt_tokens > limits.max_prompt_tokens ||
+      prompt_tokens + output > limits.max_total_tokens) {
+    return ShareGptFit::kTooLong;
+  }
+  return ShareGptFit::kKept;
+}
+
 int64_t estimate_tokens(const LengthModel& model, std::string_view text) {
   return std::llround(model.overhead + model.per_word * static_cast<double>(words_of(text)) +
                       model.per_code_point * static_cast<double>(utf8_length(text)));
@@ -93,42 +107,62 @@ std::vector<Prompt> sample_sharegpt(const ShareGptSpec& spec, Tokenizer* tokeniz
       texts.push_back(reservoir[i].prompt);
       answers.push_back(reservoir[i].answer);
     }
+    // vLLM's filter counts each text on its own (special tokens, no chat template); the
+    // templated count of the prompts kept is what the server will report as prompt_tokens.
+    const bool fixed_output = limits.output_len > 0;
     std::vector<int64_t> prompt_tokens(texts.size());
-    std::vector<int64_t> answer_tokens(texts.size());
+    std::vector<int64_t> answer_tokens(texts.size(), limits.output_len);
     if (tokenizer != nullptr) {
-      prompt_tokens = tokenizer->count(texts);
-      if (prompt_tokens.size() != texts.size()) {
-        throw TokenizerError("tokenizer: count answered a different number of texts");
-      }
-      const std::vector<Encoding> encoded = tokenizer->encode(answers);
-      for (size_t k = 0; k < encoded.size() && k < answer_tokens.size(); ++k) {
-        answer_tokens[k] = static_cast<int64_t>(encoded[k].ids.size());
+      prompt_tokens = tokenizer->count_text(texts);
+      if (!fixed_output) answer_tokens = tokenizer->count_text(answers);
+      if (prompt_tokens.size() != texts.size() || answer_tokens.size() != texts.size()) {
+        throw TokenizerError("tokenizer: count_text answered a different number of texts");
       }
     } else {
+      // Without a tokenizer the per-request overhead (template and special tokens, calibrated
+      // together) cannot be split: a text's own estimate leaves all of it out.
       LengthModel plain = *estimate;
-      plain.overhead = 0;  // an answer carries no chat template
+      plain.overhead = 0;
       for (size_t k = 0; k < texts.size(); ++k) {
-        prompt_tokens[k] = estimate_tokens(*estimate, texts[k]);
-        answer_tokens[k] = estimate_tokens(plain, answers[k]);
+        prompt_tokens[k] = estimate_tokens(plain, texts[k]);
+        if (!fixed_output) answer_tokens[k] = estimate_tokens(plain, answers[k]);
       }
     }
-    for (size_t k = 0; k < texts.size() && static_cast<int64_t>(prompts.size()) < spec.count; ++k) {
+    std::vector<size_t> kept;
+    for (size_t k = 0;
+         k < texts.size() && static_cast<int64_t>(prompts.size() + kept.size()) < spec.count; ++k) {
       ++sampling.measured;
-      const int64_t p = prompt_tokens[k];
-      const int64_t a = limits.output_len > 0 ? limits.output_len : answer_tokens[k];
-      if (p < limits.min_tokens || (limits.output_len <= 0 && a < limits.min_tokens)) {
-        ++sampling.too_short;
-        continue;
+      switch (sharegpt_fit(limits, prompt_tokens[k], answer_tokens[k])) {
+        case ShareGptFit::kTooShort:
+          ++sampling.too_short;
+          break;
+        case ShareGptFit::kTooLong:
+          ++sampling.too_long;
+          break;
+        case ShareGptFit::kKept:
+          kept.push_back(k);
+          break;
       }
-      if (p > limits.max_prompt_tokens || p + a > limits.max_total_tokens) {
-        ++sampling.too_long;
-        continue;
+    }
+    std::vector<std::string> kept_texts;
+    for (const size_t k : kept) kept_texts.push_back(std::move(texts[k]));
+    std::vector<int64_t> templated(kept_texts.size());
+    if (tokenizer != nullptr && !kept_texts.empty()) {
+      templated = tokenizer->count(kept_texts);
+      if (templated.size() != kept_texts.size()) {
+        throw TokenizerError("tokenizer: count answered a different number of texts");
       }
+    } else if (tokenizer == nullptr) {
+      for (size_t j = 0; j < kept_texts.size(); ++j) {
+        templated[j] = estimate_tokens(*estimate, kept_texts[j]);
+      }
+    }
+    for (size_t j = 0; j < kept.size(); ++j) {
       Prompt prompt;
-      prompt.length = utf8_length(texts[k]);
-      prompt.text = std::move(texts[k]);
-      prompt.target_input_tokens = p;
-      prompt.target_output_tokens = a;
+      prompt.length = utf8_length(kept_texts[j]);
+      prompt.text = std::move(kept_texts[j]);
+      prompt.target_input_tokens = templated[j];
+      prompt.target_output_tokens = answer_tokens[kept[j]];
       prompts.push_back(std::move(prompt));
     }
     if (progress) progress(prompts.size(), static_cast<size_t>(spec.count));

@@ -8,12 +8,14 @@
 // about 650 MB). A malformed item is skipped and counted with its number, like the other datasets.
 //
 // Sampling follows vLLM's benchmark: conversations with fewer than two turns are skipped; the first
-// turn is the prompt and the second the reference answer; the order is shuffled with --seed; each
-// prompt is measured as the server counts it (chat template included, through the Tokenizer) and
-// each answer as plain text; a pair is dropped when the prompt or the answer has fewer than 4
-// tokens (the answer check is skipped with a fixed output length), when the prompt has more than
-// 1,024, or prompt + answer more than 2,048 (ShareGptLimits); the rest are taken in order until
-// enough. max_tokens is the answer's length, or the fixed --sharegpt-output-len.
+// turn is the prompt and the second the reference answer; the order is shuffled with --seed; the
+// prompt and the answer are each measured on their own as vLLM does (len(tokenizer(text).
+// input_ids): the tokenizer's default special tokens, no chat template: Tokenizer::count_text); a
+// pair is dropped when the prompt or the answer has fewer than 4 tokens (the answer check is
+// skipped with a fixed output length), when the prompt has more than 1,024, or prompt + answer
+// more than 2,048 (ShareGptLimits, sharegpt_fit); the rest are taken in order until enough. A
+// kept prompt's target_input_tokens is its templated count (Tokenizer::count: what the server
+// reports as usage.prompt_tokens); max_tokens is the answer's length, or --sharegpt-output-len.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +56,14 @@ struct ShareGptLimits {
   int64_t output_len = -1;           // --sharegpt-output-len: fixed max_tokens; -1: the answer's
 };
 
+// Whether one pair passes `limits`.
+enum class ShareGptFit { kKept, kTooShort, kTooLong };
+
+// vLLM's is_valid_sequence: `prompt_tokens` and `answer_tokens` are the texts' own counts;
+// with limits.output_len > 0 that is the output and the answer's own length is not checked.
+ShareGptFit sharegpt_fit(const ShareGptLimits& limits, int64_t prompt_tokens,
+                         int64_t answer_tokens);
+
 struct ShareGptSpec {
   std::string path;   // the ShareGPT file
   int64_t count = 0;  // prompts wanted
@@ -72,8 +82,9 @@ struct ShareGptSampling {
 using LengthProgress = std::function<void(size_t done, size_t total)>;
 
 // Samples `spec.count` prompts (fewer when the file has fewer that pass; the engine cycles them).
-// Lengths come from `tokenizer` when given, else from `estimate` (approximate). Each prompt's
-// target_input_tokens is its measured length and target_output_tokens its max_tokens. Throws
+// Lengths come from `tokenizer` when given, else from `estimate` (approximate: the filter then
+// uses a text's estimate without the per-request overhead). Each prompt's target_input_tokens is
+// its templated count and target_output_tokens its max_tokens. Throws
 // DatasetError when the file cannot be read or nothing usable remains, TokenizerError when the
 // tokenizer fails.
 std::vector<Prompt> sample_sharegpt(const ShareGptSpec& spec, Tokenizer* tokenizer,
