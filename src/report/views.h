@@ -62,6 +62,22 @@ struct Deployment {
   std::vector<MetricPoint> points;  // ordered by concurrency (or rate)
 };
 
+// What `llmperf compare` knows of a deployment to name its column.
+struct DeploymentFacts {
+  std::string label;      // --label, else the run's --name, else its model, else the directory name
+  std::string name;       // the run's --name ("" when none)
+  std::string server;     // the server's identity ("llama.cpp b4719"; "" when unknown)
+  nlohmann::json config;  // summary.json's "config" (null when only sweep_summary.json was read)
+  std::string dir;        // the directory as given
+};
+
+// One column name per deployment, in order: its label, with what tells it apart from the
+// deployments of the same label appended ("tiny-llama (vLLM 0.11.0)", "tiny-llama (in 300 out
+// 64)"): the --name, then the server's identity, then the differing config values, then the
+// directory. Labels that still collide are kept, and a warning per group goes to `warnings`.
+std::vector<std::string> deployment_labels(const std::vector<DeploymentFacts>& facts,
+                                           std::vector<std::string>* warnings);
+
 struct TextTable {
   std::vector<std::string> headers;            // first header names the row labels' column
   std::vector<std::vector<std::string>> rows;  // display cells ("-" when absent)
