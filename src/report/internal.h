@@ -117,6 +117,11 @@ struct QuantileCells {
   std::string bucket_ms;  // "lower-upper" of that bucket, "inf" for the open last one
 };
 QuantileCells server_quantile_cells(const std::optional<HistogramWindow>& h, double q);
+// A server gauge's value (its max, or mean, times `scale`) as the text tables show it: "-" when
+// the server has no such gauge, "n/a (1 scrape)" when too few scrapes fell inside the run.
+std::string server_gauge_cell(const GaugeStats& g, double GaugeStats::*value, double scale);
+// Why a gauge's figures are absent although the server has it ("" when they are present).
+std::string server_gauge_gap(const GaugeStats& g);
 // For `llmperf report`: the identity from an old summary.json's "server", and the server's
 // summary rebuilt from a run's server_metrics.jsonl (what the old "server" says where the file is
 // absent: why it was not read, whether the run was profiled).

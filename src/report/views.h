@@ -48,9 +48,12 @@ struct MetricPoint {
   std::optional<double> input_chars_s;           // prompt characters / window (chars/s)
   std::optional<double> output_chars_s;          // generated characters / window (chars/s)
   bool grid() const { return input_tokens >= 0 || output_tokens >= 0; }
-  // "16", "16 in 100 out 256", "5 req/s": what tells this run apart in a sweep.
-  std::string label(bool by_rate) const;
 };
+
+// Each run's name in a sweep's tables, what tells it apart from the others: "16",
+// "16 in 100 out 256", "5 req/s", "5 req/s parallel 8" (a trace or rate replayed at several
+// concurrency caps). Every table over a sweep's runs labels them with these.
+std::vector<std::string> run_labels(const std::vector<MetricPoint>& points);
 
 MetricPoint point_from_row(const SweepRow& row);
 // From a summary.json document ("llmperf.summary/1"); missing values stay absent.

@@ -767,7 +767,8 @@ TEST_F(ReportTest, SweepJsonCsvMarkdown) {
                                 {"server_kv_usage_max", nullptr},
                                 {"server_preemptions", nullptr},
                                 {"token_mismatch", nullptr},
-                                {"request_mismatch", nullptr}}));
+                                {"request_mismatch", nullptr},
+                                {"server_gauges_incomplete", nullptr}}));
   EXPECT_EQ(j[1]["rate"], 2.5);
   EXPECT_EQ(j[1]["qps"], 0.3333);
   EXPECT_TRUE(j[1]["ttft_avg_ms"].is_null());
@@ -778,9 +779,9 @@ TEST_F(ReportTest, SweepJsonCsvMarkdown) {
             "ttft_avg_ms,ttft_p99_ms,tpot_avg_ms,tpot_p99_ms,itl_avg_ms,itl_p99_ms,"
             "output_throughput_tok_s,total_throughput_tok_s,output_dir,server_running_max,"
             "server_waiting_max,server_kv_usage_max,server_preemptions,token_mismatch,"
-            "request_mismatch\n"
-            "1,10,,5,4,1,0.5,2.0,2.95,250.0,299.0,20.0,21.95,20.0,35.0,50.5,100.5,out/p1,,,,,,\n"
-            "4,40,2.5,5,4,1,0.3333,2.0,2.95,,,,,,,50.5,100.5,\"out/p4,x\",,,,,,\n");
+            "request_mismatch,server_gauges_incomplete\n"
+            "1,10,,5,4,1,0.5,2.0,2.95,250.0,299.0,20.0,21.95,20.0,35.0,50.5,100.5,out/p1,,,,,,,\n"
+            "4,40,2.5,5,4,1,0.3333,2.0,2.95,,,,,,,50.5,100.5,\"out/p4,x\",,,,,,,\n");
 
   EXPECT_EQ(read("sweep_summary.md"),
             "Sweep summary (P99 = 99th percentile)\n\n"
@@ -795,6 +796,39 @@ TEST_F(ReportTest, SweepJsonCsvMarkdown) {
   const std::string text = render_sweep_text(sweep_rows());
   EXPECT_NE(text.find("P99 Lat (s)"), std::string::npos);
   EXPECT_NE(text.find("0.3333"), std::string::npos);
+}
+
+// The server table of a grid names each run as the sweep table does ("4 in 100 out 32", not
+// "parallel 4" six times), and a run shorter than two scrapes has no maximum, not 0.
+TEST_F(ReportTest, SweepServerTableNamesGridRunsAndSaysWhenScrapesWereTooFew) {
+  std::vector<SweepRow> rows;
+  for (const int64_t in : {100, 500}) {
+    SweepRow row{test_info("out/" + std::to_string(in)), stream_summary()};
+    row.info.parallel = 4;
+    row.info.input_tokens = in;
+    row.info.output_tokens = 32;
+    ServerSummary& s = row.summary.server;
+    s.available = true;
+    s.engine = "vLLM";
+    s.url = "http://127.0.0.1:8000/metrics";
+    s.running = in == 100 ? GaugeStats{1, 0, 0, true} : GaugeStats{3, 2, 5, true};
+    rows.push_back(row);
+  }
+  const std::string text = render_sweep_text(rows);
+  const size_t table = text.find("Server during each run");
+  ASSERT_NE(table, std::string::npos) << text;
+  const std::string server = text.substr(table);
+  EXPECT_EQ(server.find("parallel 4"), std::string::npos) << server;
+  EXPECT_NE(server.find("\n4 in 100 out 32  n/a (1 scrape)"), std::string::npos) << server;
+  EXPECT_NE(server.find("\n4 in 500 out 32               5 "), std::string::npos) << server;
+
+  write_sweep_outputs(dir_.string(), rows);
+  const ordered_json j = ordered_json::parse(read("sweep_summary.json"));
+  EXPECT_TRUE(j[0]["server_running_max"].is_null());
+  EXPECT_NE(j[0]["server_gauges_incomplete"].get<std::string>().find("1 scrape during the run"),
+            std::string::npos);
+  EXPECT_EQ(j[1]["server_running_max"], 5.0);
+  EXPECT_TRUE(j[1]["server_gauges_incomplete"].is_null());
 }
 
 TEST_F(ReportTest, SweepTailFallsBackToLargestPercentile) {
