@@ -108,6 +108,10 @@ std::string tokenizer_label(const TokenizerInfo& tokenizer);
 std::string render_vllm_block(const Config& config, const RunInfo& info, const RunSummary& summary);
 void write_vllm_result(const Config& config, const RunInfo& info, const RunSummary& summary);
 Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary);
+// Open loop: "the in-flight cap of 64 was reached for 93.0% of sends (279 of 300): the server
+// did not keep up with 20 req/s; ..." for the text, summary.json and report.html; "" when no send
+// waited for a free slot.
+std::string cap_reached_text(const RunInfo& info, const RunSummary& summary);
 // summary.json's "server": identity, /metrics over the run, reconciliation, profiling.
 Json server_json(const RunInfo& info, const RunSummary& summary);
 // A server histogram's q-quantile (0-1) as the text tables show it, in milliseconds; "-" for

@@ -52,6 +52,8 @@ constexpr MetricDef kMetrics[] = {
     // Client against the server's /metrics: the relative difference of the totals.
     {"token_mismatch", Kind::kFraction, nullptr, false},
     {"request_mismatch", Kind::kFraction, nullptr, false},
+    // Open loop: the share of sends that found every slot busy (the server fell behind the rate).
+    {"cap_reached", Kind::kFraction, nullptr, false},
 };
 
 constexpr double kRelativeEpsilon = 1e-9;
@@ -281,6 +283,9 @@ BaseValue base_value(const Slo& slo, const MetricDef& def, const RunSummary& s) 
                              : "the server exports no finished-request counter");
     }
     value = *mismatch;
+  } else if (name == "cap_reached") {
+    if (s.open_loop.sends == 0) return unavailable("only an open-loop run (--rate) has it");
+    value = s.open_loop.cap_reached_share();
   } else if (name == "qps") {
     value = s.qps;
   } else if (name == "goodput") {

@@ -14,6 +14,8 @@
 //              failed                                        count of failed requests
 //              token_mismatch, request_mismatch              client against the server's
 //                                                            /metrics (relative); % or fraction
+//              cap_reached                                   open loop: share of sends that
+//                                                            waited for a free slot; % or fraction
 //   STAT   = mean | std | min | max | pNN | pNN.N  (the percentile must be in --percentiles)
 //   OP     = <= | < | >= | > | ==
 // Examples: 'ttft.p99<=800ms', 'latency.mean < 2 s', 'error_rate<=1%', 'output_throughput>=1000'.

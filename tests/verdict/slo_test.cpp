@@ -305,6 +305,23 @@ TEST(SloEvaluate, ServerMismatchPassAndFail) {
   EXPECT_DOUBLE_EQ(eval("token_mismatch<=1%", server_summary(0.001, 0.03, 0)).actual, 3);
 }
 
+// Open loop: the share of sends that found the in-flight cap reached (the server fell behind).
+TEST(SloEvaluate, CapReachedIsTheShareOfSendsThatWaitedForASlot) {
+  RunSummary s = stream_summary();
+  SloResult r = eval("cap_reached<=0", s);
+  EXPECT_FALSE(r.available);
+  EXPECT_EQ(r.text, "cap_reached unavailable: only an open-loop run (--rate) has it; limit <= 0");
+  s.open_loop.sends = 200;
+  s.open_loop.slot_waits = 50;
+  r = eval("cap_reached<=10%", s);
+  EXPECT_TRUE(r.available);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.text, "cap_reached = 25%, limit <= 10%");
+  EXPECT_TRUE(eval("cap_reached<=0.25", s).passed);
+  s.open_loop.slot_waits = 0;
+  EXPECT_TRUE(eval("cap_reached<=0", s).passed);
+}
+
 TEST(SloEvaluate, ServerMismatchUnavailableSaysWhy) {
   RunSummary s = server_summary(0, 0, 0);
   s.server.available = false;
