@@ -63,9 +63,12 @@ open-loop runs also report latencies from the planned send time):
                  ends without output. Failed requests are counted by kind and excluded from
                  latency statistics.
   Schedule lag   open loop (--rate): actual send - planned send. Latency and TTFT are also reported
-                 from the planned send (coordinated-omission-correct, as wrk2 does).
-  Client health  stamp delay (socket ready -> event stamped, per loop turn), schedule lag and CPU
-                 use; beyond 1 ms p99 delay/lag or 90% CPU the summary flags client_bound.
+                 from the planned send (coordinated-omission-correct, as wrk2 does). A send that
+                 waited for a free slot (all --parallel slots held: the server fell behind) is
+                 reported as the in-flight cap reached (summary.json open_loop, --slo cap_reached).
+  Client health  stamp delay (socket ready -> event stamped, per loop turn), the client's own
+                 lateness (schedule lag minus slot waits) and CPU use; beyond 1 ms p99 delay or
+                 lateness, or 90% CPU, the summary flags client_bound.
 
 Subcommands (each has its own --help):
   llmperf compare DIR...     one table of several runs' summaries (--label NAME...)

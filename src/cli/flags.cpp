@@ -265,7 +265,8 @@ void add_verdict_options(CLI::App& app, Config& c) {
   app.add_option("--slo", c.slo,
                  "Service-level objective, e.g. 'ttft.p99<=800ms', 'error_rate<=1%', "
                  "'output_throughput>=1000', 'length_miss<=0' (no request cut or changed by the "
-                 "server); repeatable; a violation exits with code 3")
+                 "server), 'cap_reached<=0' (open loop: share of sends that found the in-flight "
+                 "cap reached); repeatable; a violation exits with code 3")
       ->group(group);
   app.add_option("--junit", c.junit_path, "Write the SLO verdicts as JUnit XML to this file")
       ->group(group);

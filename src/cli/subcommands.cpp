@@ -30,7 +30,11 @@ SubcommandOutcome compare(int argc, const char* const* argv) {
   app.add_option("dirs", options.dirs, "Sweep or run directories written by llmperf")
       ->required()
       ->check(CLI::ExistingDirectory);
-  app.add_option("--label", options.labels, "A name per directory, in order (default: run name)");
+  app.add_option("--label", options.labels,
+                 "A name per directory, in order (default: the run's --name, else its model). "
+                 "Columns of the same name get what tells them apart: --name, the server "
+                 "(e.g. llama.cpp b4719), the config values that differ (e.g. in 300 out 64), "
+                 "else the directory");
   app.add_option("--outputs-dir", options.outputs_dir,
                  "Where to write compare.md and compare.html (default: "
                  "outputs/compare_<YYYYmmdd_HHMMSS>)");
@@ -40,10 +44,12 @@ SubcommandOutcome compare(int argc, const char* const* argv) {
         (std::filesystem::path("outputs") / ("compare_" + output_timestamp())).string();
   }
   try {
-    std::string md = compare_outputs(options);
-    return {kExitOk, md,
-            fmt::format("llmperf compare: wrote {}/compare.md and compare.html\n",
-                        options.outputs_dir)};
+    const CompareOutcome outcome = compare_outputs(options);
+    std::string err;
+    for (const std::string& w : outcome.warnings) err += "llmperf compare: WARNING: " + w + "\n";
+    err +=
+        fmt::format("llmperf compare: wrote {}/compare.md and compare.html\n", options.outputs_dir);
+    return {kExitOk, outcome.markdown, err};
   } catch (const std::exception& e) {
     const bool usage = std::string_view(e.what()).find("--label") != std::string_view::npos;
     return {usage ? kExitUsage : kExitFailed, "", fmt::format("llmperf compare: {}\n", e.what())};

@@ -50,6 +50,11 @@ struct RequestRecord {
   bool warmup = false;        // true when excluded from statistics as warm-up
 
   int64_t planned_ns = -1;        // planned send time (open loop); equals sent_ns in closed loop
+  // Open loop: how long the planned send waited for a free slot of its worker (every slot held
+  // by an unfinished request: the in-flight cap, --parallel, was reached); 0: a slot was free at
+  // the planned time; -1: closed loop, or not recorded. The rest of sent - planned is the
+  // client's own lateness.
+  int64_t slot_wait_ns = -1;
   int64_t sent_ns = -1;           // t_send: the request was handed to curl
   int64_t first_byte_ns = -1;     // first response byte (header or body) was read: TTFB
   int64_t first_content_ns = -1;  // first output-carrying chunk was read: TTFT

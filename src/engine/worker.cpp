@@ -247,6 +247,9 @@ void Worker::dispatch(int limit) {
     id = shared_.plan->shard + id * shared_.plan->shards;
     Slot& slot = *free_slots_.back();
     free_slots_.pop_back();
+    slot.slot_wait_ns =
+        planned_ns < 0 ? -1 : std::max<int64_t>(0, slot_free_since_ns_ - planned_ns);
+    if (free_slots_.empty()) slot_free_since_ns_ = kNoFreeSlot;
     start(slot, id, planned_ns);
   }
 }
@@ -387,6 +390,7 @@ void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
 
   const int64_t now = now_ns();
   record.planned_ns = planned_ns >= 0 ? planned_ns : now;
+  record.slot_wait_ns = slot.slot_wait_ns;
   record.sent_ns = now;
   slot.last_read_ns = now;
   const CURLMcode added = curl_multi_add_handle(multi_, slot.easy);
@@ -442,6 +446,7 @@ void Worker::release(Slot& slot) {
   if (next_turn) {
     waiting_.push_back(&slot);
   } else {
+    if (free_slots_.empty()) slot_free_since_ns_ = now;
     free_slots_.push_back(&slot);
   }
 }
@@ -461,6 +466,7 @@ bool Worker::continue_session(Slot& slot, int64_t now) {
 
 void Worker::start_due_turns(int64_t now) {
   if (stopping_) {  // an interrupt ends every conversation between its turns
+    if (free_slots_.empty() && !waiting_.empty()) slot_free_since_ns_ = now;
     for (Slot* slot : waiting_) free_slots_.push_back(slot);
     waiting_.clear();
     return;
@@ -473,6 +479,7 @@ void Worker::start_due_turns(int64_t now) {
     }
     waiting_[i] = waiting_.back();
     waiting_.pop_back();
+    slot.slot_wait_ns = timer_fd_ >= 0 ? 0 : -1;  // the conversation kept its slot meanwhile
     start_turn(slot, slot.due_ns);
   }
 }

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -79,6 +80,9 @@ class Worker {
     std::vector<std::string> answers;
     std::string answer;  // of the turn in flight
     int64_t due_ns = 0;
+    // Open loop: how long the request being started waited for this slot (RequestRecord's
+    // slot_wait_ns).
+    int64_t slot_wait_ns = -1;
     char error_buffer[CURL_ERROR_SIZE] = {};
   };
 
@@ -118,6 +122,10 @@ class Worker {
   std::unique_ptr<Slot[]> slots_;
   int slot_count_ = 0;
   std::vector<Slot*> free_slots_;
+  // Since when free_slots_ has held a slot without a break (kNoFreeSlot while it is empty): a send
+  // planned before it waited for the in-flight cap, not for the worker.
+  static constexpr int64_t kNoFreeSlot = std::numeric_limits<int64_t>::max();
+  int64_t slot_free_since_ns_ = 0;
   std::vector<Slot*> waiting_;  // --multi-turn: slots whose session's next turn is not due yet
   int active_ = 0;                  // slots with a request in flight
   int64_t timer_deadline_ns_ = -1;  // curl's requested timeout; -1: none

@@ -35,12 +35,12 @@ ClientHealth assess_client_health(const ClientHealthInput& input,
           delay / 1e6, static_cast<double>(kStampDelayLimitNs) / 1e6));
     }
   }
-  if (input.schedule_lag_ns != nullptr && !input.schedule_lag_ns->empty()) {
-    const double lag = p99_or_max(*input.schedule_lag_ns, percentiles);
+  if (input.client_lag_ns != nullptr && !input.client_lag_ns->empty()) {
+    const double lag = p99_or_max(*input.client_lag_ns, percentiles);
     if (lag > static_cast<double>(kScheduleLagLimitNs)) {
       health.warnings.push_back(fmt::format(
-          "requests left {:.2f} ms (p99) after their planned send time (limit {:.0f} ms); "
-          "raise --parallel if the in-flight cap was reached",
+          "requests left {:.2f} ms (p99) after their planned send time with a slot free for "
+          "them (limit {:.0f} ms): the client fell behind its schedule; try --threads",
           lag / 1e6, static_cast<double>(kScheduleLagLimitNs) / 1e6));
     }
   }

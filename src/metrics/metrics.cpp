@@ -78,10 +78,9 @@ void SummaryBuilder::add(const RequestRecord& r) {
   ++s.total;
   s.streamed = s.streamed || r.stream;
   s.pooling = s.pooling || r.items > 0;
-  rows_.push_back(Row{r.planned_ns, r.sent_ns, r.first_byte_ns, r.first_content_ns,
-                      r.first_answer_ns, r.end_ns,
-                      r.input_tokens, r.output_tokens, static_cast<int32_t>(r.chunk_ns.size()),
-                      r.ok(), r.stream});
+  rows_.push_back(Row{r.planned_ns, r.slot_wait_ns, r.sent_ns, r.first_byte_ns, r.first_content_ns,
+                      r.first_answer_ns, r.end_ns, r.input_tokens, r.output_tokens,
+                      static_cast<int32_t>(r.chunk_ns.size()), r.ok(), r.stream});
   if (r.prefix_group >= 0) {
     const auto group = static_cast<size_t>(r.prefix_group);
     if (group >= prefix_groups_seen_.size()) prefix_groups_seen_.resize(group + 1, 0);
@@ -165,6 +164,30 @@ void SummaryBuilder::add_failure(const RequestRecord& r) {
   ++summary_.failures_by_kind[kind];
   auto [it, inserted] = summary_.failure_examples.try_emplace(kind, r.error_message);
   if (!inserted && it->second.empty()) it->second = r.error_message;
+}
+
+OpenLoopSummary SummaryBuilder::open_loop_summary(const std::deque<Row>& rows,
+                                                  const std::vector<double>& percentiles) {
+  OpenLoopSummary o;
+  const auto sent = [](const Row& r) { return r.planned_ns >= 0 && r.sent_ns >= 0; };
+  const auto waited = [](const Row& r) { return std::max<int64_t>(0, r.slot_wait_ns); };
+  for (const Row& r : rows) {
+    if (!sent(r)) continue;
+    ++o.sends;
+    if (r.slot_wait_ns > 0) ++o.slot_waits;
+    if (r.slot_wait_ns < 0) ++o.slot_unknown;
+  }
+  o.slot_wait_ns = describe_rows(rows, percentiles, [&](const Row& r) -> std::optional<double> {
+    if (!sent(r) || r.slot_wait_ns <= 0) return std::nullopt;
+    return static_cast<double>(r.slot_wait_ns);
+  });
+  // The wait cannot exceed the lag (a slot freed after the send is impossible); clamp for safety.
+  o.client_lag_ns = describe_rows(rows, percentiles, [&](const Row& r) -> std::optional<double> {
+    if (!sent(r)) return std::nullopt;
+    const int64_t lag = r.sent_ns - r.planned_ns;
+    return static_cast<double>(lag - std::min(lag, waited(r)));
+  });
+  return o;
 }
 
 std::vector<RateSegment> SummaryBuilder::rate_segments(const std::deque<Row>& rows, int count) {
@@ -344,6 +367,7 @@ RunSummary SummaryBuilder::finish(RunTrace* trace) {
       if (r.planned_ns < 0 || r.sent_ns < 0) return std::nullopt;
       return static_cast<double>(r.sent_ns - r.planned_ns);
     });
+    s.open_loop = open_loop_summary(rows_, p);
   } else {
     for (Distribution* d :
          {&s.latency_from_planned_ns, &s.ttft_from_planned_ns, &s.schedule_lag_ns}) {

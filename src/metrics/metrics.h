@@ -119,6 +119,7 @@ struct RunSummary {
   // achieved arrival rate: (requests - 1) / (last send - first send).
   Distribution schedule_lag_ns;
   double achieved_rate = 0;
+  OpenLoopSummary open_loop;        // only when MetricsOptions::open_loop: why sends were late
   std::vector<double> percentiles;  // the percentile points every Distribution above uses
   ClientHealth client;  // filled by the runner from engine measurements (not by summarize)
   // Only when MetricsOptions::rate_segments > 0: the run by planned send time.
@@ -188,6 +189,8 @@ class SummaryBuilder {
  private:
   struct Row;
   static std::vector<RateSegment> rate_segments(const std::deque<Row>& rows, int count);
+  static OpenLoopSummary open_loop_summary(const std::deque<Row>& rows,
+                                           const std::vector<double>& percentiles);
   // --dataset shared_prefix: TTFTs by first or repeated use of a prefix, and the groups seen.
   std::vector<double> ttft_prefix_first_;
   std::vector<double> ttft_prefix_repeated_;
@@ -198,6 +201,7 @@ class SummaryBuilder {
   // One measured request: what the statistics need once its record is gone.
   struct Row {
     int64_t planned_ns;
+    int64_t slot_wait_ns;  // -1: not recorded
     int64_t sent_ns;
     int64_t first_byte_ns;
     int64_t first_content_ns;

@@ -190,8 +190,11 @@ std::optional<HistogramWindow> histogram_window(const std::vector<MetricSample>&
 }
 
 GaugeStats gauge_stats(const std::vector<ServerPoint>& points,
+                       const std::vector<ServerPoint>& all_scrapes,
                        std::optional<double> ServerPoint::*field) {
   GaugeStats g;
+  g.reported = std::any_of(all_scrapes.begin(), all_scrapes.end(),
+                           [field](const ServerPoint& p) { return (p.*field).has_value(); });
   double total = 0;
   for (const ServerPoint& p : points) {
     if (!(p.*field)) continue;
@@ -332,13 +335,13 @@ ServerSummary summarize_server(const std::string& engine, const std::vector<Metr
     s.e2e = histogram_window(before, after, v->e2e, s.warnings);
     s.queue = histogram_window(before, after, v->queue, s.warnings);
   }
-  // Gauges over the scrapes during the run: the first and last are taken outside it.
+  // Gauges over the scrapes during the run only: the first and last are taken outside it, when
+  // the server is idle, so a run shorter than one interval has none (not a maximum of 0).
   std::vector<ServerPoint> during;
   if (timeline.size() > 2) during.assign(timeline.begin() + 1, timeline.end() - 1);
-  if (during.empty()) during = timeline;
-  s.running = gauge_stats(during, &ServerPoint::running);
-  s.waiting = gauge_stats(during, &ServerPoint::waiting);
-  s.kv_usage = gauge_stats(during, &ServerPoint::kv_usage);
+  s.running = gauge_stats(during, timeline, &ServerPoint::running);
+  s.waiting = gauge_stats(during, timeline, &ServerPoint::waiting);
+  s.kv_usage = gauge_stats(during, timeline, &ServerPoint::kv_usage);
   s.timeline = std::move(timeline);
 
   const bool usage_known = client.without_usage == 0 && !client.shard_of_benchmark;

@@ -60,9 +60,13 @@ struct HistogramWindow {
 
 // A gauge over the scrapes of a window.
 struct GaugeStats {
-  int64_t samples = 0;
-  double mean = 0;
-  double max = 0;
+  int64_t samples = 0;    // scrapes during the run that had the gauge
+  double mean = 0;        // over those scrapes
+  double max = 0;         // over those scrapes
+  bool reported = false;  // the server has this gauge (some scrape of the run had it)
+  // Enough scrapes during the run for a mean and maximum: fewer than two (a run shorter than
+  // the scraping interval) describe a moment, not the run.
+  bool complete() const { return samples >= 2; }
 };
 
 // What the client counted, to set beside the server's counters: every request of the run,

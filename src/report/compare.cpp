@@ -1,7 +1,8 @@
 // `llmperf compare DIR...`: puts deployments side by side. Each DIR is a sweep directory (its runs'
 // summary.json files, or its sweep_summary.json) or a single run directory (summary.json). Writes
 // compare.md (one table per metric: concurrency rows, one column per deployment) and compare.html
-// (the same tables under overlaid charts, one line per deployment).
+// (the same tables under overlaid charts, one line per deployment). Columns are named by
+// compare_labels.cpp.
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -27,8 +28,9 @@ using report_detail::TextTable;
 
 struct Source {
   Deployment deployment;
-  std::string dir;    // as given on the command line
-  std::string model;  // from the first summary.json, if any
+  std::string dir;                       // as given on the command line
+  std::string model;                     // from the first summary.json, if any
+  report_detail::DeploymentFacts facts;  // what names its column
 };
 
 std::optional<double> number_at(const json& row, const std::string& key) {
@@ -75,12 +77,19 @@ Source load_source(const std::string& dir_text) {
   const fs::path dir(dir_text);
   Source source;
   source.dir = dir_text;
+  bool first = true;
   auto add_summary = [&](const fs::path& file) {
     const json summary = report_detail::read_json_file(file.string());
     source.deployment.points.push_back(report_detail::point_from_summary_json(summary));
-    if (source.deployment.label.empty()) source.deployment.label = name_of(summary);
-    if (source.model.empty())
-      source.model = summary.value("config", json::object()).value("model", "");
+    if (!first) return;
+    first = false;
+    source.deployment.label = name_of(summary);
+    const json config = summary.value("config", json::object());
+    source.model = config.is_object() ? config.value("model", "") : "";
+    source.facts.name = config.is_object() ? config.value("name", "") : "";
+    source.facts.config = config;
+    const ServerIdentity id = report_detail::identity_from_json(summary.value("server", json()));
+    source.facts.server = id.name().empty() ? id.server_header : id.name();
   };
   if (fs::exists(dir / "summary.json")) {
     add_summary(dir / "summary.json");
@@ -109,6 +118,8 @@ Source load_source(const std::string& dir_text) {
     return std::tie(a.rate, a.parallel, a.number) < std::tie(b.rate, b.parallel, b.number);
   });
   if (source.deployment.label.empty()) source.deployment.label = dir.filename().string();
+  source.facts.label = source.deployment.label;
+  source.facts.dir = dir_text;
   return source;
 }
 
@@ -176,9 +187,10 @@ std::vector<std::pair<std::string, TextTable>> metric_tables(const std::vector<S
 
 TextTable sources_table(const std::vector<Source>& sources) {
   TextTable table;
-  table.headers = {"Deployment", "Model", "Runs", "Directory"};
+  table.headers = {"Deployment", "Model", "Server", "Runs", "Directory"};
   for (const auto& s : sources) {
     table.rows.push_back({s.deployment.label, s.model.empty() ? "-" : s.model,
+                          s.facts.server.empty() ? "-" : s.facts.server,
                           fmt::format("{}", s.deployment.points.size()), s.dir});
   }
   return table;
@@ -186,7 +198,7 @@ TextTable sources_table(const std::vector<Source>& sources) {
 
 }  // namespace
 
-std::string compare_outputs(const CompareOptions& options) {
+CompareOutcome compare_outputs(const CompareOptions& options) {
   if (options.dirs.empty()) throw std::runtime_error("compare needs at least one directory");
   if (!options.labels.empty() && options.labels.size() != options.dirs.size()) {
     throw std::runtime_error(
@@ -197,11 +209,18 @@ std::string compare_outputs(const CompareOptions& options) {
   std::vector<Source> sources;
   for (size_t i = 0; i < options.dirs.size(); ++i) {
     sources.push_back(load_source(options.dirs[i]));
-    if (!options.labels.empty()) sources.back().deployment.label = options.labels[i];
+    if (!options.labels.empty()) sources.back().facts.label = options.labels[i];
   }
+  CompareOutcome outcome;
+  std::vector<report_detail::DeploymentFacts> facts;
+  for (const auto& s : sources) facts.push_back(s.facts);
+  const std::vector<std::string> labels =
+      report_detail::deployment_labels(facts, &outcome.warnings);
+  for (size_t i = 0; i < sources.size(); ++i) sources[i].deployment.label = labels[i];
   const auto tables = metric_tables(sources);
 
   std::string md = "# llmperf compare\n\n" + report_detail::markdown_table(sources_table(sources));
+  for (const std::string& w : outcome.warnings) md += "\nWARNING: " + w + "\n";
   for (const auto& [title, table] : tables) {
     md += "\n## " + title + "\n\n" + report_detail::markdown_table(table);
   }
@@ -209,6 +228,9 @@ std::string compare_outputs(const CompareOptions& options) {
   std::vector<Deployment> deployments;
   for (const auto& s : sources) deployments.push_back(s.deployment);
   std::string body = "<h1>llmperf compare</h1>" + report_detail::html_table(sources_table(sources));
+  for (const std::string& w : outcome.warnings) {
+    body += "<p class=\"note\">WARNING: " + xml_escape(w) + "</p>";
+  }
   body += "<h2>Charts</h2>" + report_detail::chart_grid(report_detail::sweep_charts(deployments));
   body += "<h2>Tables</h2>";
   for (const auto& [title, table] : tables) {
@@ -226,7 +248,8 @@ std::string compare_outputs(const CompareOptions& options) {
   }
   write_file_atomic((out / "compare.md").string(), md);
   write_file_atomic((out / "compare.html").string(), report_detail::html_page(title, body));
-  return md;
+  outcome.markdown = std::move(md);
+  return outcome;
 }
 
 }  // namespace llmperf

@@ -113,6 +113,10 @@ std::string tokenizer_label(const TokenizerInfo& tokenizer);
 std::string render_vllm_block(const Config& config, const RunInfo& info, const RunSummary& summary);
 void write_vllm_result(const Config& config, const RunInfo& info, const RunSummary& summary);
 Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary);
+// Open loop: "the in-flight cap of 64 was reached for 93.0% of sends (279 of 300): the server
+// did not keep up with 20 req/s; ..." for the text, summary.json and report.html; "" when no send
+// waited for a free slot.
+std::string cap_reached_text(const RunInfo& info, const RunSummary& summary);
 // summary.json's "server": identity, /metrics over the run, reconciliation, profiling.
 Json server_json(const RunInfo& info, const RunSummary& summary);
 // A server histogram's q-quantile (0-1) as the text tables show it, in milliseconds; "-" for
@@ -122,6 +126,11 @@ struct QuantileCells {
   std::string bucket_ms;  // "lower-upper" of that bucket, "inf" for the open last one
 };
 QuantileCells server_quantile_cells(const std::optional<HistogramWindow>& h, double q);
+// A server gauge's value (its max, or mean, times `scale`) as the text tables show it: "-" when
+// the server has no such gauge, "n/a (1 scrape)" when too few scrapes fell inside the run.
+std::string server_gauge_cell(const GaugeStats& g, double GaugeStats::*value, double scale);
+// Why a gauge's figures are absent although the server has it ("" when they are present).
+std::string server_gauge_gap(const GaugeStats& g);
 // For `llmperf report`: the identity from an old summary.json's "server", and the server's
 // summary rebuilt from a run's server_metrics.jsonl (what the old "server" says where the file is
 // absent: why it was not read, whether the run was profiled).

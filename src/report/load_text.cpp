@@ -1,6 +1,7 @@
 // Text for the load shape and the client's health, printed after a run's summary: requested vs
-// achieved arrival rate and schedule lag (open loop), and a warning when llmperf itself was the
-// bottleneck (DESIGN §3, issue 3).
+// achieved arrival rate and schedule lag (open loop), how much of the lag was a wait for a free
+// slot (the in-flight cap reached: the server fell behind, issue 23), and a warning when llmperf
+// itself was the bottleneck (DESIGN §3, issue 3).
 #include <fmt/format.h>
 
 #include "report/internal.h"
@@ -20,6 +21,22 @@ std::string spread_ms(const Distribution& d, const std::vector<double>& percenti
 }
 
 }  // namespace
+
+namespace report_detail {
+
+std::string cap_reached_text(const RunInfo& info, const RunSummary& summary) {
+  const OpenLoopSummary& o = summary.open_loop;
+  if (info.rate <= 0 || o.slot_waits == 0) return "";
+  std::string rate = fmt::format("{:g} req/s", info.rate);
+  if (info.workload.trace.on) rate = fmt::format("the trace (mean {:.4g} req/s)", info.rate);
+  if (info.ramp.on()) rate = fmt::format("the ramp-up to {:g} req/s", info.ramp.end_rps);
+  return fmt::format(
+      "the in-flight cap of {} was reached for {:.1f}% of sends ({} of {}): the server did not "
+      "keep up with {}; latencies from the planned send include the wait",
+      info.parallel, 100.0 * o.cap_reached_share(), o.slot_waits, o.sends, rate);
+}
+
+}  // namespace report_detail
 
 std::string render_load_text(const RunInfo& info, const RunSummary& summary,
                              const std::string& arrival) {
@@ -58,6 +75,14 @@ std::string render_load_text(const RunInfo& info, const RunSummary& summary,
     if (!summary.schedule_lag_ns.empty()) {
       out += fmt::format("Schedule lag (actual - planned send): {}\n",
                          spread_ms(summary.schedule_lag_ns, summary.percentiles));
+    }
+    const OpenLoopSummary& o = summary.open_loop;
+    if (o.slot_waits > 0) {
+      out += fmt::format("  of it waiting for a free slot: {}; the client's own lateness: {}\n",
+                         spread_ms(o.slot_wait_ns, summary.percentiles),
+                         spread_ms(o.client_lag_ns, summary.percentiles));
+      out +=
+          fmt::format("WARNING: open loop: {}.\n", report_detail::cap_reached_text(info, summary));
     }
   }
   const ClientHealth& client = summary.client;

@@ -179,11 +179,21 @@ std::vector<svg::ChartSpec> operating_point_charts(const std::vector<Deployment>
 
 }  // namespace
 
-std::string MetricPoint::label(bool by_rate) const {
-  std::string out = by_rate ? fmt::format("{:g} req/s", rate) : fmt::format("{}", parallel);
-  if (input_tokens >= 0) out += fmt::format(" in {}", input_tokens);
-  if (output_tokens >= 0) out += fmt::format(" out {}", output_tokens);
-  return out;
+std::vector<std::string> run_labels(const std::vector<MetricPoint>& points) {
+  const bool rate = by_rate(points);
+  const bool caps_differ =
+      rate && std::any_of(points.begin(), points.end(), [&](const MetricPoint& p) {
+        return p.parallel != points.front().parallel;
+      });
+  std::vector<std::string> labels;
+  for (const MetricPoint& p : points) {
+    std::string out = rate ? fmt::format("{:g} req/s", p.rate) : fmt::format("{}", p.parallel);
+    if (caps_differ) out += fmt::format(" parallel {}", p.parallel);
+    if (p.input_tokens >= 0) out += fmt::format(" in {}", p.input_tokens);
+    if (p.output_tokens >= 0) out += fmt::format(" out {}", p.output_tokens);
+    labels.push_back(std::move(out));
+  }
+  return labels;
 }
 
 MetricPoint point_from_row(const SweepRow& row) {
@@ -279,7 +289,7 @@ TextTable transposed_sweep_table(const std::vector<MetricPoint>& points) {
   const std::string tail = points.empty() ? "99" : points.front().tail;
   TextTable table;
   table.headers.push_back(rate ? "Rate" : "Concurrency");
-  for (const auto& p : points) table.headers.push_back(p.label(rate));
+  for (std::string& label : run_labels(points)) table.headers.push_back(std::move(label));
   for (const auto& def : row_defs()) {
     std::vector<std::string> row = {fmt::format(fmt::runtime(def.label), tail)};
     bool any = false;

@@ -153,6 +153,7 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
   line.key("output_chars").integer(record.output_chars);
   line.key("malformed_events").integer(record.malformed_events);
   line.key("planned_ns").time(record.planned_ns, anchor);
+  if (record.slot_wait_ns >= 0) line.key("slot_wait_ns").integer(record.slot_wait_ns);  // open loop
   line.key("sent_ns").time(record.sent_ns, anchor);
   line.key("first_byte_ns").time(record.first_byte_ns, anchor);
   line.key("first_content_ns").time(record.first_content_ns, anchor);
@@ -194,6 +195,7 @@ RequestRecord record_from_json(const std::string& line) {
     r.stream = j.value("stream", true);
     r.warmup = j.value("warmup", false);
     r.planned_ns = time_from_json(j, "planned_ns");
+    integer("slot_wait_ns", r.slot_wait_ns);
     r.sent_ns = time_from_json(j, "sent_ns");
     r.first_byte_ns = time_from_json(j, "first_byte_ns");
     r.first_content_ns = time_from_json(j, "first_content_ns");

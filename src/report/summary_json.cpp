@@ -294,11 +294,22 @@ Json open_loop_json(const Config& config, const RunInfo& info, const RunSummary&
                 {"end_rps", number_or_null(info.ramp.end_rps)},
                 {"segments", segments}};
   }
-  return Json{{"requested_rate", number_or_null(info.rate)},
-              {"ramp_up", ramp},
-              {"achieved_rate", number_or_null(summary.achieved_rate)},
-              {"arrival", info.workload.trace.on ? "trace" : config.arrival},
-              {"burstiness", number_or_null(config.burstiness)}};
+  const OpenLoopSummary& o = summary.open_loop;
+  const std::string cap_note = cap_reached_text(info, summary);
+  return Json{
+      {"requested_rate", number_or_null(info.rate)},
+      {"ramp_up", ramp},
+      {"achieved_rate", number_or_null(summary.achieved_rate)},
+      {"arrival", info.workload.trace.on ? "trace" : config.arrival},
+      {"burstiness", number_or_null(config.burstiness)},
+      {"in_flight_cap", info.parallel},
+      {"sends", o.sends},
+      {"cap_reached_sends", o.slot_waits},
+      {"cap_reached_share", o.sends > 0 ? number_or_null(o.cap_reached_share()) : Json(nullptr)},
+      {"slot_wait_unrecorded", o.slot_unknown},
+      {"slot_wait_ms", distribution_json(o.slot_wait_ns, summary.percentiles, kNsPerMs)},
+      {"client_lag_ms", distribution_json(o.client_lag_ns, summary.percentiles, kNsPerMs)},
+      {"cap_note", cap_note.empty() ? Json(nullptr) : Json(cap_note)}};
 }
 
 // The "slo" object: every --slo outcome and the run's verdict (null without --slo).

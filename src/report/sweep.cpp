@@ -36,7 +36,16 @@ Json rounded(std::optional<double> value) {
 
 Json server_gauge_max(const SweepRow& r, GaugeStats ServerSummary::*gauge) {
   const GaugeStats& g = r.summary.server.*gauge;
-  return g.samples > 0 ? rounded(g.max) : Json(nullptr);
+  return g.complete() ? rounded(g.max) : Json(nullptr);
+}
+
+// Why the server_*_max columns of a row are null although the server has those gauges.
+Json server_gauges_gap(const SweepRow& r) {
+  const ServerSummary& s = r.summary.server;
+  for (const GaugeStats* g : {&s.running, &s.waiting, &s.kv_usage}) {
+    if (const std::string gap = report_detail::server_gauge_gap(*g); !gap.empty()) return gap;
+  }
+  return nullptr;
 }
 
 // The tail percentile shared by all rows (they come from one config); nullopt when none.
@@ -104,27 +113,29 @@ std::vector<Column> columns(std::optional<double> tail) {
        [](const SweepRow& r) { return rounded(r.summary.server.token_mismatch()); }},
       {"request_mismatch", "",
        [](const SweepRow& r) { return rounded(r.summary.server.request_mismatch()); }},
+      {"server_gauges_incomplete", "", server_gauges_gap},
   };
 }
 
-// What the server was doing during each run, when its /metrics were read: "" otherwise.
-std::string server_sweep_text(const std::vector<SweepRow>& rows) {
+// What the server was doing during each run, when its /metrics were read: "" otherwise. Its rows
+// are named as the sweep table's columns are.
+std::string server_sweep_text(const std::vector<SweepRow>& rows,
+                              const std::vector<report_detail::MetricPoint>& points) {
+  const std::vector<std::string> labels = report_detail::run_labels(points);
   std::vector<std::vector<std::string>> cells;
   bool any = false;
-  for (const SweepRow& r : rows) {
-    const ServerSummary& s = r.summary.server;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const ServerSummary& s = rows[i].summary.server;
     any = any || (s.available && !s.engine.empty());
     const auto gauge = [](const GaugeStats& g, double scale) {
-      return g.samples > 0 ? report_detail::format_number(g.max * scale) : std::string("-");
+      return report_detail::server_gauge_cell(g, &GaugeStats::max, scale);
     };
     const auto check = [](const Reconciled& c) {
       if (!c.available) return std::string("-");
       return c.matches ? std::string("ok") : fmt::format("MISMATCH {:+.1f}%", 100.0 * c.difference /
                                                                         std::max(1.0, c.client));
     };
-    cells.push_back({r.info.rate >= 0 ? fmt::format("rate {:g}", r.info.rate)
-                                      : fmt::format("parallel {}", r.info.parallel),
-                     gauge(s.running, 1), gauge(s.waiting, 1), gauge(s.kv_usage, 100),
+    cells.push_back({labels[i], gauge(s.running, 1), gauge(s.waiting, 1), gauge(s.kv_usage, 100),
                      s.preemptions ? report_detail::format_number(*s.preemptions) : "-",
                      report_detail::server_quantile_cells(s.ttft, 0.5).value_ms,
                      check(s.requests_check), check(s.generation_check)});
@@ -202,7 +213,7 @@ std::string render_sweep_text(const std::vector<SweepRow>& rows) {
   std::string text = fmt::format("\nSweep summary ({})\n", tail_note(rows)) +
                      report_detail::render_table(table.headers, table.rows);
   if (report_detail::is_grid(points)) text += report_detail::grid_text(points);
-  text += server_sweep_text(rows);
+  text += server_sweep_text(rows, points);
   return text;
 }
 

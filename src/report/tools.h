@@ -10,14 +10,21 @@ namespace llmperf {
 
 struct CompareOptions {
   std::vector<std::string> dirs;    // sweep directories (sweep_summary.json) or run directories
-  std::vector<std::string> labels;  // one per dir; default: the run name from summary.json
+  std::vector<std::string>
+      labels;  // one per dir; default: the run name (or model) from summary.json
   std::string outputs_dir;          // where compare.md and compare.html are written
 };
 
+struct CompareOutcome {
+  std::string markdown;               // compare.md's text
+  std::vector<std::string> warnings;  // deployments whose columns cannot be told apart
+};
+
 // Loads every directory, writes compare.md and compare.html into options.outputs_dir (created if
-// needed) and returns the Markdown. Throws std::runtime_error naming the directory that cannot be
-// read or the label count that does not match.
-std::string compare_outputs(const CompareOptions& options);
+// needed) and returns the Markdown. Columns whose labels collide are told apart by what differs
+// (report/compare_labels.cpp). Throws std::runtime_error naming the directory that cannot be read
+// or the label count that does not match.
+CompareOutcome compare_outputs(const CompareOptions& options);
 
 struct RebuildOptions {
   std::string dir;                  // a run directory (requests.jsonl) or a sweep directory

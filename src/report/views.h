@@ -48,9 +48,12 @@ struct MetricPoint {
   std::optional<double> input_chars_s;           // prompt characters / window (chars/s)
   std::optional<double> output_chars_s;          // generated characters / window (chars/s)
   bool grid() const { return input_tokens >= 0 || output_tokens >= 0; }
-  // "16", "16 in 100 out 256", "5 req/s": what tells this run apart in a sweep.
-  std::string label(bool by_rate) const;
 };
+
+// Each run's name in a sweep's tables, what tells it apart from the others: "16",
+// "16 in 100 out 256", "5 req/s", "5 req/s parallel 8" (a trace or rate replayed at several
+// concurrency caps). Every table over a sweep's runs labels them with these.
+std::vector<std::string> run_labels(const std::vector<MetricPoint>& points);
 
 MetricPoint point_from_row(const SweepRow& row);
 // From a summary.json document ("llmperf.summary/1"); missing values stay absent.
@@ -61,6 +64,22 @@ struct Deployment {
   std::string label;                // legend and column name
   std::vector<MetricPoint> points;  // ordered by concurrency (or rate)
 };
+
+// What `llmperf compare` knows of a deployment to name its column.
+struct DeploymentFacts {
+  std::string label;      // --label, else the run's --name, else its model, else the directory name
+  std::string name;       // the run's --name ("" when none)
+  std::string server;     // the server's identity ("llama.cpp b4719"; "" when unknown)
+  nlohmann::json config;  // summary.json's "config" (null when only sweep_summary.json was read)
+  std::string dir;        // the directory as given
+};
+
+// One column name per deployment, in order: its label, with what tells it apart from the
+// deployments of the same label appended ("tiny-llama (vLLM 0.11.0)", "tiny-llama (in 300 out
+// 64)"): the --name, then the server's identity, then the differing config values, then the
+// directory. Labels that still collide are kept, and a warning per group goes to `warnings`.
+std::vector<std::string> deployment_labels(const std::vector<DeploymentFacts>& facts,
+                                           std::vector<std::string>* warnings);
 
 struct TextTable {
   std::vector<std::string> headers;            // first header names the row labels' column

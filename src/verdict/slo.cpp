@@ -54,6 +54,8 @@ constexpr MetricDef kMetrics[] = {
     {"request_mismatch", Kind::kFraction, nullptr, false},
     // Requests that missed a length they were built to have (LengthMisses).
     {"length_miss", Kind::kFraction, nullptr, false},
+    // Open loop: the share of sends that found every slot busy (the server fell behind the rate).
+    {"cap_reached", Kind::kFraction, nullptr, false},
 };
 
 constexpr double kRelativeEpsilon = 1e-9;
@@ -289,6 +291,9 @@ BaseValue base_value(const Slo& slo, const MetricDef& def, const RunSummary& s) 
       return unavailable("no successful request had a length target that usage could verify");
     }
     value = *share;
+  } else if (name == "cap_reached") {
+    if (s.open_loop.sends == 0) return unavailable("only an open-loop run (--rate) has it");
+    value = s.open_loop.cap_reached_share();
   } else if (name == "qps") {
     value = s.qps;
   } else if (name == "goodput") {

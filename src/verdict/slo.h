@@ -17,6 +17,8 @@
 //              length_miss                                   requests whose usage missed the
 //                                                            length they were built to have
 //                                                            (LengthMisses); % or fraction
+//              cap_reached                                   open loop: share of sends that
+//                                                            waited for a free slot; % or fraction
 //   STAT   = mean | std | min | max | pNN | pNN.N  (the percentile must be in --percentiles)
 //   OP     = <= | < | >= | > | ==
 // Examples: 'ttft.p99<=800ms', 'latency.mean < 2 s', 'error_rate<=1%', 'output_throughput>=1000'.

@@ -142,16 +142,16 @@ TEST_F(SubcommandsTest, CompareSweepAndRunSideBySide) {
   options.dirs = {(dir_ / "sweep_a").string(), (dir_ / "run_b").string()};
   options.labels = {"vLLM", "Xinference|中文"};
   options.outputs_dir = (dir_ / "cmp").string();
-  const std::string md = compare_outputs(options);
+  const std::string md = compare_outputs(options).markdown;
   EXPECT_EQ(read(dir_ / "cmp" / "compare.md"), md);
   const std::string expected_head =
       "# llmperf compare\n\n"
-      "| Deployment | Model | Runs | Directory |\n"
-      "| --- | ---: | ---: | ---: |\n"
-      "| vLLM | qwen | 2 | " +
+      "| Deployment | Model | Server | Runs | Directory |\n"
+      "| --- | ---: | ---: | ---: | ---: |\n"
+      "| vLLM | qwen | - | 2 | " +
       options.dirs[0] +
       " |\n"
-      "| Xinference\\|中文 | qwen | 1 | " +
+      "| Xinference\\|中文 | qwen | - | 1 | " +
       options.dirs[1] +
       " |\n"
       "\n## QPS (req/s)\n\n"
@@ -182,7 +182,7 @@ TEST_F(SubcommandsTest, CompareReadsSweepSummaryJsonWhenRunsAreGone) {
   CompareOptions options;
   options.dirs = {(dir_ / "sweep_a").string()};
   options.outputs_dir = (dir_ / "cmp").string();
-  const std::string md = compare_outputs(options);
+  const std::string md = compare_outputs(options).markdown;
   EXPECT_NE(md.find("| Concurrency | sweep_a |\n| --- | ---: |\n| 1 | 5 |\n| 2 | 7.500 |\n"),
             std::string::npos)
       << md;

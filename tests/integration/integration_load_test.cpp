@@ -75,11 +75,13 @@ TEST(IntegrationLoad, OpenLoopScheduleIsSharedBySeveralWorkerThreads) {
 }
 
 TEST(IntegrationLoad, CapHoldsAndPlannedLatencyIncludesTheWait) {
-  // 100 req/s offered, but at most 2 in flight with 100 ms each: requests queue for a slot.
-  MockServer mock({"--ttft-ms", "100", "--output-tokens", "2"});
+  // 1000 req/s offered, but at most 2 in flight with 20 ms each: requests queue for a slot. Only
+  // the first two of the 300 find one free, so the p99 of the client's own lateness is that of
+  // sends made the moment a slot came back, even on a busy machine.
+  MockServer mock({"--ttft-ms", "20", "--output-tokens", "2"});
   const BenchRun run =
-      run_llmperf(concat(base_args(mock), {"--rate", "100", "--arrival", "constant", "--parallel",
-                                           "2", "-n", "20", "--no-probe"}));
+      run_llmperf(concat(base_args(mock), {"--rate", "1000", "--arrival", "constant", "--parallel",
+                                           "2", "-n", "300", "--no-probe"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   EXPECT_LE(max_in_flight(read_requests(run.run_dirs.front())), 2);
   const json& m = run.summary["metrics"];
@@ -87,7 +89,49 @@ TEST(IntegrationLoad, CapHoldsAndPlannedLatencyIncludesTheWait) {
   const double from_planned = m["latency_from_planned_s"]["mean"];
   EXPECT_GT(from_planned, from_send + 0.1);  // most requests waited well over 100 ms
   EXPECT_GT(m["schedule_lag_ms"]["max"].get<double>(), 100.0);
-  EXPECT_TRUE(run.summary["client_bound"].get<bool>());  // the lag warning names the cap
+  // The lag was the server's: sends waited for one of the 2 slots, so the cap is reported and the
+  // client is not blamed for it (issue 23).
+  const json& open_loop = run.summary["open_loop"];
+  EXPECT_EQ(open_loop["in_flight_cap"], 2);
+  EXPECT_EQ(open_loop["sends"], 300);
+  EXPECT_GE(open_loop["cap_reached_share"].get<double>(), 0.9) << open_loop.dump();
+  EXPECT_GT(open_loop["slot_wait_ms"]["max"].get<double>(), 100.0);
+  for (const json& warning : run.summary["client"]["warnings"]) {
+    EXPECT_EQ(warning.get<std::string>().find("planned send"), std::string::npos) << warning;
+  }
+  const std::string& out = run.process.out;
+  EXPECT_NE(out.find("WARNING: open loop: the in-flight cap of 2 was reached for"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("the server did not keep up with 1000 req/s; latencies from the planned send "
+                     "include the wait."),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("after their planned send time"), std::string::npos) << out;
+  EXPECT_NE(open_loop["cap_note"].get<std::string>().find("in-flight cap of 2"), std::string::npos);
+  int waited = 0;
+  for (const json& r : read_requests(run.run_dirs.front())) waited += r["slot_wait_ns"] > 0;
+  EXPECT_EQ(waited, open_loop["cap_reached_sends"].get<int>());
+}
+
+TEST(IntegrationLoad, AClientThatCannotKeepItsScheduleIsClientBound) {
+  // A slot for every request, so no send can wait for one: 800 sends planned 5 us apart (all
+  // within 4 ms) on one worker thread, each needing its own new connection. No HTTP client sends
+  // a request in 5 us, so sends fall tens of milliseconds behind their plan, by the client's own
+  // doing: client-bound, and the cap is never reached.
+  MockServer mock({"--output-tokens", "1"});
+  const BenchRun run = run_llmperf(
+      concat(base_args(mock), {"--rate", "200000", "--arrival", "constant", "--parallel", "800",
+                               "--threads", "1", "-n", "800", "--no-probe"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  const json& open_loop = run.summary["open_loop"];
+  EXPECT_EQ(open_loop["cap_reached_sends"], 0) << open_loop.dump();
+  EXPECT_TRUE(open_loop["cap_note"].is_null());
+  EXPECT_GT(open_loop["client_lag_ms"]["max"].get<double>(), 5.0) << open_loop.dump();
+  EXPECT_TRUE(run.summary["client_bound"].get<bool>());
+  EXPECT_NE(run.process.out.find("WARNING: client-bound: requests left"), std::string::npos)
+      << run.process.out;
+  EXPECT_EQ(run.process.out.find("in-flight cap of"), std::string::npos) << run.process.out;
 }
 
 TEST(IntegrationLoad, WarmupIsSentFirstAndExcluded) {

@@ -242,5 +242,38 @@ TEST(IntegrationServerMetrics, NoServerMetricsSkipsTheProbe) {
   EXPECT_FALSE(contains(run.process.out, "\nServer")) << run.process.out;
 }
 
+// A grid at one concurrency (issue 23): the server table names each run by its cell, as the sweep
+// table does, and runs far shorter than the scraping interval say their gauges are incomplete
+// instead of showing the idle scrapes around them as a maximum of 0.
+TEST(IntegrationServerMetrics, GridRunsAreNamedByTheirCellAndShortRunsSayIncomplete) {
+  MockServer mock({});
+  const BenchRun run =
+      run_llmperf(concat({"--url", mock.chat_url()},
+                         {"--model", "mock-model", "--dataset", "random", "--sleep-interval", "0",
+                          "--input-tokens", "50", "100", "--output-tokens", "5", "10", "--parallel",
+                          "2", "-n", "4", "--metrics-interval", "60"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  const std::string& out = run.process.out;
+  const size_t table = out.find("Server during each run");
+  ASSERT_NE(table, std::string::npos) << out;
+  const std::string server = out.substr(table);
+  EXPECT_FALSE(contains(server, "parallel 2")) << server;
+  for (const char* cell :
+       {"\n2 in 50 out 5 ", "\n2 in 50 out 10 ", "\n2 in 100 out 5 ", "\n2 in 100 out 10 "}) {
+    EXPECT_TRUE(contains(server, cell)) << cell << server;
+  }
+  EXPECT_TRUE(contains(server, "n/a (0 scrapes)")) << server;
+  const json rows = json::parse(read_file((run.sweep_dir / "sweep_summary.json").string()));
+  ASSERT_EQ(rows.size(), 4U);
+  for (const json& row : rows) {
+    EXPECT_TRUE(row["server_running_max"].is_null()) << row.dump();
+    EXPECT_TRUE(contains(row["server_gauges_incomplete"].get<std::string>(), "0 scrapes during"))
+        << row.dump();
+  }
+  const json& running = run.summary["server"]["metrics"]["gauges"]["running"];
+  EXPECT_TRUE(running["max"].is_null()) << running.dump();
+  EXPECT_EQ(running["scrapes"], 0);
+}
+
 }  // namespace
 }  // namespace llmperf::testing

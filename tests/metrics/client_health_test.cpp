@@ -1,5 +1,5 @@
 // Client health: each threshold flags client_bound with a readable warning, and a healthy run
-// is not flagged.
+// is not flagged, nor a run whose sends waited for a free slot (the in-flight cap).
 #include <gtest/gtest.h>
 
 #include "metrics/client_health.h"
@@ -39,7 +39,7 @@ TEST(ClientHealth, SlowStampingIsFlagged) {
   EXPECT_NE(h.warnings[0].find("time-stamped"), std::string::npos);
 }
 
-TEST(ClientHealth, ScheduleLagAndCpuAreFlagged) {
+TEST(ClientHealth, ClientLatenessAndCpuAreFlagged) {
   Distribution lag;
   lag.count = 10;
   lag.max = 3e6;
@@ -48,11 +48,28 @@ TEST(ClientHealth, ScheduleLagAndCpuAreFlagged) {
   in.cpu_s = 1.9;
   in.wall_s = 1.0;
   in.threads = 2;  // 95% of two cores
-  in.schedule_lag_ns = &lag;
+  in.client_lag_ns = &lag;
   const ClientHealth h = assess_client_health(in, kPercentiles);
   EXPECT_TRUE(h.client_bound);
   EXPECT_EQ(h.warnings.size(), 2u);
   EXPECT_NEAR(h.cpu_utilization, 0.95, 1e-12);
+  EXPECT_NE(h.warnings[0].find("with a slot free for them"), std::string::npos) << h.warnings[0];
+}
+
+// Sends that waited for a free slot are not the client's lateness: with none of its own, an open
+// loop whose cap was reached is not client-bound (the summary reports the cap instead).
+TEST(ClientHealth, WaitingForAFreeSlotIsNotClientBound) {
+  Distribution own_lag;
+  own_lag.count = 10;
+  own_lag.max = 0.2e6;
+  own_lag.percentiles = {0.05e6, 0.15e6};  // p99 0.15 ms: on time once a slot was free
+  ClientHealthInput in;
+  in.cpu_s = 0.03;
+  in.wall_s = 1.0;
+  in.client_lag_ns = &own_lag;
+  const ClientHealth h = assess_client_health(in, kPercentiles);
+  EXPECT_FALSE(h.client_bound);
+  EXPECT_TRUE(h.warnings.empty());
 }
 
 }  // namespace

@@ -292,6 +292,53 @@ TEST(Summarize, OpenLoopMeasuresFromPlannedSend) {
   EXPECT_TRUE(closed.ttft_from_planned_ns.empty());
 }
 
+// Why sends were late: a slot wait (the in-flight cap, held by the server) is not the client's
+// lateness; what is left of the lag is.
+TEST(Summarize, OpenLoopSplitsTheLagIntoSlotWaitAndClientLateness) {
+  // Planned at 0, 10, 20, 30 ms. 0: on time. 10: waited 40 ms for a slot, sent 1 ms after it came
+  // back (lag 41). 20: a slot was free, the worker sent it 3 ms late. 30: waited 20 ms, sent at
+  // once (lag 20). Warm-up and closed-loop records count for nothing.
+  std::vector<RequestRecord> records;
+  const auto add = [&](int64_t planned_ms, int64_t slot_wait_ms, int64_t lag_ms) {
+    RequestRecord r = stream_record(planned_ms + lag_ms, planned_ms + lag_ms + 5,
+                                    {planned_ms + lag_ms + 10}, planned_ms + lag_ms + 20, 4, 1);
+    r.planned_ns = planned_ms * kMs;
+    r.slot_wait_ns = slot_wait_ms * kMs;
+    records.push_back(r);
+  };
+  add(0, 0, 0);
+  add(10, 40, 41);
+  add(20, 0, 3);
+  add(30, 20, 20);
+  RequestRecord warm = records.back();
+  warm.warmup = true;
+  warm.slot_wait_ns = 500 * kMs;
+  records.push_back(warm);
+  MetricsOptions options;
+  options.percentiles = {50, 99};
+  options.open_loop = true;
+  const RunSummary s = summarize(records, options);
+  const OpenLoopSummary& o = s.open_loop;
+  EXPECT_EQ(o.sends, 4);
+  EXPECT_EQ(o.slot_waits, 2);
+  EXPECT_EQ(o.slot_unknown, 0);
+  EXPECT_DOUBLE_EQ(o.cap_reached_share(), 0.5);
+  EXPECT_EQ(o.slot_wait_ns.count, 2U);
+  EXPECT_DOUBLE_EQ(o.slot_wait_ns.max, 40.0 * kMs);
+  EXPECT_DOUBLE_EQ(o.slot_wait_ns.min, 20.0 * kMs);
+  EXPECT_EQ(o.client_lag_ns.count, 4U);  // 0, 1, 3, 0
+  EXPECT_DOUBLE_EQ(o.client_lag_ns.max, 3.0 * kMs);
+  EXPECT_DOUBLE_EQ(o.client_lag_ns.mean, 1.0 * kMs);
+  EXPECT_DOUBLE_EQ(s.schedule_lag_ns.max, 41.0 * kMs);  // the whole lag is still reported
+
+  // Records written before slot waits were recorded: their whole lag stays the client's.
+  for (RequestRecord& r : records) r.slot_wait_ns = -1;
+  const RunSummary old = summarize(records, options);
+  EXPECT_EQ(old.open_loop.slot_waits, 0);
+  EXPECT_EQ(old.open_loop.slot_unknown, 4);
+  EXPECT_DOUBLE_EQ(old.open_loop.client_lag_ns.max, 41.0 * kMs);
+}
+
 TEST(Summarize, ZeroRecordsProduceZerosNotNan) {
   const RunSummary s = summarize({}, MetricsOptions{});
   EXPECT_EQ(s.total, 0);

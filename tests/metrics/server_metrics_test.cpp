@@ -427,6 +427,7 @@ TEST(SummarizeServer, GaugesOverTheScrapesBetweenTheFirstAndLast) {
   EXPECT_EQ(s.running.samples, 3);
   EXPECT_EQ(s.running.mean, 4);
   EXPECT_EQ(s.running.max, 6);
+  EXPECT_TRUE(s.running.complete());
   EXPECT_EQ(s.kv_usage.samples, 2);
   EXPECT_EQ(s.kv_usage.mean, 0.5);
   EXPECT_EQ(s.kv_usage.max, 0.75);
@@ -436,16 +437,27 @@ TEST(SummarizeServer, GaugesOverTheScrapesBetweenTheFirstAndLast) {
   EXPECT_EQ(s.timeline[4].t_ns, 4);
 }
 
-TEST(SummarizeServer, GaugesOfAShortRunUseEveryScrape) {
+// A run shorter than one scraping interval has only the scrapes before and after it, taken while
+// the server is idle: its gauges are unknown (not a maximum of 0), though the server has them.
+TEST(SummarizeServer, GaugesOfARunShorterThanAScrapeAreIncomplete) {
   const ServerSummary two =
       summarize_server("vLLM", vllm_before(), vllm_after(),
-                       {point(0, 1, 0.1), point(1, 3, std::nullopt)}, client(10, 1000, 600));
-  EXPECT_EQ(two.running.samples, 2);
-  EXPECT_EQ(two.running.mean, 2);
-  EXPECT_EQ(two.running.max, 3);
+                       {point(0, 0, 0.1), point(1, 0, std::nullopt)}, client(10, 1000, 600));
+  EXPECT_EQ(two.running.samples, 0);
+  EXPECT_TRUE(two.running.reported);
+  EXPECT_FALSE(two.running.complete());
+  EXPECT_TRUE(two.kv_usage.reported);
+  EXPECT_FALSE(two.waiting.reported);  // no scrape had it
+  const ServerSummary one =
+      summarize_server("vLLM", vllm_before(), vllm_after(),
+                       {point(0, 0, 0), point(1, 3, 0), point(2, 0, 0)}, client(10, 1000, 600));
+  EXPECT_EQ(one.running.samples, 1);
+  EXPECT_EQ(one.running.max, 3);
+  EXPECT_FALSE(one.running.complete());
   const ServerSummary none =
       summarize_server("vLLM", vllm_before(), vllm_after(), {}, client(10, 1000, 600));
   EXPECT_EQ(none.running.samples, 0);
+  EXPECT_FALSE(none.running.reported);
   EXPECT_TRUE(none.timeline.empty());
 }
 

@@ -1,6 +1,6 @@
 // Tests for the input x output grid views (grid.cpp): is_grid, the per-load-point tables in text
 // and Markdown (rows are input lengths, columns output lengths), grid_summary.csv and .json, the
-// grid charts, and MetricPoint::label. Points are hand-made: every metric of the run at
+// grid charts, and run_labels. Points are hand-made: every metric of the run at
 // concurrency P, input I and output O is P*1000 + I's index*100 + O's index*10 + the metric's
 // number (1 to 8), so that a value in the wrong cell or table shows.
 #include <algorithm>
@@ -292,19 +292,43 @@ TEST(GridCharts, PointsWithoutAValueAreLeftOutOfTheirLine) {
   EXPECT_EQ(charts[0].series[0].x, std::vector<double>{256});
 }
 
-TEST(MetricPointLabel, NamesTheLoadAndTheCell) {
+TEST(RunLabels, NameTheLoadAndTheCell) {
   MetricPoint p;
   p.parallel = 16;
-  EXPECT_EQ(p.label(false), "16");
+  EXPECT_EQ(run_labels({p}), std::vector<std::string>{"16"});
   EXPECT_FALSE(p.grid());
   p.input_tokens = 100;
   p.output_tokens = 256;
   EXPECT_TRUE(p.grid());
-  EXPECT_EQ(p.label(false), "16 in 100 out 256");
+  EXPECT_EQ(run_labels({p}), std::vector<std::string>{"16 in 100 out 256"});
   p.rate = 5;
-  EXPECT_EQ(p.label(true), "5 req/s in 100 out 256");
+  EXPECT_EQ(run_labels({p}), std::vector<std::string>{"5 req/s in 100 out 256"});
   p.input_tokens = -1;
-  EXPECT_EQ(p.label(true), "5 req/s out 256");
+  EXPECT_EQ(run_labels({p}), std::vector<std::string>{"5 req/s out 256"});
+}
+
+// Every run of a grid at one concurrency has a name of its own.
+TEST(RunLabels, GridRunsAtOneConcurrencyDiffer) {
+  std::vector<MetricPoint> points;
+  for (const int64_t in : {100, 500}) {
+    for (const int64_t out : {32, 128}) points.push_back(point(4, in, out));
+  }
+  EXPECT_EQ(run_labels(points), (std::vector<std::string>{"4 in 100 out 32", "4 in 100 out 128",
+                                                          "4 in 500 out 32", "4 in 500 out 128"}));
+}
+
+// A trace (or one rate) replayed at several concurrency caps: the rate alone would repeat.
+TEST(RunLabels, OneRateAtSeveralCapsNamesTheCap) {
+  MetricPoint a;
+  a.rate = 3.5;
+  a.parallel = 4;
+  MetricPoint b = a;
+  b.parallel = 8;
+  EXPECT_EQ(run_labels({a, b}),
+            (std::vector<std::string>{"3.5 req/s parallel 4", "3.5 req/s parallel 8"}));
+  b.parallel = 4;
+  b.rate = 7;
+  EXPECT_EQ(run_labels({a, b}), (std::vector<std::string>{"3.5 req/s", "7 req/s"}));
 }
 
 }  // namespace

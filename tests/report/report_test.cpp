@@ -187,6 +187,7 @@ std::vector<RequestRecord> test_records() {
   RequestRecord& empty = records[4];
   empty.id = 1;
   empty.planned_ns = kAnchor;
+  empty.slot_wait_ns = 5;  // open loop: 5 ns without a free slot, then 2 ns late
   empty.sent_ns = kAnchor + 7;
   empty.first_byte_ns = empty.last_event_ns = empty.end_ns = kAnchor + 9'000'000;
   empty.malformed_events = 2;
@@ -477,6 +478,7 @@ void expect_same_record(const RequestRecord& a, const RequestRecord& b) {
   EXPECT_EQ(a.stream, b.stream);
   EXPECT_EQ(a.warmup, b.warmup);
   EXPECT_EQ(a.planned_ns, b.planned_ns);
+  EXPECT_EQ(a.slot_wait_ns, b.slot_wait_ns);
   EXPECT_EQ(a.sent_ns, b.sent_ns);
   EXPECT_EQ(a.first_byte_ns, b.first_byte_ns);
   EXPECT_EQ(a.first_content_ns, b.first_content_ns);
@@ -576,6 +578,8 @@ TEST_F(ReportTest, RequestsJsonlRoundTrips) {
     expect_same_record(back[i], expected);
   }
   EXPECT_EQ(back[0].error_message, "");
+  EXPECT_EQ(back[0].slot_wait_ns, -1);  // not written when not recorded
+  EXPECT_EQ(back[4].slot_wait_ns, 5);   // a duration: not moved by the anchor
   EXPECT_EQ(back[2].error_message, "interrupted");
   EXPECT_EQ(back[1].error_message.rfind("HTTP 503: {\"error\": \"overloaded\"} ", 0), 0U);
 }
@@ -767,7 +771,8 @@ TEST_F(ReportTest, SweepJsonCsvMarkdown) {
                                 {"server_kv_usage_max", nullptr},
                                 {"server_preemptions", nullptr},
                                 {"token_mismatch", nullptr},
-                                {"request_mismatch", nullptr}}));
+                                {"request_mismatch", nullptr},
+                                {"server_gauges_incomplete", nullptr}}));
   EXPECT_EQ(j[1]["rate"], 2.5);
   EXPECT_EQ(j[1]["qps"], 0.3333);
   EXPECT_TRUE(j[1]["ttft_avg_ms"].is_null());
@@ -778,9 +783,9 @@ TEST_F(ReportTest, SweepJsonCsvMarkdown) {
             "ttft_avg_ms,ttft_p99_ms,tpot_avg_ms,tpot_p99_ms,itl_avg_ms,itl_p99_ms,"
             "output_throughput_tok_s,total_throughput_tok_s,output_dir,server_running_max,"
             "server_waiting_max,server_kv_usage_max,server_preemptions,token_mismatch,"
-            "request_mismatch\n"
-            "1,10,,5,4,1,0.5,2.0,2.95,250.0,299.0,20.0,21.95,20.0,35.0,50.5,100.5,out/p1,,,,,,\n"
-            "4,40,2.5,5,4,1,0.3333,2.0,2.95,,,,,,,50.5,100.5,\"out/p4,x\",,,,,,\n");
+            "request_mismatch,server_gauges_incomplete\n"
+            "1,10,,5,4,1,0.5,2.0,2.95,250.0,299.0,20.0,21.95,20.0,35.0,50.5,100.5,out/p1,,,,,,,\n"
+            "4,40,2.5,5,4,1,0.3333,2.0,2.95,,,,,,,50.5,100.5,\"out/p4,x\",,,,,,,\n");
 
   EXPECT_EQ(read("sweep_summary.md"),
             "Sweep summary (P99 = 99th percentile)\n\n"
@@ -795,6 +800,86 @@ TEST_F(ReportTest, SweepJsonCsvMarkdown) {
   const std::string text = render_sweep_text(sweep_rows());
   EXPECT_NE(text.find("P99 Lat (s)"), std::string::npos);
   EXPECT_NE(text.find("0.3333"), std::string::npos);
+}
+
+// The server table of a grid names each run as the sweep table does ("4 in 100 out 32", not
+// "parallel 4" six times), and a run shorter than two scrapes has no maximum, not 0.
+TEST_F(ReportTest, SweepServerTableNamesGridRunsAndSaysWhenScrapesWereTooFew) {
+  std::vector<SweepRow> rows;
+  for (const int64_t in : {100, 500}) {
+    SweepRow row{test_info("out/" + std::to_string(in)), stream_summary()};
+    row.info.parallel = 4;
+    row.info.input_tokens = in;
+    row.info.output_tokens = 32;
+    ServerSummary& s = row.summary.server;
+    s.available = true;
+    s.engine = "vLLM";
+    s.url = "http://127.0.0.1:8000/metrics";
+    s.running = in == 100 ? GaugeStats{1, 0, 0, true} : GaugeStats{3, 2, 5, true};
+    rows.push_back(row);
+  }
+  const std::string text = render_sweep_text(rows);
+  const size_t table = text.find("Server during each run");
+  ASSERT_NE(table, std::string::npos) << text;
+  const std::string server = text.substr(table);
+  EXPECT_EQ(server.find("parallel 4"), std::string::npos) << server;
+  EXPECT_NE(server.find("\n4 in 100 out 32  n/a (1 scrape)"), std::string::npos) << server;
+  EXPECT_NE(server.find("\n4 in 500 out 32               5 "), std::string::npos) << server;
+
+  write_sweep_outputs(dir_.string(), rows);
+  const ordered_json j = ordered_json::parse(read("sweep_summary.json"));
+  EXPECT_TRUE(j[0]["server_running_max"].is_null());
+  EXPECT_NE(j[0]["server_gauges_incomplete"].get<std::string>().find("1 scrape during the run"),
+            std::string::npos);
+  EXPECT_EQ(j[1]["server_running_max"], 5.0);
+  EXPECT_TRUE(j[1]["server_gauges_incomplete"].is_null());
+}
+
+// Open loop above the server's capacity (issue 23): sends that waited for a free slot are the
+// server's doing. The text, summary.json's open_loop and report.html say the cap was reached; the
+// client is not called client-bound for it.
+TEST_F(ReportTest, OpenLoopCapReachedIsReportedAsTheServers) {
+  RunInfo info = test_info(dir_);
+  info.rate = 20;
+  info.parallel = 64;
+  RunSummary summary = stream_summary();
+  OpenLoopSummary& o = summary.open_loop;
+  o.sends = 300;
+  o.slot_waits = 279;
+  o.slot_wait_ns.count = 279;
+  o.slot_wait_ns.max = 5e9;
+  o.slot_wait_ns.percentiles = std::vector<double>(summary.percentiles.size(), 2e9);
+  o.client_lag_ns.count = 300;
+  o.client_lag_ns.max = 0.3e6;
+  o.client_lag_ns.percentiles = std::vector<double>(summary.percentiles.size(), 0.1e6);
+  summary.schedule_lag_ns = o.slot_wait_ns;
+  summary.client.measured = true;
+  const std::string note =
+      "the in-flight cap of 64 was reached for 93.0% of sends (279 of 300): the server did not "
+      "keep up with 20 req/s; latencies from the planned send include the wait";
+
+  const std::string text = render_load_text(info, summary, "poisson");
+  EXPECT_NE(text.find("WARNING: open loop: " + note + ".\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("of it waiting for a free slot: "), std::string::npos) << text;
+  EXPECT_EQ(text.find("client-bound"), std::string::npos) << text;
+
+  write_run_outputs(test_config(), info, summary, test_records());
+  const json j = read_json("summary.json");
+  const json& open_loop = j["open_loop"];
+  EXPECT_EQ(open_loop["in_flight_cap"], 64);
+  EXPECT_EQ(open_loop["sends"], 300);
+  EXPECT_EQ(open_loop["cap_reached_sends"], 279);
+  EXPECT_DOUBLE_EQ(open_loop["cap_reached_share"].get<double>(), 0.93);
+  EXPECT_EQ(open_loop["slot_wait_ms"]["max"], 5000.0);
+  EXPECT_EQ(open_loop["client_lag_ms"]["max"], 0.3);
+  EXPECT_EQ(open_loop["cap_note"], note);
+  EXPECT_FALSE(j["client_bound"].get<bool>());
+  EXPECT_NE(read("report.html").find("the in-flight cap of 64 was reached"), std::string::npos);
+
+  // No send waited: nothing to say.
+  summary.open_loop = OpenLoopSummary{};
+  summary.open_loop.sends = 300;
+  EXPECT_EQ(render_load_text(info, summary, "poisson").find("in-flight cap"), std::string::npos);
 }
 
 TEST_F(ReportTest, SweepTailFallsBackToLargestPercentile) {

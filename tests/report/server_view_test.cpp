@@ -72,8 +72,8 @@ RunSummary vllm_summary() {
   s.preemptions = 2;
   s.prefix_hits = 250;
   s.prefix_queries = 1000;
-  s.running = {3, 4.5, 8};
-  s.kv_usage = {3, 0.25, 0.5};
+  s.running = {3, 4.5, 8, true};
+  s.kv_usage = {3, 0.25, 0.5, true};
   HistogramWindow ttft;
   ttft.metric = "vllm:time_to_first_token_seconds";
   ttft.bounds = {0.1, 0.5, kInf};
@@ -250,6 +250,31 @@ TEST(ServerText, TotalsGaugesHistogramsNotesAndWarnings) {
             "  (from the server's buckets: each value is only known within its bucket)\n"
             "  note: a note for the reader\n"
             "  WARNING: requests: server 10 vs llmperf 9 (+11.1%): the server counted more\n");
+}
+
+// A run shorter than two scraping intervals: the server has the gauges but too few scrapes fell
+// inside the run for a maximum, which is said rather than shown as 0.
+TEST(ServerText, GaugesOfTooFewScrapesAreIncomplete) {
+  RunSummary summary = vllm_summary();
+  summary.server.running = {1, 0, 0, true};
+  summary.server.kv_usage = {0, 0, 0, true};
+  const std::string text = render_server_text(vllm_info(), summary);
+  EXPECT_NE(text.find("During the run                 mean              max\n"
+                      "------------------  ---------------  ---------------\n"
+                      "Requests running     n/a (1 scrape)   n/a (1 scrape)\n"
+                      "KV-cache usage (%)  n/a (0 scrapes)  n/a (0 scrapes)\n"),
+            std::string::npos)
+      << text;
+  const Json gauges = server_json(vllm_info(), summary).at("metrics").at("gauges");
+  EXPECT_TRUE(gauges.at("running").at("max").is_null());
+  EXPECT_TRUE(gauges.at("running").at("mean").is_null());
+  EXPECT_EQ(gauges.at("running").at("scrapes"), 1);
+  EXPECT_NE(gauges.at("running")
+                .at("incomplete")
+                .get<std::string>()
+                .find("1 scrape during the run: too few"),
+            std::string::npos);
+  EXPECT_TRUE(gauges.at("waiting").is_null());  // the server has no such gauge
 }
 
 TEST(ServerText, LowerBoundCheckIsMarked) {

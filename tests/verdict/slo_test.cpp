@@ -330,6 +330,23 @@ TEST(SloEvaluate, LengthMissIsTheShareOfCheckedRequests) {
   expect_parse_error("length_miss.max<=0", "length_miss is a run-level value");
 }
 
+// Open loop: the share of sends that found the in-flight cap reached (the server fell behind).
+TEST(SloEvaluate, CapReachedIsTheShareOfSendsThatWaitedForASlot) {
+  RunSummary s = stream_summary();
+  SloResult r = eval("cap_reached<=0", s);
+  EXPECT_FALSE(r.available);
+  EXPECT_EQ(r.text, "cap_reached unavailable: only an open-loop run (--rate) has it; limit <= 0");
+  s.open_loop.sends = 200;
+  s.open_loop.slot_waits = 50;
+  r = eval("cap_reached<=10%", s);
+  EXPECT_TRUE(r.available);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.text, "cap_reached = 25%, limit <= 10%");
+  EXPECT_TRUE(eval("cap_reached<=0.25", s).passed);
+  s.open_loop.slot_waits = 0;
+  EXPECT_TRUE(eval("cap_reached<=0", s).passed);
+}
+
 TEST(SloEvaluate, ServerMismatchUnavailableSaysWhy) {
   RunSummary s = server_summary(0, 0, 0);
   s.server.available = false;

@@ -335,7 +335,7 @@ class Benchmark {
     SweepRow row{info, summary_builder.finish(&trace)};
     ClientHealthInput health{std::move(result.stamp_delay_ns), result.cpu_s, info.duration_s,
                              workers.threads,
-                             rate > 0 ? &row.summary.schedule_lag_ns : nullptr};
+                             rate > 0 ? &row.summary.open_loop.client_lag_ns : nullptr};
     row.summary.client = assess_client_health(health, config_.percentiles);
     row.summary.client.threads_reason = workers.reason;
     row.summary.server = std::move(server_summary);

@@ -190,6 +190,10 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
             xml_escape(trace_text(info, s)) + "</pre>";
   }
   if (s.failed > 0) body += "<h2>Failures by kind</h2>" + failures_table(s);
+  if (const std::string load = render_load_text(info, s, config.arrival); !load.empty()) {
+    body += "<h2>Load and client</h2><pre style=\"white-space:pre-wrap\">" + xml_escape(load) +
+            "</pre>";
+  }
   if (const std::string server = render_server_text(info, s); !server.empty()) {
     body += "<h2>The server's view (its /metrics)</h2><pre style=\"white-space:pre-wrap\">" +
             xml_escape(server) + "</pre>";

@@ -47,7 +47,13 @@ Json histogram_json(const std::optional<HistogramWindow>& h) {
 }
 
 Json gauge_json(const GaugeStats& g) {
-  if (g.samples == 0) return nullptr;
+  if (!g.reported) return nullptr;
+  if (!g.complete()) {
+    return Json{{"mean", nullptr},
+                {"max", nullptr},
+                {"scrapes", g.samples},
+                {"incomplete", server_gauge_gap(g)}};
+  }
   return Json{{"mean", number_or_null(g.mean)}, {"max", number_or_null(g.max)},
               {"scrapes", g.samples}};
 }
@@ -75,6 +81,20 @@ Json identity_json(const ServerIdentity& id) {
 }
 
 }  // namespace
+
+std::string server_gauge_gap(const GaugeStats& g) {
+  if (!g.reported || g.complete()) return "";
+  return fmt::format(
+      "{} scrape{} during the run: too few for its mean and maximum (the run was shorter than "
+      "two scraping intervals; see --metrics-interval)",
+      g.samples, g.samples == 1 ? "" : "s");
+}
+
+std::string server_gauge_cell(const GaugeStats& g, double GaugeStats::*value, double scale) {
+  if (!g.reported) return "-";
+  if (!g.complete()) return fmt::format("n/a ({} scrape{})", g.samples, g.samples == 1 ? "" : "s");
+  return format_number(g.*value * scale);
+}
 
 QuantileCells server_quantile_cells(const std::optional<HistogramWindow>& h, double q) {
   const auto quantile = h ? h->quantile(q) : std::nullopt;
@@ -195,8 +215,9 @@ std::string render_server_text(const RunInfo& info, const RunSummary& summary) {
   }
   std::vector<std::vector<std::string>> state;
   const auto gauge_row = [&](const char* what, const GaugeStats& g, double scale) {
-    if (g.samples == 0) return;
-    state.push_back({what, format_number(g.mean * scale), format_number(g.max * scale)});
+    if (!g.reported) return;
+    state.push_back({what, report_detail::server_gauge_cell(g, &GaugeStats::mean, scale),
+                     report_detail::server_gauge_cell(g, &GaugeStats::max, scale)});
   };
   gauge_row("Requests running", s.running, 1);
   gauge_row("Requests waiting", s.waiting, 1);
