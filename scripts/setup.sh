@@ -3,8 +3,8 @@
 # are left alone and apt is not touched.
 #   scripts/setup.sh          what building and running llmperf needs (the demo)
 #   scripts/setup.sh --test   also what the test suite needs: Chromium and CJK fonts (report.html
-#                             rendering test), clang + libFuzzer/sanitizer runtimes (sanitizer and
-#                             fuzz job), openssl (TLS tests make a self-signed certificate),
+#                             rendering test), clang, lld + libFuzzer/sanitizer runtimes (sanitizer
+#                             and fuzz job), openssl (TLS tests make a self-signed certificate),
 #                             help2man, dpkg-dev, file and mmdebstrap (scripts/package.sh, whose
 #                             cpack runs dpkg-shlibdeps, which needs `file`, and the package test
 #                             tests/package/deb_install_test.sh), libxml2-utils (xmllint checks
@@ -22,7 +22,7 @@ packages=(
   python3 curl util-linux time
 )
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium fonts-wqy-microhei clang libclang-rt-14-dev openssl help2man dpkg-dev
+  packages+=(chromium fonts-wqy-microhei clang lld libclang-rt-14-dev openssl help2man dpkg-dev
              file mmdebstrap libxml2-utils python3-yaml openmpi-bin)
 fi
 
