@@ -172,9 +172,11 @@ TEST_P(FaultMatrix, Row01ServerKilledMidRun) {
   for (int i = 0; i < 500; ++i) result.out += llmperf.read_line(1) + "\n";
   const BenchRun run = load_outputs(outputs, result);
   const auto kinds = check_accounted(run, 12);
-  expect_only(run, kinds, {"stream_truncated", "connect_refused"}, mock.process().stderr_text());
+  expect_only(run, kinds, {"stream_truncated", "connect_refused", "no_response"},
+              mock.process().stderr_text());
   // The four responses in progress are cut; a request that reached the listen backlog while the
-  // process was being torn down is reset too; everything sent afterwards is refused.
+  // process was being torn down is reset before any response byte (no_response); everything sent
+  // afterwards is refused.
   EXPECT_GE(kinds.count("stream_truncated") ? kinds.at("stream_truncated") : 0, 4)
       << diagnostics(run) << "\nmock log:\n"
       << mock.process().stderr_text();
