@@ -75,10 +75,11 @@ TEST(IntegrationKeepAlive, ConnectionsClosedAfterEachStreamLoseNoRequest) {
   EXPECT_EQ(run.summary["requests"]["resent"], 9);
   EXPECT_NE(run.process.out.find("9 requests sent again on a new connection"), std::string::npos)
       << run.process.out;
-  // The lost attempt (250 ms until the mock reset it) is part of the latency.
+  // The lost attempt is part of the latency: the mock resets it 250 ms after the previous
+  // response ended, which was a little before this request's send.
   for (const json& r : read_requests(run.run_dirs.front())) {
     if (r["id"].get<int>() > 0) {
-      EXPECT_GE(r["latency_s"].get<double>(), 0.25) << r.dump();
+      EXPECT_GE(r["latency_s"].get<double>(), 0.2) << r.dump();
     }
   }
 }
