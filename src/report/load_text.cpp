@@ -61,7 +61,7 @@ std::string render_load_text(const RunInfo& info, const RunSummary& summary,
     }
   }
   const ClientHealth& client = summary.client;
-  // Not failures, and not the server's doing beyond closing idle connections: said once, here.
+  // Not failures, and nothing the server did wrong beyond closing kept-alive connections.
   const std::string resent =
       summary.resent == 0
           ? std::string()
