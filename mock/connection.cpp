@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <span>
 
 namespace llmperf::mock {
@@ -56,7 +57,10 @@ void release_ids_if_large(std::vector<std::int64_t>& ids) {
 }  // namespace
 
 Connection::Connection(ServerContext& context, asio::ip::tcp::socket socket)
-    : context_(context), socket_(std::move(socket)), timer_(context.io()) {}
+    : context_(context),
+      socket_(std::move(socket)),
+      timer_(context.io()),
+      idle_timer_(context.io()) {}
 
 void Connection::start() {
   context_.add_connection(this);
@@ -64,6 +68,7 @@ void Connection::start() {
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
   socket_.non_blocking(true, ignored);
   wait_readable();
+  arm_idle_timer();
 }
 
 void Connection::close(bool reset) {
@@ -71,6 +76,7 @@ void Connection::close(bool reset) {
   state_ = State::kClosed;
   end_request(false);
   timer_.cancel();
+  idle_timer_.cancel();
   boost::system::error_code ignored;
   if (reset) {
     socket_.set_option(asio::socket_base::linger(true, 0), ignored);
@@ -105,13 +111,21 @@ void Connection::on_readable() {
     close();
     return;
   }
+  if (forgotten_) {
+    close(true);
+    return;
+  }
   in_.append(scratch.data(), n);
+  if (idle_armed_) {
+    idle_armed_ = false;
+    idle_timer_.cancel();
+  }
   wait_readable();
   process_input();
 }
 
 void Connection::process_input() {
-  if (state_ != State::kIdle || writing_) return;
+  if (state_ != State::kIdle || writing_ || condemned_) return;
   const ParseResult parsed = parse_http_request(in_);
   switch (parsed.status) {
     case ParseStatus::kNeedHead:
@@ -133,7 +147,10 @@ void Connection::process_input() {
       break;
   }
   continue_sent_ = false;
-  keep_alive_ = parsed.request.keep_alive && !context_.options().connection_close;
+  ++requests_;
+  const int max_requests = context_.options().keep_alive_max;
+  keep_alive_ = parsed.request.keep_alive && !context_.options().connection_close &&
+                (max_requests == 0 || requests_ < max_requests);
   route(parsed.request);
   in_.erase(0, parsed.request.size);
 }
@@ -259,6 +276,7 @@ void Connection::admit() {
   head.content_type = "text/event-stream";
   head.framing = BodyFraming::kChunked;
   head.keep_alive = keep_alive_;
+  head.keep_alive_params = context_.keep_alive_params();
   head.event_stream = true;
   append_response_head(head_, head);
   writer_.append_open(out_);
@@ -344,6 +362,7 @@ void Connection::pump_whole() {
   head.content_type = "application/json";
   head.content_length = out_.size();
   head.keep_alive = keep_alive_;
+  head.keep_alive_params = context_.keep_alive_params();
   append_response_head(head_, head);
   next_chunk_ = plan_.chunk_count;
   const std::int64_t write_ns = to_ns(Clock::now());
@@ -379,6 +398,7 @@ bool Connection::pump_whole_fault() {
   head.framing =
       plan_.fault == Fault::kTruncate ? BodyFraming::kChunked : BodyFraming::kContentLength;
   head.keep_alive = keep_alive_;
+  head.keep_alive_params = context_.keep_alive_params();
   append_response_head(head_, head);
   out_.resize(out_.size() / 2);
   chunked_ = plan_.fault == Fault::kTruncate;
@@ -440,6 +460,7 @@ void Connection::reply(int status, std::string_view body, std::string_view extra
   head.content_type = body.empty() ? std::string_view() : content_type;
   head.content_length = body.size();
   head.keep_alive = keep_alive_;
+  head.keep_alive_params = context_.keep_alive_params();
   head.extra_headers = extra_headers;
   append_response_head(head_, head);
   out_.assign(body);
@@ -503,6 +524,7 @@ void Connection::finish_reply() {
     holds_slot_ = false;
     context_.release_slot();
   }
+  const bool streamed = chunked_;
   chunked_ = false;
   state_ = State::kIdle;
   release_if_large(out_);
@@ -511,7 +533,45 @@ void Connection::finish_reply() {
     close();
     return;
   }
+  const double close_after_ms = context_.options().close_after_stream_ms;
+  if (streamed && close_after_ms >= 0) {
+    condemned_ = true;
+    idle_timer_.expires_after(std::chrono::microseconds(std::llround(close_after_ms * 1000)));
+    idle_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+      // A request that came meanwhile is unread as far as the client can tell: reset.
+      if (!ec) self->close(!self->in_.empty());
+    });
+    return;
+  }
   process_input();
+  if (state_ == State::kIdle && !writing_ && in_.empty()) arm_idle_timer();
+}
+
+void Connection::arm_idle_timer() {
+  const int timeout_s = context_.options().keep_alive_timeout_s;
+  if (timeout_s <= 0) return;
+  idle_armed_ = true;
+  idle_timer_.expires_after(std::chrono::seconds(timeout_s));
+  idle_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    if (!ec) self->on_idle_timeout();
+  });
+}
+
+// Like cpp-httplib: the connection is closed (FIN) whether or not a request is on its way; one
+// that has reached the socket but not been read is reset. --keep-alive-silent only forgets it.
+void Connection::on_idle_timeout() {
+  if (!idle_armed_ || state_ != State::kIdle || writing_ || !in_.empty()) return;
+  idle_armed_ = false;
+  const MockOptions& options = context_.options();
+  if (options.verbose) {
+    fmt::print(stderr, "llmperf-mock: {} a connection idle for {} s\n",
+               options.keep_alive_silent ? "forgetting" : "closing", options.keep_alive_timeout_s);
+  }
+  if (options.keep_alive_silent) {
+    forgotten_ = true;
+  } else {
+    close();
+  }
 }
 
 }  // namespace llmperf::mock

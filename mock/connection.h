@@ -76,10 +76,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void on_written(const boost::system::error_code& ec, AfterWrite after);
   void finish_reply();
   void end_request(bool delivered);
+  void arm_idle_timer();  // --keep-alive-timeout: the connection waits for a request
+  void on_idle_timeout();
 
   ServerContext& context_;
   boost::asio::ip::tcp::socket socket_;
   boost::asio::steady_timer timer_;
+  boost::asio::steady_timer idle_timer_;  // --keep-alive-timeout, armed while idle
   std::string in_;                // received bytes not consumed by a request yet
   std::string head_;              // response head (or 100 Continue) waiting for the next write
   std::string out_;               // body bytes (SSE events or a whole object) of the next write
@@ -95,6 +98,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool writing_ = false;         // an async_write is in flight
   bool chunked_ = false;         // the current reply uses chunked transfer encoding
   bool keep_alive_ = true;       // the connection may serve another request after this one
+  bool idle_armed_ = false;      // idle_timer_ waits for --keep-alive-timeout
+  bool forgotten_ = false;       // --keep-alive-silent: idle too long, the next request is reset
+  bool condemned_ = false;       // --close-after-stream-ms: closing soon, reading nothing more
+  int requests_ = 0;             // requests received on this connection (--keep-alive-max)
   bool holds_slot_ = false;      // the current reply occupies a --max-active slot
   bool continue_sent_ = false;   // "100 Continue" already answered the current request
   bool fault_fired_ = false;     // the mid-stream fault of the current reply happened

@@ -155,6 +155,9 @@ void append_response_head(std::string& out, const ResponseHead& head) {
     fmt::format_to(it, "Content-Length: {}\r\n", head.content_length);
   }
   out += head.keep_alive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
+  if (head.keep_alive && !head.keep_alive_params.empty()) {
+    fmt::format_to(it, "Keep-Alive: {}\r\n", head.keep_alive_params);
+  }
   out += head.extra_headers;
   out += "\r\n";
 }

@@ -55,6 +55,7 @@ struct ResponseHead {
   BodyFraming framing = BodyFraming::kContentLength;  // how the body is delimited
   std::size_t content_length = 0;                     // body size for kContentLength
   bool keep_alive = true;                             // Connection: keep-alive or close
+  std::string_view keep_alive_params;  // with keep_alive: "Keep-Alive: <this>"; empty = none
   bool event_stream = false;                          // add Cache-Control: no-cache
   std::string_view extra_headers;                     // complete "Name: value\r\n" lines to add
 };

@@ -180,6 +180,26 @@ void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode,
       ->check(CLI::IsMember({"separate", "with-finish", "none"}));
   app.add_flag("--connection-close", o.connection_close,
                "Send 'Connection: close' and close the connection after every response");
+  app.add_option("--keep-alive-timeout", o.keep_alive_timeout_s,
+                 "Close a connection that has been idle this many seconds since its last "
+                 "response (or since it was opened), as cpp-httplib in llama.cpp and uvicorn in "
+                 "vLLM do after 5 s (0 = never)")
+      ->check(CLI::Range(0, 86'400));
+  app.add_option("--keep-alive-max", o.keep_alive_max,
+                 "Requests served per connection; the last response says 'Connection: close' "
+                 "(cpp-httplib: 100; 0 = unlimited)")
+      ->check(CLI::Range(0, 1'000'000'000));
+  app.add_flag("--keep-alive-header,!--no-keep-alive-header", o.keep_alive_header,
+               "With --keep-alive-timeout or --keep-alive-max, advertise them in 'Keep-Alive: "
+               "timeout=N, max=M' as cpp-httplib does (default on; --no-keep-alive-header stays "
+               "silent, as uvicorn does)");
+  app.add_flag("--keep-alive-silent", o.keep_alive_silent,
+               "At --keep-alive-timeout, forget the connection without closing it, as a load "
+               "balancer or NAT does: the next request on it is answered with a reset (RST)");
+  app.add_option("--close-after-stream-ms", o.close_after_stream_ms,
+                 "Close the connection this many ms after each streamed response although it "
+                 "said 'Connection: keep-alive', without reading a request sent meanwhile (it is "
+                 "reset), as llama.cpp's server does right after every stream (< 0 = never)");
   app.add_option("--max-active", o.max_active,
                  "Responses in progress before new requests are held without any headers until "
                  "a slot frees (0 = unlimited)")

@@ -37,6 +37,21 @@ struct MockOptions {
   bool role_chunk = true;                       // send a role-only chunk together with the headers
   UsageMode usage_mode = UsageMode::kSeparate;  // where usage is reported
   bool connection_close = false;                // close the connection after every response
+  // Close a connection idle this long after its last response (or since it was opened), in
+  // seconds, as cpp-httplib (llama.cpp) and uvicorn (vLLM) do after 5 s; 0 = never.
+  int keep_alive_timeout_s = 0;
+  // Responses per connection; the last one carries "Connection: close" (cpp-httplib: 100);
+  // 0 = unlimited.
+  int keep_alive_max = 0;
+  // Advertise the two above in "Keep-Alive: timeout=N, max=M" (cpp-httplib does, uvicorn not).
+  bool keep_alive_header = true;
+  // At the idle timeout, forget the connection without a FIN, as a load balancer or NAT does:
+  // the client cannot tell, and its next request on it is answered with a reset (RST).
+  bool keep_alive_silent = false;
+  // Close the connection this many ms after each streamed response although the response said
+  // "Connection: keep-alive", reading nothing more (a request sent meanwhile is reset), as
+  // llama.cpp's server does right after every stream; < 0 = never.
+  double close_after_stream_ms = -1;
   int max_active = 0;                 // concurrent responses before new ones wait; 0 = unlimited
   double fault_http_rate = 0;         // probability of an HTTP error reply
   int fault_http_status = 500;        // status of that reply

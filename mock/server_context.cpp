@@ -5,6 +5,7 @@
 #include "connection.h"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace llmperf::mock {
@@ -14,12 +15,24 @@ std::chrono::nanoseconds from_ms(double ms) {
   return std::chrono::nanoseconds(static_cast<std::int64_t>(ms * 1e6));
 }
 
+// cpp-httplib's form: "timeout=5, max=100".
+std::string keep_alive_header_params(const MockOptions& o) {
+  if (!o.keep_alive_header) return "";
+  std::string params;
+  if (o.keep_alive_timeout_s > 0) params = "timeout=" + std::to_string(o.keep_alive_timeout_s);
+  if (o.keep_alive_max > 0) {
+    params += (params.empty() ? "max=" : ", max=") + std::to_string(o.keep_alive_max);
+  }
+  return params;
+}
+
 }  // namespace
 
 ServerContext::ServerContext(boost::asio::io_context& io, const MockOptions& options)
     : io_(io),
       options_(options),
       model_escaped_(json_escape(options.model)),
+      keep_alive_params_(keep_alive_header_params(options)),
       event_log_(!options.event_log.empty()),
       metrics_(options.kv_cache_tokens),
       prefix_cache_(options.prefix_cache_tokens, options.cache_block_tokens),

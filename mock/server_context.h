@@ -38,6 +38,8 @@ class ServerContext {
   const Vocabulary& vocabulary() const { return vocabulary_; }
   std::string_view model_escaped() const { return model_escaped_; }
   EventLog& event_log() { return event_log_; }
+  // The Keep-Alive header's parameters ("timeout=N, max=M"), or "" when none is advertised.
+  std::string_view keep_alive_params() const { return keep_alive_params_; }
   MockMetrics& metrics() { return metrics_; }
   bool stopping() const { return stopping_; }
 
@@ -85,6 +87,7 @@ class ServerContext {
   const MockOptions& options_;
   Vocabulary vocabulary_;
   std::string model_escaped_;
+  std::string keep_alive_params_;
   EventLog event_log_;
   MockMetrics metrics_;
   PrefixCache prefix_cache_;

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-10}"
 shift || true
 all=(sse_parser_fuzz chunk_decoder_fuzz responses_decoder_fuzz pooling_response_fuzz
-     tokenize_api_fuzz prometheus_fuzz server_identity_fuzz
+     tokenize_api_fuzz prometheus_fuzz server_identity_fuzz keep_alive_fuzz
      dataset_openqa_fuzz dataset_line_by_line_fuzz dataset_longalpaca_fuzz sharegpt_fuzz cli_fuzz
      record_fuzz trace_fuzz)
 targets=("$@")

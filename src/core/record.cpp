@@ -34,6 +34,8 @@ std::string failure_kind_name(ErrorKind kind, int http_status) {
       return "transport";
     case ErrorKind::kCancelled:
       return "cancelled";
+    case ErrorKind::kNoResponse:
+      return "no_response";
   }
   return "transport";
 }

@@ -28,6 +28,7 @@ enum class ErrorKind : uint8_t {
   kTransport,        // any other transport failure (TLS, send error, ...)
   kCancelled,        // interrupted by the user (Ctrl-C) before completing
   kItemCount,        // embeddings or rerank: not one vector (score) per input (document)
+  kNoResponse,       // the connection closed before any byte of a response arrived
 };
 
 // Where a token count came from.
@@ -101,6 +102,10 @@ struct RequestRecord {
   TokenSource output_source = TokenSource::kNone;
   int64_t output_chars = 0;      // Unicode code points of generated content (all kinds of delta)
   int32_t malformed_events = 0;  // events whose data was not decodable JSON (tolerated)
+  // Times the request was sent again because the reused connection it went out on had been
+  // closed by the server before any response byte (curl's own retries and llmperf's one resend on
+  // a fresh connection). sent_ns stays the first send.
+  int32_t resends = 0;
 
   int32_t http_status = 0;  // final HTTP status, 0 if no response was received
   ErrorKind error = ErrorKind::kNone;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "protocol/keep_alive.h"
 #include "protocol/pooling_response.h"
 #include "protocol/responses_decoder.h"
 
@@ -58,6 +59,7 @@ void ResponseHandler::start(RequestRecord* record, std::string* answer, ApiKind 
   usage_completion_ = -1;
   usage_cached_ = -1;
   usage_reasoning_ = -1;
+  keep_alive_timeout_s_.reset();
 }
 
 void ResponseHandler::on_header_line(std::string_view line, int64_t now_ns) {
@@ -82,6 +84,10 @@ void ResponseHandler::on_header_line(std::string_view line, int64_t now_ns) {
   if (iequals_prefix(line, "content-type:")) {
     const std::string_view value = trim(line.substr(13));
     content_type_sse_ = iequals_prefix(value, "text/event-stream");
+    return;
+  }
+  if (iequals_prefix(line, "keep-alive:")) {
+    keep_alive_timeout_s_ = parse_keep_alive_timeout_s(line.substr(11));
     return;
   }
   if (trim(line).empty() && rec.http_status >= 200) {

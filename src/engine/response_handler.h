@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -39,6 +40,9 @@ class ResponseHandler {
   // The response is being parsed as an SSE stream (as opposed to a buffered JSON body).
   bool event_stream() const { return event_stream_; }
 
+  // The idle timeout the response's `Keep-Alive: timeout=N` header advertised, in seconds.
+  std::optional<int64_t> keep_alive_timeout_s() const { return keep_alive_timeout_s_; }
+
  private:
   void on_event(const SseEvent& event, int64_t now_ns);
   void fail(ErrorKind kind, std::string message);
@@ -63,6 +67,7 @@ class ResponseHandler {
   int64_t usage_reasoning_ = -1;   // last usage.completion_tokens_details.reasoning_tokens seen
   ApiKind api_ = ApiKind::kChat;
   std::string* answer_ = nullptr;  // where the answer text goes (start's `answer`)
+  std::optional<int64_t> keep_alive_timeout_s_;  // from a Keep-Alive header, if any
 };
 
 }  // namespace llmperf

@@ -68,6 +68,8 @@ Worker::Worker(WorkerShared& shared, uint32_t index, int slot_count)
   curl_multi_setopt(multi_, CURLMOPT_MAX_TOTAL_CONNECTIONS, 0L);
   curl_multi_setopt(multi_, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_NOTHING));
 
+  retry_count_per_handle_ = retry_count_per_handle();
+  max_age_s_ = reuse_max_age_s(std::nullopt);
   slots_ = std::make_unique<Slot[]>(static_cast<size_t>(slot_count));
   free_slots_.reserve(static_cast<size_t>(slot_count));
   for (int i = slot_count - 1; i >= 0; --i) {
@@ -75,14 +77,20 @@ Worker::Worker(WorkerShared& shared, uint32_t index, int slot_count)
     slot.worker = this;
     slot.easy = curl_easy_init();
     if (slot.easy == nullptr) throw std::runtime_error("curl_easy_init failed");
-    configure_easy(slot.easy, shared_.transport, slot.error_buffer);
-    curl_easy_setopt(slot.easy, CURLOPT_WRITEFUNCTION, &Worker::on_write);
-    curl_easy_setopt(slot.easy, CURLOPT_WRITEDATA, &slot);
-    curl_easy_setopt(slot.easy, CURLOPT_HEADERFUNCTION, &Worker::on_header);
-    curl_easy_setopt(slot.easy, CURLOPT_HEADERDATA, &slot);
-    curl_easy_setopt(slot.easy, CURLOPT_PRIVATE, &slot);
+    configure(slot);
     free_slots_.push_back(&slot);
   }
+}
+
+void Worker::configure(Slot& slot) {
+  configure_easy(slot.easy, shared_.transport, slot.error_buffer);
+  curl_easy_setopt(slot.easy, CURLOPT_WRITEFUNCTION, &Worker::on_write);
+  curl_easy_setopt(slot.easy, CURLOPT_WRITEDATA, &slot);
+  curl_easy_setopt(slot.easy, CURLOPT_HEADERFUNCTION, &Worker::on_header);
+  curl_easy_setopt(slot.easy, CURLOPT_HEADERDATA, &slot);
+  curl_easy_setopt(slot.easy, CURLOPT_PREREQFUNCTION, &Worker::on_prereq);
+  curl_easy_setopt(slot.easy, CURLOPT_PREREQDATA, &slot);
+  curl_easy_setopt(slot.easy, CURLOPT_PRIVATE, &slot);
 }
 
 Worker::~Worker() {
@@ -142,6 +150,12 @@ int Worker::on_socket(CURL* /*easy*/, curl_socket_t fd, int what, void* user, vo
     epoll_ctl(worker->epoll_fd_, EPOLL_CTL_MOD, fd, &event);
   }
   return 0;
+}
+
+int Worker::on_prereq(void* user, char* /*remote_ip*/, char* /*local_ip*/, int /*remote_port*/,
+                      int /*local_port*/) {
+  ++static_cast<Slot*>(user)->attempts;
+  return CURL_PREREQFUNC_OK;
 }
 
 int Worker::on_timer(CURLM* /*multi*/, long timeout_ms, void* user) {
@@ -381,18 +395,33 @@ void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
   if (shared_.progress != nullptr)
     shared_.progress->started.fetch_add(1, std::memory_order_relaxed);
 
+  if (slot.needs_reset) {
+    // 6 us per reset on the development machine: done only when curl may have counted a retry
+    // (bench/README.md, "Connections").
+    curl_easy_reset(slot.easy);
+    configure(slot);
+    slot.needs_reset = false;
+  }
+  curl_easy_setopt(slot.easy, CURLOPT_MAXAGE_CONN, max_age_s_);
+  curl_easy_setopt(slot.easy, CURLOPT_FRESH_CONNECT, 0L);
   slot.body = shared_.builder->build_body(prompt, record.id);
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDSIZE_LARGE,
                    static_cast<curl_off_t>(slot.body.size()));
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDS, slot.body.data());
   slot.handler.start(&record, shared_.sessions != nullptr ? &slot.answer : nullptr, api);
   slot.error_buffer[0] = '\0';
+  slot.attempts = 0;
+  slot.resent = false;
 
   const int64_t now = now_ns();
   record.planned_ns = planned_ns >= 0 ? planned_ns : now;
   record.slot_wait_ns = slot.slot_wait_ns;
   record.sent_ns = now;
   slot.last_read_ns = now;
+  submit(slot);
+}
+
+void Worker::submit(Slot& slot) {
   const CURLMcode added = curl_multi_add_handle(multi_, slot.easy);
   if (added != CURLM_OK) {
     slot.handler.finish(now_ns(), ErrorKind::kTransport,
@@ -404,6 +433,28 @@ void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
   // rather than at the loop's next turn. Its completions are drained by the loop.
   int running = 0;
   curl_multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
+}
+
+// The request went out on a reused connection the server had already closed, and no byte came
+// back: the server never saw it. It goes again on a new connection, once, keeping its t_send
+// (so its latency includes the lost attempt); record.resends says so.
+void Worker::resend(Slot& slot) {
+  ++slot.record.resends;
+  slot.resent = true;
+  slot.error_buffer[0] = '\0';
+  curl_easy_setopt(slot.easy, CURLOPT_FRESH_CONNECT, 1L);
+  submit(slot);
+}
+
+// curl calls the pre-request callback once per send of a transfer, so more than one call means
+// curl retried; a retry whose reconnect failed ends the transfer with an error. Either may have
+// raised the handle's retry count, and only then is a reset needed.
+void Worker::count_attempts(Slot& slot, CURLcode code) {
+  if (slot.attempts > 1) slot.record.resends += slot.attempts - 1;
+  if (retry_count_per_handle_ && (slot.attempts != 1 || code != CURLE_OK)) {
+    slot.needs_reset = true;
+  }
+  slot.attempts = 0;
 }
 
 void Worker::drain_completions() {
@@ -418,9 +469,20 @@ void Worker::drain_completions() {
 
 void Worker::complete(Slot& slot, CURLcode code) {
   const int64_t now = now_ns();
-  const TransportVerdict verdict =
+  TransportVerdict verdict =
       classify_transfer(slot.easy, code, slot.error_buffer, shared_.transport.url);
   curl_multi_remove_handle(multi_, slot.easy);
+  count_attempts(slot, code);
+  if (verdict.resendable && !slot.resent) {
+    resend(slot);
+    return;
+  }
+  if (const std::optional<int64_t> timeout_s = slot.handler.keep_alive_timeout_s()) {
+    max_age_s_ = std::min(max_age_s_, reuse_max_age_s(timeout_s));
+  }
+  if (slot.resent && verdict.kind != ErrorKind::kNone) {
+    verdict.message += " (the request had been sent again on a new connection)";
+  }
   slot.handler.finish(now, verdict.kind, verdict.message);
   release(slot);
 }
@@ -428,6 +490,7 @@ void Worker::complete(Slot& slot, CURLcode code) {
 void Worker::abort(Slot& slot, ErrorKind kind, const std::string& message) {
   // Removing a handle mid-transfer closes its connection; the slot reconnects on its next request.
   curl_multi_remove_handle(multi_, slot.easy);
+  count_attempts(slot, CURLE_ABORTED_BY_CALLBACK);
   slot.handler.finish(now_ns(), kind, message);
   release(slot);
 }

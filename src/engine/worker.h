@@ -83,6 +83,13 @@ class Worker {
     // Open loop: how long the request being started waited for this slot (RequestRecord's
     // slot_wait_ns).
     int64_t slot_wait_ns = -1;
+    // Sends curl began for the transfer in flight (CURLOPT_PREREQFUNCTION): more than one when
+    // curl itself retried a reused connection that turned out dead.
+    int32_t attempts = 0;
+    bool resent = false;  // the request in flight was sent again on a new connection
+    // libcurl < 8.17: curl may have counted a retry on this handle (a transfer that it retried,
+    // that failed or was aborted); reset it before the next request.
+    bool needs_reset = false;
     char error_buffer[CURL_ERROR_SIZE] = {};
   };
 
@@ -90,6 +97,10 @@ class Worker {
   static size_t on_header(char* data, size_t size, size_t count, void* user);
   static int on_socket(CURL* easy, curl_socket_t fd, int what, void* user, void* socket_data);
   static int on_timer(CURLM* multi, long timeout_ms, void* user);
+  static int on_prereq(void* user, char* remote_ip, char* local_ip, int remote_port,
+                       int local_port);
+
+  void configure(Slot& slot);  // options and callbacks of the slot's easy handle
 
   bool may_dispatch() const { return !exhausted_ && !stopping_; }
   bool idle() const { return active_ == 0 && waiting_.empty() && !may_dispatch(); }
@@ -101,6 +112,10 @@ class Worker {
   void start(Slot& slot, int64_t id, int64_t planned_ns);
   void start_turn(Slot& slot, int64_t planned_ns);  // --multi-turn: the slot's session's turn
   void send(Slot& slot, const Prompt& prompt, int64_t planned_ns);
+  void submit(Slot& slot);  // hands the configured request to curl
+  void resend(Slot& slot);  // once, on a fresh connection (see TransportVerdict::resendable)
+  // Adds curl's own retries of the transfer that ended with `code` to the record.
+  void count_attempts(Slot& slot, CURLcode code);
   bool continue_session(Slot& slot, int64_t now);  // schedules the next turn; false: it ended
   void start_due_turns(int64_t now);
   void drain_completions();
@@ -130,6 +145,13 @@ class Worker {
   int active_ = 0;                  // slots with a request in flight
   int64_t timer_deadline_ns_ = -1;  // curl's requested timeout; -1: none
   int64_t next_housekeeping_ns_ = 0;
+  // libcurl < 8.17: a handle whose transfer curl retried must be reset before its next request,
+  // or curl's retries of dead reused connections run out over the handle's life
+  // (retry_count_per_handle).
+  bool retry_count_per_handle_ = false;
+  // CURLOPT_MAXAGE_CONN for every request: the default cap, lowered by the shortest Keep-Alive
+  // timeout the server has advertised (reuse_max_age_s).
+  long max_age_s_ = 0;
   bool exhausted_ = false;               // the shared request counter ran out
   bool stopping_ = false;                // an interrupt was seen: dispatch no more
   int64_t stop_deadline_ns_ = 0;         // in-flight requests are cancelled after this

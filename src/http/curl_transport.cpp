@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <stdexcept>
 #include <system_error>
@@ -30,6 +31,18 @@ CurlHeaders::CurlHeaders(const std::vector<std::string>& lines) {
 
 CurlHeaders::~CurlHeaders() { curl_slist_free_all(list); }
 
+long reuse_max_age_s(std::optional<int64_t> advertised_timeout_s) {
+  int64_t below_s = kMaxIdleReuseS;
+  if (advertised_timeout_s) below_s = std::min(below_s, *advertised_timeout_s - 1);
+  // Reused while idle < below_s: while floor(idle) <= below_s - 1. Below 1 s curl cannot go: 0
+  // reuses a connection idle less than a second.
+  return static_cast<long>(std::max<int64_t>(0, below_s - 1));
+}
+
+bool retry_count_per_handle() {
+  return curl_version_info(CURLVERSION_NOW)->version_num < 0x081100;  // 8.17.0
+}
+
 void configure_easy(CURL* easy, const TransportOptions& options, char* error_buffer) {
   curl_easy_setopt(easy, CURLOPT_URL, options.url.c_str());
   curl_easy_setopt(easy, CURLOPT_POST, 1L);
@@ -38,6 +51,7 @@ void configure_easy(CURL* easy, const TransportOptions& options, char* error_buf
   curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
   curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(easy, CURLOPT_MAXAGE_CONN, reuse_max_age_s(std::nullopt));
   // One request per connection at a time: HTTP/1.1, as the Python clients and vLLM's benchmark do.
   curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
   curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options.connect_timeout_ms));
@@ -55,16 +69,27 @@ TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_
   const std::string detail = (error_buffer != nullptr && error_buffer[0] != '\0')
                                  ? error_buffer
                                  : curl_easy_strerror(code);
-  long os_errno = 0;
-  curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
+  TransferFacts facts;
+  facts.code = code;
+  curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &facts.os_errno);
   curl_off_t connect_us = 0;
   curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect_us);
-  return classify_curl_result(code, os_errno, connect_us != 0, detail, url);
+  facts.connected = connect_us != 0;
+  long header_bytes = 0;
+  curl_easy_getinfo(easy, CURLINFO_HEADER_SIZE, &header_bytes);
+  curl_off_t body_bytes = 0;
+  curl_easy_getinfo(easy, CURLINFO_SIZE_DOWNLOAD_T, &body_bytes);
+  facts.response_started = header_bytes > 0 || body_bytes > 0;
+  long connects = 0;
+  curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
+  facts.reused = connects == 0;
+  return classify_curl_result(facts, detail, url);
 }
 
-TransportVerdict classify_curl_result(CURLcode code, long os_errno, bool connected,
-                                      const std::string& detail, const std::string& url) {
-  switch (code) {
+TransportVerdict classify_curl_result(const TransferFacts& facts, const std::string& detail,
+                                      const std::string& url) {
+  const long os_errno = facts.os_errno;
+  switch (facts.code) {
     case CURLE_OK:
       return {};
     case CURLE_COULDNT_CONNECT:
@@ -86,19 +111,27 @@ TransportVerdict classify_curl_result(CURLcode code, long os_errno, bool connect
     case CURLE_COULDNT_RESOLVE_PROXY:
       return {ErrorKind::kResolve, fmt::format("could not resolve host: {}", detail)};
     case CURLE_OPERATION_TIMEDOUT:
-      if (!connected) {
+      if (!facts.connected) {
         return {ErrorKind::kConnectTimeout, fmt::format("connect timeout: {}", detail)};
       }
       return {ErrorKind::kTimeoutTotal, fmt::format("total timeout: {}", detail)};
-    case CURLE_PARTIAL_FILE:
     case CURLE_RECV_ERROR:
     case CURLE_GOT_NOTHING:
     case CURLE_SEND_ERROR:
+      if (!facts.response_started) {
+        return {ErrorKind::kNoResponse,
+                fmt::format("no response: the {} connection was closed before any response byte "
+                            "arrived: {}",
+                            facts.reused ? "reused" : "new", detail),
+                facts.reused};
+      }
+      [[fallthrough]];
+    case CURLE_PARTIAL_FILE:
       return {ErrorKind::kStreamTruncated,
               fmt::format("connection ended before the response was complete: {}", detail)};
     default:
       return {ErrorKind::kTransport,
-              fmt::format("{} (curl error {})", detail, static_cast<int>(code))};
+              fmt::format("{} (curl error {})", detail, static_cast<int>(facts.code))};
   }
 }
 

@@ -7,6 +7,7 @@
 #include <curl/curl.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,25 @@ struct TransportOptions {
   bool verbose = false;  // curl's own trace on stderr (--debug)
 };
 
+// Connections idle for this long or longer are not reused, whatever the server advertises:
+// servers close idle connections after a few seconds (cpp-httplib in llama.cpp, uvicorn in vLLM
+// and SGLang, Node.js, Apache: 5 s; gunicorn: 2 s), and a request sent into a connection the
+// server is closing at that moment is lost. Reusing only below 2 s keeps 3 s of margin on the 5 s
+// servers; a fresh connection costs what vLLM's benchmark client pays on every request.
+inline constexpr int64_t kMaxIdleReuseS = 2;
+
+// CURLOPT_MAXAGE_CONN for a server that advertised `Keep-Alive: timeout=N` (nullopt: none) so
+// that a connection is reused only while idle below min(N - 1, kMaxIdleReuseS) seconds. curl
+// compares whole seconds of idle time: a connection idle t seconds is reused while floor(t) <=
+// the value, i.e. while t < value + 1.
+long reuse_max_age_s(std::optional<int64_t> advertised_timeout_s);
+
+// libcurl before 8.17.0 counts its transparent retries of dead reused connections per easy
+// handle, never per request, and fails the sixth with "Connection died, tried 5 times before
+// giving up" (curl's fix: "transfer: reset retry count on each request"). True when the running
+// libcurl does that, so a reused handle must be reset before each request.
+bool retry_count_per_handle();
+
 // Configures `easy` for `options`; callbacks and their user data are set by the caller.
 void configure_easy(CURL* easy, const TransportOptions& options, char* error_buffer);
 
@@ -46,13 +66,23 @@ void configure_easy(CURL* easy, const TransportOptions& options, char* error_buf
 struct TransportVerdict {
   ErrorKind kind = ErrorKind::kNone;
   std::string message;
+  // The request went out on a reused connection that died before any response byte came back:
+  // the server had closed it (an idle timeout) and never saw the request, so sending it again on
+  // a fresh connection is safe.
+  bool resendable = false;
 };
 TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_buffer,
                                    const std::string& url);
 
-// What classify_transfer reads from the handle, as values: the OS error of a failed connect
-// (CURLINFO_OS_ERRNO, 0 for none) and whether a connection was ever made.
-TransportVerdict classify_curl_result(CURLcode code, long os_errno, bool connected,
-                                      const std::string& detail, const std::string& url);
+// What classify_transfer reads from the handle after a transfer, as values.
+struct TransferFacts {
+  CURLcode code = CURLE_OK;
+  long os_errno = 0;              // OS error of a failed connect (CURLINFO_OS_ERRNO), 0: none
+  bool connected = false;         // a connection was made or reused
+  bool response_started = false;  // a header or body byte of the response came back
+  bool reused = false;            // no new connection was made (CURLINFO_NUM_CONNECTS == 0)
+};
+TransportVerdict classify_curl_result(const TransferFacts& facts, const std::string& detail,
+                                      const std::string& url);
 
 }  // namespace llmperf

@@ -78,6 +78,7 @@ void SummaryBuilder::add(const RequestRecord& r) {
   ++s.total;
   s.streamed = s.streamed || r.stream;
   s.pooling = s.pooling || r.items > 0;
+  if (r.resends > 0) ++s.resent;
   rows_.push_back(Row{r.planned_ns, r.slot_wait_ns, r.sent_ns, r.first_byte_ns, r.first_content_ns,
                       r.first_answer_ns, r.end_ns, r.input_tokens, r.output_tokens,
                       static_cast<int32_t>(r.chunk_ns.size()), r.ok(), r.stream});

@@ -70,6 +70,9 @@ struct RunSummary {
   int64_t warmup = 0;  // warm-up requests excluded from everything below
   std::map<std::string, int64_t> failures_by_kind;      // failure_kind_name -> count
   std::map<std::string, std::string> failure_examples;  // kind -> first error message
+  // Requests sent again after the reused connection they went out on had been closed by the
+  // server before any response byte (RequestRecord::resends > 0); not failures.
+  int64_t resent = 0;
 
   int64_t window_ns = 0;           // earliest t_send to latest end among measured requests
   double qps = 0;                  // successful requests / window (req/s)

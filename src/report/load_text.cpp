@@ -86,13 +86,23 @@ std::string render_load_text(const RunInfo& info, const RunSummary& summary,
     }
   }
   const ClientHealth& client = summary.client;
+  // Not failures, and nothing the server did wrong beyond closing kept-alive connections.
+  const std::string resent =
+      summary.resent == 0
+          ? std::string()
+          : fmt::format(
+                "{} request{} sent again on a new connection (the server had closed the "
+                "kept-alive one before answering; latency counts from the first send)",
+                summary.resent, summary.resent == 1 ? "" : "s");
+  if (!client.measured && !resent.empty()) out += "Client: " + resent + "\n";
   if (client.measured) {
     out += fmt::format(
-        "Client: {:.2f} s CPU ({:.0f}% of {} core{}{}), stamp delay {}\n", client.cpu_s,
+        "Client: {:.2f} s CPU ({:.0f}% of {} core{}{}), stamp delay {}{}\n", client.cpu_s,
         client.cpu_utilization * 100, client.threads, client.threads == 1 ? "" : "s",
         client.threads_reason.empty() ? "" : "; " + client.threads_reason,
         client.stamp_delay_ns.empty() ? std::string("-")
-                                      : spread_ms(client.stamp_delay_ns, summary.percentiles));
+                                      : spread_ms(client.stamp_delay_ns, summary.percentiles),
+        resent.empty() ? "" : "; " + resent);
     for (const std::string& warning : client.warnings) {
       out += fmt::format(
           "WARNING: client-bound: {}. These numbers describe llmperf, not the "

@@ -26,7 +26,7 @@ int64_t time_from_json(const nlohmann::json& object, const char* key) {
 ErrorKind error_kind_from_name(const std::string& name) {
   if (name.empty() || name == "none") return ErrorKind::kNone;
   if (name.rfind("http_", 0) == 0) return ErrorKind::kHttp;
-  for (int k = 0; k <= static_cast<int>(ErrorKind::kItemCount); ++k) {
+  for (int k = 0; k <= static_cast<int>(ErrorKind::kNoResponse); ++k) {
     auto kind = static_cast<ErrorKind>(k);
     if (failure_kind_name(kind, 0) == name) return kind;
   }
@@ -152,6 +152,7 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
   line.key("output_token_source").string(token_source_name(record.output_source));
   line.key("output_chars").integer(record.output_chars);
   line.key("malformed_events").integer(record.malformed_events);
+  if (record.resends > 0) line.key("resends").integer(record.resends);
   line.key("planned_ns").time(record.planned_ns, anchor);
   if (record.slot_wait_ns >= 0) line.key("slot_wait_ns").integer(record.slot_wait_ns);  // open loop
   line.key("sent_ns").time(record.sent_ns, anchor);
@@ -234,6 +235,7 @@ RequestRecord record_from_json(const std::string& line) {
     r.output_source = token_source_from_name(j.value("output_token_source", ""));
     integer("output_chars", r.output_chars);
     integer("malformed_events", r.malformed_events);
+    integer("resends", r.resends);
     integer("http_status", r.http_status);
     const auto& kind = j.value("error_kind", nlohmann::json());
     r.error = kind.is_string() ? error_kind_from_name(kind.get<std::string>()) : ErrorKind::kNone;

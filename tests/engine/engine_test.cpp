@@ -62,6 +62,27 @@ TEST(ResponseHandler, RoleChunkDoesNotCountAsFirstToken) {
   EXPECT_EQ(r.http_status, 200);
 }
 
+// cpp-httplib (llama.cpp's server) advertises how long it keeps an idle connection; the worker
+// reuses connections only below it.
+TEST(ResponseHandler, ReadsTheKeepAliveTimeout) {
+  Exchange x;
+  x.handler.on_header_line("HTTP/1.1 200 OK", 10);
+  x.handler.on_header_line("Keep-Alive: timeout=5, max=100", 10);
+  x.handler.on_header_line("Content-Type: text/event-stream", 10);
+  x.handler.on_header_line("", 10);
+  x.body(chunk("a"), 20);
+  x.finish(30);
+  ASSERT_TRUE(x.record.ok()) << x.record.error_message;
+  EXPECT_EQ(x.handler.keep_alive_timeout_s(), 5);
+
+  x.handler.start(&x.record);  // the next response, without the header (uvicorn)
+  EXPECT_EQ(x.handler.keep_alive_timeout_s(), std::nullopt);
+  x.headers(200, "text/event-stream");
+  EXPECT_EQ(x.handler.keep_alive_timeout_s(), std::nullopt);
+  x.handler.on_header_line("keep-alive: max=3", 11);
+  EXPECT_EQ(x.handler.keep_alive_timeout_s(), std::nullopt);
+}
+
 TEST(ResponseHandler, KeepsTheServersResponseId) {
   Exchange x;
   x.headers(200, "text/event-stream");

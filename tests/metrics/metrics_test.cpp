@@ -185,6 +185,24 @@ TEST(Summarize, FailuresAreCountedByKindAndWidenTheWindow) {
   EXPECT_EQ(s.itl_ns.count, 9u);
 }
 
+// A request sent again after its kept-alive connection had been closed is a success like any
+// other, with its latency from the first send; the summary counts such requests.
+TEST(Summarize, ResentRequestsAreCountedNotFailed) {
+  auto records = closed_loop_trace();
+  records[1].resends = 1;
+  records[2].resends = 3;  // curl's own retries of dead reused connections, then ours
+  RequestRecord warm = stream_record(0, 1, {5000, 9000}, 10000, 999, 2);
+  warm.warmup = true;
+  warm.resends = 1;
+  records.push_back(warm);
+  const RunSummary s = summarize(records, p50_p90());
+  EXPECT_EQ(s.resent, 2);
+  EXPECT_EQ(s.failed, 0);
+  EXPECT_EQ(s.succeeded, 3);
+  EXPECT_DOUBLE_EQ(s.latency_ns.max, 800.0 * kMs);
+  EXPECT_EQ(summarize(closed_loop_trace(), p50_p90()).resent, 0);
+}
+
 TEST(Summarize, WarmupIsExcludedEntirely) {
   auto records = closed_loop_trace();
   RequestRecord ok_warm = stream_record(0, 1, {5000, 9000}, 10000, 999, 2);

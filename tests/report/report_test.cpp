@@ -166,6 +166,7 @@ std::vector<RequestRecord> test_records() {
   http.http_status = 503;
   http.error = ErrorKind::kHttp;
   http.error_message = "HTTP 503: {\"error\": \"overloaded\"} \xe4\xb8";  // cut inside a code point
+  http.resends = 1;  // its kept-alive connection had been closed: sent again, then answered 503
 
   RequestRecord& cancelled = records[2];
   cancelled.id = 4;
@@ -289,8 +290,9 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                         {"malformed", 2},
                                         {"malformed_lines", {3, 7}},
                                         {"first_malformed_reason", "line 3: not JSON"}}));
-  EXPECT_EQ(j["requests"],
-            (ordered_json{{"total", 5}, {"succeeded", 4}, {"failed", 1}, {"warmup", 2}}));
+  EXPECT_EQ(
+      j["requests"],
+      (ordered_json{{"total", 5}, {"succeeded", 4}, {"failed", 1}, {"warmup", 2}, {"resent", 0}}));
   EXPECT_EQ(j["failures_by_kind"], (ordered_json{{"http_503", 1}}));
   EXPECT_EQ(j["failure_examples"], (ordered_json{{"http_503", "HTTP 503: overloaded"}}));
   EXPECT_EQ(j["window_s"], 8.0);
@@ -494,6 +496,7 @@ void expect_same_record(const RequestRecord& a, const RequestRecord& b) {
   EXPECT_EQ(a.output_source, b.output_source);
   EXPECT_EQ(a.output_chars, b.output_chars);
   EXPECT_EQ(a.malformed_events, b.malformed_events);
+  EXPECT_EQ(a.resends, b.resends);
   EXPECT_EQ(a.http_status, b.http_status);
   EXPECT_EQ(a.error, b.error);
   EXPECT_EQ(a.finish_reason, b.finish_reason);
@@ -553,6 +556,30 @@ TEST_F(ReportTest, ApproximateItlPercentilesAreFlaggedInEveryOutput) {
   // An exact run says nothing of the kind.
   EXPECT_EQ(render_text_summary(test_config(), test_info(dir_), stream_summary()).find("histogram"),
             std::string::npos);
+}
+
+// Requests sent again after their kept-alive connection had been closed are not failures; the
+// client line says how many there were (and nothing when there were none).
+TEST_F(ReportTest, ClientLineCountsResentRequests) {
+  RunSummary s = stream_summary();
+  EXPECT_EQ(render_load_text(test_info(dir_), s, "poisson").find("sent again"), std::string::npos);
+  s.resent = 2;
+  const std::string rebuilt = render_load_text(test_info(dir_), s, "poisson");
+  EXPECT_NE(rebuilt.find("Client: 2 requests sent again on a new connection (the server had "
+                         "closed the kept-alive one before answering; latency counts from the "
+                         "first send)\n"),
+            std::string::npos)
+      << rebuilt;
+  s.client.measured = true;
+  s.client.cpu_s = 0.5;
+  s.client.cpu_utilization = 0.25;
+  const std::string measured = render_load_text(test_info(dir_), s, "poisson");
+  EXPECT_NE(measured.find("Client: 0.50 s CPU (25% of 1 core), stamp delay -; 2 requests sent "
+                          "again on a new connection"),
+            std::string::npos)
+      << measured;
+  write_run_outputs(test_config(), test_info(dir_), s, std::vector<RequestRecord>{});
+  EXPECT_EQ(read_json("summary.json")["requests"]["resent"], 2);
 }
 
 TEST_F(ReportTest, RequestsJsonlRoundTrips) {
@@ -628,6 +655,7 @@ TEST_F(ReportTest, RequestsJsonlFieldsAndUnits) {
   EXPECT_TRUE(http["ttft_ms"].is_null());
   EXPECT_TRUE(http["latency_s"].is_null());
   EXPECT_TRUE(http["first_content_ns"].is_null());
+  EXPECT_EQ(http["resends"], 1);  // written only when the request was sent again
 
   const json cancelled = json::parse(record_to_json(records[2], test_info(dir_)));
   EXPECT_EQ(cancelled["error_kind"], "cancelled");
@@ -643,6 +671,8 @@ TEST_F(ReportTest, RequestsJsonlFieldsAndUnits) {
   EXPECT_EQ(
       record_from_json(R"({"id":9,"ok":false,"error_kind":"http_429","http_status":429})").error,
       ErrorKind::kHttp);
+  EXPECT_EQ(record_from_json(R"({"id":9,"ok":false,"error_kind":"no_response"})").error,
+            ErrorKind::kNoResponse);
   EXPECT_THROW(record_from_json("not json"), std::runtime_error);
   EXPECT_THROW(record_from_json(R"({"id":"x"})"), std::runtime_error);
   // Numbers that do not fit their field are refused (nlohmann would convert 1e30 with undefined
