@@ -37,7 +37,7 @@ struct TransportOptions {
   int64_t total_timeout_ms = 0;    // 0: no limit
   bool insecure = false;
   std::string cacert;    // CA bundle file (--cacert); empty: curl's default store
-  bool verbose = false;  // curl's own trace on stderr (--debug)
+  bool verbose = false;  // curl's own trace on stderr; off always: it would print the API key
 };
 
 // Connections idle for this long or longer are not reused, whatever the server advertises:
