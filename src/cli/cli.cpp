@@ -69,6 +69,8 @@ open-loop runs also report latencies from the planned send time):
                  use; beyond 1 ms p99 delay/lag or 90% CPU the summary flags client_bound.
 
 Subcommands (each has its own --help):
+  llmperf bench serve ...    a `vllm bench serve` command line, with vLLM's defaults (127.0.0.1:8000,
+                             the --backend's endpoint, every request at once without a cap or rate)
   llmperf compare DIR...     one table of several runs' summaries (--label NAME...)
   llmperf report DIR         rebuild a run's reports from its requests.jsonl
   llmperf merge DIR...       merge the shards of a sharded run (--shard I/N) into one run
