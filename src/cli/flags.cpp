@@ -381,7 +381,7 @@ void add_output_options(CLI::App& app, Config& c) {
   app.add_option("--keep-text", c.keep_text_mib,
                  "MiB of answer text a run keeps, for vllm_result.json's generated_texts and "
                  "requests.jsonl's output_text; later requests keep none (0: none)")
-      ->check(CLI::Range(0.0, 1048576.0))
+      ->check(CLI::Range(0.0, 1048576.0).description(""))
       ->group(group);
   app.add_flag_callback(
          "--no-probe", [&c] { c.probe = false; },
