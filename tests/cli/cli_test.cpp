@@ -1210,6 +1210,11 @@ TEST_F(CliTest, VllmResultFlags) {
   EXPECT_EQ(p.config.model, "qwen");
   EXPECT_EQ(p.config.vllm.model_id, "/data/Qwen");
   EXPECT_EQ(p.config.ready_timeout_s, 30);
+  // vLLM's spellings of llmperf's --headers and --warmup-num.
+  p = parse_with({"--header", "X-A=1", "--num-warmups", "5"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.headers, (Pairs{{"X-A", "1"}}));
+  EXPECT_EQ(p.config.warmup_num, 5);
 }
 
 TEST_F(CliTest, VllmRandomRangeRatioDrawsLengthsAroundTheGivenOnes) {
