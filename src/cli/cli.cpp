@@ -6,6 +6,7 @@
 #include "cli/compat.h"
 #include "cli/flags.h"
 #include "cli/shards.h"
+#include "cli/vllm_flags.h"
 
 #include "metrics/goodput.h"
 #include "workload/dataset.h"
@@ -71,6 +72,8 @@ open-loop runs also report latencies from the planned send time):
                  lateness, or 90% CPU, the summary flags client_bound.
 
 Subcommands (each has its own --help):
+  llmperf bench serve ...    a `vllm bench serve` command line, with vLLM's defaults (127.0.0.1:8000,
+                             the --backend's endpoint, every request at once without a cap or rate)
   llmperf compare DIR...     one table of several runs' summaries (--label NAME...)
   llmperf report DIR         rebuild a run's reports from its requests.jsonl
   llmperf merge DIR...       merge the shards of a sharded run (--shard I/N) into one run
@@ -177,6 +180,7 @@ void resolve_rates_and_percentiles(const CLI::App& app, Config& config) {
       int64_t most = 1;
       for (const int64_t n : config.number) most = std::max(most, n);
       config.parallel = {static_cast<int>(std::min<int64_t>(most, 1 << 20))};
+      config.default_cap = true;  // no cap the user chose: vLLM's max_concurrency is None
     }
   }
   if (app.count("--metric-percentiles") == 0 && config.summary_format != "vllm") return;
@@ -217,9 +221,17 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   add_flags(app, config, raw);
   CompatFlags compat;
   add_compat_flags(app, config, compat);
+  VllmFlags vllm;
+  add_vllm_flags(app, config, vllm);
+
+  // `llmperf bench serve FLAGS` reads as `vllm bench serve FLAGS` does (vLLM's defaults apply).
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i) args.emplace_back(argv[i]);  // CLI11 takes them reversed
+  const bool vllm_command = args.size() >= 2 && args.back() == "bench" && args.end()[-2] == "serve";
+  if (vllm_command) args.resize(args.size() - 2);
 
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::CallForHelp&) {
     return {false, 0, app.help(), {}};
   } catch (const CLI::CallForVersion& e) {
@@ -278,6 +290,7 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
         config.tokenize_prompt ? "--tokenize-prompt (token ids)" : "--dataset " + config.dataset,
         config.url));
   }
+  resolve_vllm(app, vllm, vllm_command, config, outcome.warnings, errors);
   resolve_compat(app, compat, config, outcome.warnings, errors);
   resolve_rates_and_percentiles(app, config);
   if (config.insecure) {

@@ -36,13 +36,12 @@ constexpr IgnoredFlag kIgnoredFlags[] = {
      "progress is on stderr, and requests.jsonl.partial grows as requests finish"},
     {"--dataset-offset", true, "synthetic prompts are fresh text in every run already"},
     {"--num-workers", true, "prompts are measured by the server's tokenizer, concurrently"},
-    {"--port", true, "it is only for --api local, which llmperf does not run"},
     {"--attn-implementation", true, "it is only for --api local, which llmperf does not run"},
     {"--image-format", true, "synthetic images are PNG"},
     {"--image-patch-size", true,
      "the server counts image tokens; llmperf takes them from usage.prompt_tokens"},
-    {"--save-result", false, "vllm_result.json is written to every run directory"},
-    {"--save-detailed", false, "vllm_result.json always holds the per-request arrays"},
+    {"--disable-tqdm", false,
+     "llmperf's progress is on stderr: a bar on a terminal, a log line now and then otherwise"},
 };
 
 // A flag llmperf refuses, with what to do instead.

@@ -85,9 +85,6 @@ void validate_target(Config& c, std::vector<std::string>& errors) {
   } else {
     c.api_kind = api_kind_for(c.api, url->path);
   }
-  if (c.model.empty()) {
-    errors.push_back("--model is required: the model name the server expects, e.g. --model qwen");
-  }
   if (c.api != "openai" && c.api != "openai_embedding" && c.api != "openai_rerank" &&
       c.api != "openai_responses") {
     errors.push_back(fmt::format(

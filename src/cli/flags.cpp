@@ -18,7 +18,8 @@ void add_target_options(CLI::App& app, Config& c, RawFlags& raw) {
       ->group(group);
   app.add_option("--model", c.model, "Model name sent in every request (required)")->group(group);
   app.add_option("--api-key", raw.api_key, "Bearer token (default: $OPENAI_API_KEY)")->group(group);
-  app.add_option("--headers", raw.headers, "Extra HTTP headers as key=value ...")->group(group);
+  app.add_option("--headers,--header", raw.headers, "Extra HTTP headers as key=value ...")
+      ->group(group);
   app.add_flag("--insecure", c.insecure, "Skip TLS certificate verification (default: off)")
       ->group(group);
   app.add_option("--cacert", c.cacert, "CA bundle (PEM file) to verify the server's certificate")
@@ -250,7 +251,7 @@ void add_open_loop_options(CLI::App& app, Config& c) {
                  "Stop dispatching after this many seconds (whichever of -n and duration comes "
                  "first; 0 = no limit)")
       ->group(group);
-  app.add_option("--warmup-num", c.warmup_num,
+  app.add_option("--warmup-num,--num-warmups", c.warmup_num,
                  "Warm-up requests sent first and excluded from every statistic: a count, or a "
                  "fraction of -n when < 1")
       ->group(group);
@@ -379,6 +380,11 @@ void add_output_options(CLI::App& app, Config& c) {
                  "to --percentiles)")
       ->delimiter(',')
       ->check(CLI::Range(0.0, 100.0))
+      ->group(group);
+  app.add_option("--keep-text", c.keep_text_mib,
+                 "MiB of answer text a run keeps, for vllm_result.json's generated_texts and "
+                 "requests.jsonl's output_text; later requests keep none (0: none)")
+      ->check(CLI::Range(0.0, 1048576.0).description(""))
       ->group(group);
   app.add_flag_callback(
          "--no-probe", [&c] { c.probe = false; },

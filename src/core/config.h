@@ -59,17 +59,32 @@ struct TurnDelay {
   std::string text() const;  // as given: "2 s", "1-3 s", "exp mean 2 s"
 };
 
+// vLLM's result-file flags (`vllm bench serve` / benchmark_serving.py): what vllm_result.json
+// says about the run, and where a copy goes under vLLM's name.
+struct VllmResultOptions {
+  std::string backend;    // --backend as given ("": from the API); "backend" and "endpoint_type"
+  std::string label;      // --label ("": null in the file; the backend in the default file name)
+  std::string model_id;   // --model when --served-model-name names the model sent ("": --model)
+  std::string tokenizer;  // --tokenizer: accepted (tokens are counted by the server); tokenizer_id
+  std::vector<std::pair<std::string, std::string>> metadata;  // --metadata KEY=VALUE, in order
+  bool save = false;      // --save-result (or --result-dir / --result-filename): write the copy
+  bool detailed = false;  // --save-detailed: the copy keeps the per-request arrays
+  std::string dir;        // --result-dir ("": the working directory)
+  std::string filename;   // --result-filename ("": vLLM's {label}-{rate}qps...-{date}.json)
+};
+
 struct Config {
   // --- target ---
   // --api: openai (chat, completions, embeddings, rerank or responses by the URL path), or
   // EvalScope's openai_embedding | openai_rerank | openai_responses, which name the API outright.
   std::string api = "openai";
   std::string url = "http://127.0.0.1:8000/v1/chat/completions";  // --url
-  std::string model;                                              // --model (required)
+  std::string model;    // --model ("": the one model the server's /v1/models lists)
   std::string api_key;  // --api-key or $OPENAI_API_KEY; secret, never written anywhere
   std::vector<std::pair<std::string, std::string>> headers;  // --headers k=v ...
   bool insecure = false;  // --insecure: skip TLS certificate verification
   std::string cacert;     // --cacert: CA bundle (PEM) to verify the server with; empty = system's
+  double ready_timeout_s = 0;  // --ready-check-timeout-sec: wait for /v1/models to answer (0: no)
 
   // --- dataset ---
   std::string dataset = "openqa";  // --dataset: a kind of dataset file, or random
@@ -166,7 +181,8 @@ struct Config {
   double duration_s = 0;             // --duration: stop dispatching after this long (0: no limit)
   double warmup_num = 0;             // --warmup-num: a count, or a fraction of -n when < 1
   bool open_loop_unbounded = false;  // --open-loop: no cap on requests in flight (EvalScope)
-  bool default_cap = false;          // --rate without --parallel: the cap is kOpenLoopDefaultCap
+  bool default_cap = false;          // no cap the user chose: --rate without --parallel (the cap
+                                     // is kOpenLoopDefaultCap), or everything at once
   RampUp ramp_up;                    // --ramp-up-*: the rate moves across each run
 
   // --- verdicts ---
@@ -200,6 +216,10 @@ struct Config {
   // console block (--summary-format vllm) and vllm_result.json give.
   std::vector<std::string> percentile_metrics = {"ttft", "tpot", "itl"};
   std::vector<double> metric_percentiles = {99};
+  VllmResultOptions vllm;  // --save-result, --result-dir, --metadata, ...
+  // --keep-text: MiB of answer text a run keeps for vllm_result.json's generated_texts (and
+  // requests.jsonl's output_text); requests beyond it keep none. 0: keep none.
+  double keep_text_mib = 64;
 
   // Derived by validate_config() (cli/cli.h): from --api, or from the URL path.
   ApiKind api_kind = ApiKind::kChat;

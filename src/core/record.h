@@ -112,6 +112,9 @@ struct RequestRecord {
   std::string error_message;  // human-readable reason, including a short body excerpt
   std::string finish_reason;  // the server's finish_reason, if any
   std::string response_id;    // the server's id for the response (first "id" seen), if any
+  // The answer text received (content, or completion text; not reasoning), kept for
+  // vllm_result.json's generated_texts while the run's --keep-text budget lasts; "" otherwise.
+  std::string output_text;
 
   bool ok() const { return error == ErrorKind::kNone; }
 };

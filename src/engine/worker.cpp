@@ -408,7 +408,15 @@ void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDSIZE_LARGE,
                    static_cast<curl_off_t>(slot.body.size()));
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDS, slot.body.data());
-  slot.handler.start(&record, shared_.sessions != nullptr ? &slot.answer : nullptr, api);
+  // The answer text is collected for the next turn of a conversation, and kept in the record while
+  // the run's --keep-text budget lasts (one atomic load per request).
+  const auto keep_bytes = static_cast<int64_t>(shared_.config->keep_text_mib * 1048576);
+  slot.keep_text = !record.warmup && generates_text(api) &&
+                   shared_.kept_text_bytes.load(std::memory_order_relaxed) < keep_bytes;
+  std::string* answer = shared_.sessions != nullptr ? &slot.answer
+                        : slot.keep_text            ? &record.output_text
+                                                    : nullptr;
+  slot.handler.start(&record, answer, api);
   slot.error_buffer[0] = '\0';
   slot.attempts = 0;
   slot.resent = false;
@@ -499,6 +507,11 @@ void Worker::release(Slot& slot) {
   if (shared_.progress != nullptr) {
     shared_.progress->finished.fetch_add(1, std::memory_order_relaxed);
     if (!slot.record.ok()) shared_.progress->failed.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (slot.keep_text) {
+    if (shared_.sessions != nullptr) slot.record.output_text = slot.answer;
+    shared_.kept_text_bytes.fetch_add(static_cast<int64_t>(slot.record.output_text.size()),
+                                      std::memory_order_relaxed);
   }
   const int64_t now = now_ns();
   const bool next_turn = shared_.sessions != nullptr && slot.record.ok() &&

@@ -39,6 +39,9 @@ struct WorkerShared {
   int64_t read_timeout_ns = 0;      // longest silence allowed between reads; 0: no limit
   std::atomic<int64_t> next_id{0};  // closed loop: next request (or conversation) to dispatch
   std::atomic<int64_t> next_record_id{0};  // --multi-turn: the next request's id
+  // Answer text kept so far (bytes) against --keep-text: read as each request starts, added to
+  // as it ends (measured requests of the APIs that generate text only).
+  std::atomic<int64_t> kept_text_bytes{0};
   LoadProgress* progress = nullptr;
   StopControl stop;
   std::atomic<bool> abort{false};  // set by run_load when the record sink failed: cancel everything
@@ -78,7 +81,8 @@ class Worker {
     int64_t session = -1;
     int32_t turn = 0;
     std::vector<std::string> answers;
-    std::string answer;  // of the turn in flight
+    std::string answer;      // of the turn in flight
+    bool keep_text = false;  // the request in flight keeps its answer text (record.output_text)
     int64_t due_ns = 0;
     // Open loop: how long the request being started waited for this slot (RequestRecord's
     // slot_wait_ns).

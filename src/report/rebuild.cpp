@@ -121,6 +121,19 @@ Config config_from_json(const json& c) {
       if (value.is_string()) config.headers.emplace_back(name, value.get<std::string>());
     }
   }
+  take(c, "percentile_metrics", config.percentile_metrics);
+  take(c, "metric_percentiles", config.metric_percentiles);
+  if (auto it = c.find("vllm"); it != c.end() && it->is_object()) {
+    take(*it, "backend", config.vllm.backend);
+    take(*it, "label", config.vllm.label);
+    take(*it, "model_id", config.vllm.model_id);
+    take(*it, "tokenizer", config.vllm.tokenizer);
+    if (auto m = it->find("metadata"); m != it->end() && m->is_object()) {
+      for (const auto& [key, value] : m->items()) {
+        if (value.is_string()) config.vllm.metadata.emplace_back(key, value.get<std::string>());
+      }
+    }
+  }
   const std::string kind = c.value("api_kind", "chat");
   config.api_kind = api_kind_from_name(kind);
   return config;

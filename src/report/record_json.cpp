@@ -171,6 +171,7 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
   interval("ttfb_ms", record.first_byte_ns, kNsPerMs);
   interval("latency_s", record.end_ns, kNsPerS);
   line.key("chunk_ns").offsets(record.chunk_ns, sent ? record.sent_ns : anchor);
+  if (!record.output_text.empty()) line.key("output_text").string(record.output_text);
   return std::move(line).finish();
 }
 
@@ -242,6 +243,7 @@ RequestRecord record_from_json(const std::string& line) {
     r.error_message = j.value("error_message", "");
     r.finish_reason = j.value("finish_reason", "");
     r.response_id = j.value("response_id", "");
+    r.output_text = j.value("output_text", "");
     return r;
   } catch (const std::exception& e) {
     throw std::runtime_error(

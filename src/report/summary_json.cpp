@@ -42,6 +42,17 @@ Json extra_args_json(const std::string& extra_args) {
   return parsed;
 }
 
+// vLLM's result-file flags, so that `llmperf report` writes vllm_result.json as the run did.
+Json vllm_options_json(const VllmResultOptions& vllm) {
+  Json metadata = Json::object();
+  for (const auto& [key, value] : vllm.metadata) metadata[key] = value;
+  return Json{{"backend", vllm.backend},
+              {"label", vllm.label},
+              {"model_id", vllm.model_id},
+              {"tokenizer", vllm.tokenizer},
+              {"metadata", metadata}};
+}
+
 Json dataset_json(const DatasetStats& stats) {
   return Json{{"records_read", stats.records_read},
               {"accepted", stats.accepted},
@@ -209,6 +220,7 @@ Json config_json(const Config& config) {
       {"percentiles", config.percentiles},
       {"percentile_metrics", config.percentile_metrics},
       {"metric_percentiles", config.metric_percentiles},
+      {"vllm", vllm_options_json(config.vllm)},
       {"probe", config.probe},
       {"allow_truncation", config.allow_truncation},
       {"rate", config.rate},

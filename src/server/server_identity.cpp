@@ -1,8 +1,13 @@
 // Fetching the server's identity (see server_identity.h).
 #include "server/server_identity.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <chrono>
+#include <stdexcept>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "protocol/server_identity_api.h"
@@ -36,6 +41,33 @@ ServerIdentity fetch_server_identity(const std::string& base_url, HttpPoolOption
   }
   identity_api::guess_engine(identity);
   return identity;
+}
+
+std::vector<std::string> fetch_served_models(const std::string& base_url, HttpPoolOptions http,
+                                             double ready_timeout_s) {
+  http.reuse_connections = false;
+  http.total_timeout_ms = 10'000;
+  http.max_body_bytes = 1 << 20;
+  HttpPool pool(std::move(http));
+  HttpCall call;
+  call.url = base_url + "/v1/models";
+  call.get = true;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<int64_t>(ready_timeout_s * 1000));
+  while (true) {
+    const HttpReply reply = pool.run_one(call);
+    ServerIdentity identity;
+    if (reply.ok()) identity_api::absorb("/v1/models", reply.body, identity);
+    if (!identity.answered.empty()) return identity.models;
+    // Not ready yet (or no such endpoint): ask again a second later while the wait lasts.
+    if (std::chrono::steady_clock::now() + std::chrono::seconds(1) > deadline) {
+      throw std::runtime_error(fmt::format(
+          "GET {} gave no model list{}: {}", call.url,
+          ready_timeout_s > 0 ? fmt::format(" within {:g} s", ready_timeout_s) : std::string(),
+          reply.error.empty() ? fmt::format("HTTP {}", reply.status) : reply.error));
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
 }
 
 }  // namespace llmperf

@@ -39,6 +39,12 @@ Parsed parse_with(std::vector<std::string> extra) {
   return parse(args);
 }
 
+std::vector<std::string> concat_args(std::vector<std::string> a,
+                                     const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override { unsetenv("OPENAI_API_KEY"); }
@@ -119,9 +125,11 @@ TEST_F(CliTest, AllValidationErrorsReportedOnePerLine) {
   Parsed p = parse({"--url", "ftp://x", "--parallel", "0", "--top-p", "0"});
   EXPECT_EQ(p.outcome.exit_code, 2);
   const std::string& out = p.outcome.output;
-  for (const char* flag : {"--url", "--model", "--parallel", "--top-p", "--dataset-path"}) {
+  for (const char* flag : {"--url", "--parallel", "--top-p", "--dataset-path"}) {
     EXPECT_NE(out.find("llmperf: error: " + std::string(flag)), std::string::npos) << flag << out;
   }
+  // No --model is no error: the server's /v1/models names it at start (vLLM's rule).
+  EXPECT_EQ(out.find("--model"), std::string::npos) << out;
 }
 
 TEST_F(CliTest, NoStreamAndStream) {
@@ -475,7 +483,6 @@ TEST_F(CliTest, EveryIgnoredFlagWarnsOnceNamingItAndNeverItsValue) {
                                                "--in-flight-task-multiplier",
                                                "--dataset-offset",
                                                "--num-workers",
-                                               "--port",
                                                "--attn-implementation",
                                                "--image-format",
                                                "--image-patch-size"};
@@ -490,14 +497,14 @@ TEST_F(CliTest, EveryIgnoredFlagWarnsOnceNamingItAndNeverItsValue) {
     EXPECT_EQ(p.outcome.warnings[0].find(value), std::string::npos) << p.outcome.warnings[0];
     EXPECT_EQ(p.outcome.warnings[0].rfind("llmperf: warning: ", 0), 0u);
   }
-  for (const std::string flag : {"--enable-progress-tracker", "--save-result", "--save-detailed"}) {
+  for (const std::string flag : {"--enable-progress-tracker", "--disable-tqdm"}) {
     Parsed p = parse_with({flag});
     ASSERT_TRUE(p.outcome.proceed) << flag << ": " << p.outcome.output;
     ASSERT_EQ(p.outcome.warnings.size(), 1u) << flag;
     EXPECT_NE(p.outcome.warnings[0].find(flag + " is accepted"), std::string::npos);
   }
   // Several at once: one warning each.
-  Parsed p = parse_with({"--port", "8877", "--save-result", "--num-workers", "4"});
+  Parsed p = parse_with({"--disable-tqdm", "--db-commit-interval", "3", "--num-workers", "4"});
   ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
   EXPECT_EQ(p.outcome.warnings.size(), 3u) << all_warnings(p);
 }
@@ -825,6 +832,8 @@ TEST_F(CliTest, RequestRateIsRateAndInfIsAClosedLoop) {
   ASSERT_TRUE(all_at_once.outcome.proceed) << all_at_once.outcome.output;
   EXPECT_TRUE(all_at_once.config.rate.empty());
   EXPECT_EQ(all_at_once.config.parallel, std::vector<int>{100});
+  EXPECT_TRUE(all_at_once.config.default_cap);  // vLLM's max_concurrency: null
+  EXPECT_FALSE(capped.config.default_cap);
 }
 
 TEST_F(CliTest, PercentileMetricsAndMetricPercentilesAreCommaLists) {
@@ -1097,6 +1106,130 @@ TEST_F(CliTest, TraceFlagsThatCannotWorkExit2) {
   EXPECT_EQ(p.outcome.exit_code, 2);
   EXPECT_NE(p.outcome.output.find("--dataset-path is required"), std::string::npos)
       << p.outcome.output;
+}
+
+// --- vLLM's command lines (vllm bench serve, benchmark_serving.py) ---
+
+constexpr const char* kShareGpt = LLMPERF_FIXTURES_DIR "/sharegpt/sample.json";
+
+TEST_F(CliTest, VllmAddressFlagsBuildTheUrlByBackend) {
+  // vLLM's defaults: 127.0.0.1:8000, /v1/completions for vllm and openai.
+  Parsed p = parse({"--backend", "vllm", "--model", "m", "--prompt", "hi"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/completions");
+  EXPECT_EQ(p.config.api_kind, ApiKind::kCompletions);
+  EXPECT_EQ(p.config.vllm.backend, "vllm");
+  p = parse({"--backend", "openai-chat", "--host", "10.0.0.5", "--port", "9000", "--model", "m",
+             "--prompt", "hi"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.url, "http://10.0.0.5:9000/v1/chat/completions");
+  EXPECT_EQ(p.config.api_kind, ApiKind::kChat);
+  p = parse({"--base-url", "http://h:8001/", "--endpoint", "/v1/chat/completions", "--model", "m",
+             "--prompt", "hi"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.url, "http://h:8001/v1/chat/completions");
+  p = parse({"--port", "8080", "--model", "m", "--prompt", "hi"});
+  EXPECT_EQ(p.config.url, "http://127.0.0.1:8080/v1/completions");
+  p = parse({"--backend", "openai-embeddings", "--model", "m", "--prompt", "hi"});
+  EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/embeddings");
+  // --url decides where it is given; --backend then only names the backend in vllm_result.json.
+  p = parse({"--url", "http://h/v1/chat/completions", "--backend", "openai-chat", "--model", "m",
+             "--prompt", "hi"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.url, "http://h/v1/chat/completions");
+}
+
+TEST_F(CliTest, VllmAddressMistakesExit2) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--url", "http://h/v1/completions", "--port", "9000"}, "both give the address"},
+      {{"--backend", "tgi"}, "--backend tgi is not supported"},
+      {{"--backend", "openai-chat", "--endpoint", "/v1/completions"}, "ending in chat/completions"},
+      {{"--metadata", "novalue"}, "--metadata expects KEY=VALUE"},
+      {{"--random-range-ratio", "0.5"}, "--random-range-ratio needs --dataset-name random"},
+  };
+  for (const auto& [args, needle] : cases) {
+    Parsed p = parse(concat_args({"--model", "m", "--prompt", "hi"}, args));
+    EXPECT_EQ(p.outcome.exit_code, 2) << args.front();
+    EXPECT_NE(p.outcome.output.find(needle), std::string::npos)
+        << needle << " not in: " << p.outcome.output;
+  }
+}
+
+TEST_F(CliTest, VllmCommandsSendEverythingAtOnceWithoutACapOrRate) {
+  // A vLLM command line (bench serve, or its address flags) without --max-concurrency or
+  // --request-rate: vLLM's --request-rate inf, every request at once.
+  Parsed p = parse({"bench", "serve", "--model", "m", "--prompt", "hi", "--num-prompts", "10"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/completions");
+  EXPECT_TRUE(p.config.rate.empty());
+  EXPECT_EQ(p.config.parallel, std::vector<int>{10});
+  p = parse({"--port", "9000", "--model", "m", "--prompt", "hi", "--max-concurrency", "4"});
+  EXPECT_EQ(p.config.parallel, std::vector<int>{4});
+  p = parse({"--port", "9000", "--model", "m", "--prompt", "hi", "--request-rate", "32"});
+  EXPECT_EQ(p.config.rate, std::vector<double>{32});
+  // llmperf's own command line keeps llmperf's defaults: one request at a time.
+  p = parse_with({});
+  EXPECT_EQ(p.config.parallel, std::vector<int>{1});
+}
+
+TEST_F(CliTest, VllmOldDatasetFlagNamesTheShareGptFile) {
+  Parsed p = parse({"--port", "9000", "--dataset", kShareGpt, "--tokenizer", "/data/SUS-Chat-34B/",
+                    "--request-rate", "32", "--num-prompts", "1000"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.dataset, "sharegpt");
+  EXPECT_EQ(p.config.dataset_path, kShareGpt);
+  EXPECT_TRUE(p.config.model.empty());  // taken from the server's /v1/models at start
+  EXPECT_EQ(p.config.vllm.tokenizer, "/data/SUS-Chat-34B/");
+  ASSERT_EQ(p.outcome.warnings.size(), 1u);
+  EXPECT_NE(p.outcome.warnings[0].find("counts tokens with the server"), std::string::npos);
+  // A dataset kind is still a kind, and a file given twice is refused.
+  EXPECT_EQ(parse_with({"--dataset", "openqa"}).config.dataset, "openqa");
+  EXPECT_EQ(parse({"--model", "m", "--dataset", kShareGpt, "--dataset-path", "other.json"})
+                .outcome.exit_code,
+            2);
+}
+
+TEST_F(CliTest, VllmResultFlags) {
+  Parsed p = parse_with(
+      {"--result-dir", "/tmp/r", "--metadata", "version=0.11", " tp = 2", "--label", "nightly"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_TRUE(p.config.vllm.save);  // --result-dir implies --save-result
+  EXPECT_FALSE(p.config.vllm.detailed);
+  EXPECT_EQ(p.config.vllm.dir, "/tmp/r");
+  EXPECT_EQ(p.config.vllm.label, "nightly");
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(p.config.vllm.metadata, (Pairs{{"version", "0.11"}, {"tp", "2"}}));
+  p = parse_with({"--save-result", "--save-detailed", "--result-filename", "x.json"});
+  EXPECT_TRUE(p.config.vllm.save);
+  EXPECT_TRUE(p.config.vllm.detailed);
+  EXPECT_EQ(p.config.vllm.filename, "x.json");
+  EXPECT_FALSE(parse_with({}).config.vllm.save);
+  p = parse({"--url", "http://h/v1/completions", "--model", "/data/Qwen", "--served-model-name",
+             "qwen", "--prompt", "hi", "--ready-check-timeout-sec", "30", "--disable-tqdm"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.model, "qwen");
+  EXPECT_EQ(p.config.vllm.model_id, "/data/Qwen");
+  EXPECT_EQ(p.config.ready_timeout_s, 30);
+  // vLLM's spellings of llmperf's --headers and --warmup-num.
+  p = parse_with({"--header", "X-A=1", "--num-warmups", "5"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.headers, (Pairs{{"X-A", "1"}}));
+  EXPECT_EQ(p.config.warmup_num, 5);
+}
+
+TEST_F(CliTest, VllmRandomRangeRatioDrawsLengthsAroundTheGivenOnes) {
+  Parsed p = parse_random(
+      {"--random-input-len", "100", "--random-output-len", "10", "--random-range-ratio", "0.25"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_TRUE(p.config.input_tokens.empty());
+  EXPECT_EQ(p.config.min_prompt_length, 75);
+  EXPECT_EQ(p.config.max_prompt_length, 125);
+  EXPECT_EQ(p.config.max_tokens_low, 7);  // floor(7.5)
+  EXPECT_EQ(p.config.max_tokens, 13);     // ceil(12.5)
+  EXPECT_EQ(parse_random({"--random-input-len", "100", "--random-output-len", "10",
+                          "--random-range-ratio", "1"})
+                .outcome.exit_code,
+            2);
 }
 
 }  // namespace

@@ -69,6 +69,31 @@ TEST_F(SubcommandsTest, ReportRebuildsARunFromItsRecords) {
   EXPECT_EQ(first["chunk_ns"], json({100'000'000, 120'000'000, 140'000'000}));
 }
 
+TEST_F(SubcommandsTest, ReportKeepsVllmsResultFlags) {
+  // A run made with --backend vllm --label nightly --metadata tp=2 --tokenizer T: the rebuilt
+  // vllm_result.json says so as the run's did.
+  const fs::path run = dir_ / "sweep_a" / "parallel_1_number_2";
+  json summary = json::parse(read(run / "summary.json"));
+  summary["config"]["vllm"] = {{"backend", "vllm"},
+                               {"label", "nightly"},
+                               {"model_id", "/data/qwen"},
+                               {"tokenizer", "/data/qwen-tokenizer"},
+                               {"metadata", {{"tp", "2"}}}};
+  summary["config"]["metric_percentiles"] = {90};
+  std::ofstream(run / "summary.json") << summary.dump();
+  rebuild_reports({run.string(), {}, ""});
+  const json result = json::parse(read(run / "vllm_result.json"));
+  EXPECT_EQ(result["backend"], "vllm");
+  EXPECT_EQ(result["endpoint_type"], "vllm");
+  EXPECT_EQ(result["label"], "nightly");
+  EXPECT_EQ(result["model_id"], "/data/qwen");
+  EXPECT_EQ(result["tokenizer_id"], "/data/qwen-tokenizer");
+  EXPECT_EQ(result["tp"], "2");
+  EXPECT_TRUE(result.contains("p90_ttft_ms"));
+  // And the rebuilt summary.json carries them on.
+  EXPECT_EQ(json::parse(read(run / "summary.json"))["config"]["vllm"], summary["config"]["vllm"]);
+}
+
 TEST_F(SubcommandsTest, ReportOnASweepRewritesTheSweepTables) {
   const std::string text = rebuild_reports({(dir_ / "sweep_a").string(), {50, 95}, ""});
   EXPECT_NE(text.find("Sweep summary (P95 = 95th percentile)"), std::string::npos) << text;

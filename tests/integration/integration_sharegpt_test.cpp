@@ -413,10 +413,11 @@ TEST(IntegrationShareGpt, VllmSummaryAgreesWithSummaryJson) {
 
   const json result = json::parse(read_file((dir / "vllm_result.json").string()));
   const std::vector<std::string> head = words(
-      "date backend model_id tokenizer_id num_prompts request_rate burstiness max_concurrency "
-      "duration completed failed total_input_tokens total_output_tokens request_throughput "
-      "request_goodput output_throughput total_token_throughput max_output_tokens_per_s "
-      "max_concurrent_requests input_lens output_lens ttfts itls latencies start_times errors");
+      "date endpoint_type backend label model_id tokenizer_id num_prompts request_rate "
+      "burstiness max_concurrency duration completed failed total_input_tokens "
+      "total_output_tokens request_throughput request_goodput output_throughput "
+      "total_token_throughput input_lens output_lens ttfts itls latencies start_times "
+      "queue_times generated_texts errors max_output_tokens_per_s max_concurrent_requests rtfx");
   const nlohmann::ordered_json ordered =
       nlohmann::ordered_json::parse(read_file((dir / "vllm_result.json").string()));
   std::vector<std::string> keys;

@@ -501,6 +501,7 @@ void expect_same_record(const RequestRecord& a, const RequestRecord& b) {
   EXPECT_EQ(a.error, b.error);
   EXPECT_EQ(a.finish_reason, b.finish_reason);
   EXPECT_EQ(a.response_id, b.response_id);
+  EXPECT_EQ(a.output_text, b.output_text);
 }
 
 TEST_F(ReportTest, RecordsFileStreamsToAPartialFileAndCommitsByRename) {
@@ -696,6 +697,7 @@ TEST_F(ReportTest, RequestsJsonlLineEscapesStringsAsNlohmannDoes) {
       "HTTP 500: {\"error\": \"bad\\path\"}\n\ttab \x01 \xe6\x9c\x8d\xe5\x8a\xa1 \xff end";
   record.finish_reason = "";
   record.response_id = "id with \"quotes\"";
+  record.output_text = "answer \"quoted\"\n\xe6\x9c\x8d";
   const std::string line = record_to_json(record, test_info(dir_));
   EXPECT_EQ(line.find('\n'), std::string::npos);
   const json parsed = json::parse(line);
@@ -704,6 +706,8 @@ TEST_F(ReportTest, RequestsJsonlLineEscapesStringsAsNlohmannDoes) {
       "HTTP 500: {\"error\": \"bad\\path\"}\n\ttab \x01 \xe6\x9c\x8d\xe5\x8a\xa1 \xef\xbf\xbd end");
   EXPECT_EQ(parsed["response_id"], "id with \"quotes\"");
   EXPECT_EQ(parsed["finish_reason"], "");
+  EXPECT_EQ(parsed["output_text"], "answer \"quoted\"\n\xe6\x9c\x8d");
+  EXPECT_EQ(record_from_json(line).output_text, record.output_text);
   // Escaped as nlohmann escapes it, byte for byte.
   EXPECT_NE(line.find(json(parsed["error_message"]).dump()), std::string::npos);
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -341,51 +342,150 @@ class VllmResultTest : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(VllmResultTest, EveryKeyInTheDocumentedOrder) {
+// vLLM's --save-result keys in its order (vllm/benchmarks/serve.py, `vllm bench serve`, at
+// vllm-project/vllm 009e6d4): date, endpoint_type, backend, label, model_id, tokenizer_id,
+// num_prompts, the --metadata pairs, request_rate, burstiness, max_concurrency, then the benchmark
+// result: its totals, the per-request arrays, the peaks and rtfx, then each metric's statistics.
+std::vector<std::string> vllm_keys(const std::vector<std::string>& metadata,
+                                   const std::vector<double>& percentiles) {
+  std::vector<std::string> keys = {"date",     "endpoint_type", "backend",    "label",
+                                   "model_id", "tokenizer_id",  "num_prompts"};
+  keys.insert(keys.end(), metadata.begin(), metadata.end());
+  for (const char* key : {"request_rate",
+                          "burstiness",
+                          "max_concurrency",
+                          "duration",
+                          "completed",
+                          "failed",
+                          "total_input_tokens",
+                          "total_output_tokens",
+                          "request_throughput",
+                          "request_goodput",
+                          "output_throughput",
+                          "total_token_throughput",
+                          "input_lens",
+                          "output_lens",
+                          "ttfts",
+                          "itls",
+                          "latencies",
+                          "start_times",
+                          "queue_times",
+                          "generated_texts",
+                          "errors",
+                          "max_output_tokens_per_s",
+                          "max_concurrent_requests",
+                          "rtfx"}) {
+    keys.emplace_back(key);
+  }
+  for (const char* metric : {"ttft", "tpot", "itl", "e2el"}) {
+    for (const char* stat : {"mean", "median", "std"}) {
+      keys.push_back(std::string(stat) + "_" + metric + "_ms");
+    }
+    for (const double p : percentiles) {
+      keys.push_back(fmt::format("p{}_{}_ms", p, metric));
+    }
+  }
+  return keys;
+}
+
+std::vector<std::string> keys_of(const ordered_json& j) {
+  std::vector<std::string> keys;
+  for (const auto& item : j.items()) keys.push_back(item.key());
+  return keys;
+}
+
+TEST_F(VllmResultTest, EveryKeyOfVllmsFileInItsOrder) {
   Config config = test_config();
   config.metric_percentiles = {99, 99.9};
   const ordered_json j = write(config, info(), test_summary());
-  std::vector<std::string> keys;
-  for (const auto& item : j.items()) keys.push_back(item.key());
-  std::vector<std::string> expected = {"date",
-                                       "backend",
-                                       "model_id",
-                                       "tokenizer_id",
-                                       "num_prompts",
-                                       "request_rate",
-                                       "burstiness",
-                                       "max_concurrency",
-                                       "duration",
-                                       "completed",
-                                       "failed",
-                                       "total_input_tokens",
-                                       "total_output_tokens",
-                                       "request_throughput",
-                                       "request_goodput",
-                                       "output_throughput",
-                                       "total_token_throughput",
-                                       "max_output_tokens_per_s",
-                                       "max_concurrent_requests",
-                                       "input_lens",
-                                       "output_lens",
-                                       "ttfts",
-                                       "itls",
-                                       "latencies",
-                                       "start_times",
-                                       "errors"};
-  for (const char* metric : {"ttft", "tpot", "itl", "e2el"}) {
-    for (const char* stat : {"mean", "median", "std", "p99", "p99.9"}) {
-      expected.push_back(std::string(stat) + "_" + metric + "_ms");
-    }
+  EXPECT_EQ(keys_of(j), vllm_keys({}, {99, 99.9}));
+}
+
+TEST_F(VllmResultTest, MetadataLabelBackendAndTokenizerAsGiven) {
+  Config config = test_config();
+  config.vllm.backend = "vllm";
+  config.vllm.label = "nightly";
+  config.vllm.tokenizer = "/data/qwen-tokenizer";
+  // A pair named like a setup key takes its place (a Python dict); one named like a result gives
+  // way to the result.
+  config.vllm.metadata = {{"version", "0.11"}, {"tp", "2"}, {"model_id", "x"}, {"ttfts", "y"}};
+  const ordered_json j = write(config, info(), test_summary());
+  EXPECT_EQ(keys_of(j), vllm_keys({"version", "tp"}, {99}));
+  EXPECT_EQ(j["endpoint_type"], "vllm");
+  EXPECT_EQ(j["backend"], "vllm");
+  EXPECT_EQ(j["label"], "nightly");
+  EXPECT_EQ(j["model_id"], "x");
+  EXPECT_EQ(j["tokenizer_id"], "/data/qwen-tokenizer");
+  EXPECT_EQ(j["version"], "0.11");
+  EXPECT_EQ(j["tp"], "2");
+  EXPECT_TRUE(j["ttfts"].is_array());
+}
+
+TEST_F(VllmResultTest, GeneratedTextsAreTheAnswersKept) {
+  std::vector<RequestRecord> records = test_records();
+  records[0].output_text = "Hello \"world\"\n\xe4\xbd\xa0\xe5\xa5\xbd";
+  records[1].output_text = "cut";  // what a failed request received before it failed
+  records[3].output_text = "warm-up";
+  write_run_outputs(test_config(), info(), test_summary(), records);
+  const ordered_json j = ordered_json::parse(read("vllm_result.json"));
+  // The non-streamed request kept none (beyond --keep-text, say): "" as vLLM writes for none.
+  EXPECT_EQ(j["generated_texts"],
+            ordered_json({"Hello \"world\"\n\xe4\xbd\xa0\xe5\xa5\xbd", "cut", ""}));
+}
+
+TEST_F(VllmResultTest, QueueTimesAreTheWaitsAfterThePlannedSend) {
+  std::vector<RequestRecord> records = test_records();
+  records[0].planned_ns = records[0].sent_ns - 250 * kMs;
+  write_run_outputs(test_config(), info(), test_summary(), records);
+  const ordered_json j = ordered_json::parse(read("vllm_result.json"));
+  ASSERT_EQ(j["queue_times"].size(), 3u);
+  EXPECT_DOUBLE_EQ(j["queue_times"][0].get<double>(), 0.25);
+  EXPECT_EQ(j["queue_times"][1], 0.0);
+  EXPECT_EQ(j["rtfx"], 0.0);
+}
+
+TEST_F(VllmResultTest, SaveResultWritesACopyUnderVllmsName) {
+  Config config = test_config();
+  config.vllm.save = true;
+  config.vllm.dir = (dir_ / "results").string();
+  config.vllm.backend = "openai-chat";
+  config.vllm.model_id = "/data/Qwen2.5-72B";
+  RunInfo run = info();
+  run.rate = 32;
+  const ordered_json full = write(config, run, test_summary());
+  std::vector<fs::path> copies;
+  for (const auto& entry : fs::directory_iterator(dir_ / "results")) copies.push_back(entry.path());
+  ASSERT_EQ(copies.size(), 1u);
+  // {label or backend}-{rate}qps[-concurrency{N}]-{model's last part}-{date}.json; this rate run
+  // chose its cap, so the name carries it.
+  const std::string name = copies.front().filename().string();
+  EXPECT_TRUE(std::regex_match(
+      name, std::regex(R"(openai-chat-32\.0qps-concurrency2-Qwen2\.5-72B-\d{8}-\d{6}\.json)")))
+      << name;
+  // Without --save-detailed the copy drops the arrays vLLM drops; the rest is the same.
+  const ordered_json copy = ordered_json::parse(read("results/" + name));
+  for (const char* dropped :
+       {"input_lens", "output_lens", "ttfts", "itls", "start_times", "generated_texts", "errors"}) {
+    EXPECT_FALSE(copy.contains(dropped)) << dropped;
   }
-  EXPECT_EQ(keys, expected);
+  EXPECT_EQ(copy["latencies"], full["latencies"]);
+  EXPECT_EQ(copy["mean_ttft_ms"], full["mean_ttft_ms"]);
+  EXPECT_EQ(copy["model_id"], "/data/Qwen2.5-72B");
+
+  // --result-filename and --save-detailed: that name, every key.
+  config.vllm.filename = "mine.json";
+  config.vllm.detailed = true;
+  write(config, run, test_summary());
+  EXPECT_EQ(keys_of(ordered_json::parse(read("results/mine.json"))), keys_of(full));
 }
 
 TEST_F(VllmResultTest, HeadValuesForAClosedLoopChatRun) {
   const ordered_json j = write(test_config(), info(), test_summary());
   EXPECT_TRUE(std::regex_match(j["date"].get<std::string>(), std::regex(R"(\d{8}-\d{6})")))
       << j["date"];
+  EXPECT_EQ(j["endpoint_type"], "openai-chat");
   EXPECT_EQ(j["backend"], "openai-chat");
+  EXPECT_TRUE(j["label"].is_null());
   EXPECT_EQ(j["model_id"], "qwen");
   EXPECT_EQ(j["tokenizer_id"], "qwen");
   EXPECT_EQ(j["num_prompts"], 10);
@@ -420,6 +520,18 @@ TEST_F(VllmResultTest, RateRunGoodputAndCompletionsBackend) {
   EXPECT_EQ(j["backend"], "openai");
   EXPECT_EQ(j["burstiness"], 0.5);
   EXPECT_EQ(j["request_goodput"], 0.25);
+}
+
+TEST_F(VllmResultTest, MaxConcurrencyIsNullForEverythingAtOnce) {
+  // --request-rate inf without --max-concurrency: a closed loop of every request, no cap chosen.
+  Config config = test_config();
+  config.default_cap = true;
+  RunInfo run = info();
+  run.parallel = 10;
+  EXPECT_TRUE(write(config, run, test_summary())["max_concurrency"].is_null());
+  EXPECT_EQ(index_starting(lines_of(render_vllm_block(config, run, test_summary())),
+                           "Maximum request concurrency"),
+            -1);
 }
 
 TEST_F(VllmResultTest, MaxConcurrencyIsNullOnlyForARateRunWithTheDefaultCap) {
@@ -521,8 +633,8 @@ TEST_F(VllmResultTest, NoMeasuredRequestsGiveEmptyArrays) {
   records.erase(records.begin(), records.begin() + 3);  // only the warm-up
   write_run_outputs(test_config(), info(), test_summary(), records);
   const ordered_json j = ordered_json::parse(read("vllm_result.json"));
-  for (const char* key :
-       {"input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "errors"}) {
+  for (const char* key : {"input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
+                          "queue_times", "generated_texts", "errors"}) {
     EXPECT_EQ(j[key], ordered_json::array()) << key;
   }
 }

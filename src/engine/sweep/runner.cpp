@@ -2,6 +2,7 @@
 #include "engine/sweep/runner.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -26,6 +27,8 @@
 #include "metrics/client_health.h"
 #include "metrics/metrics.h"
 #include "report/report.h"
+#include "server/server_identity.h"
+#include "server/side_channel.h"
 #include "verdict/baseline.h"
 #include "verdict/search.h"
 #include "verdict/slo.h"
@@ -457,12 +460,32 @@ Config with_trace_plan(const Config& given, const TraceInfo& trace) {
   return config;
 }
 
+// Waits for the server (--ready-check-timeout-sec) and, without --model, takes the one model its
+// /v1/models lists, as vLLM does. Several models or none: an error naming them.
+Config with_served_model(const Config& given) {
+  if (!given.model.empty() && given.ready_timeout_s <= 0) return given;
+  const std::vector<std::string> models = fetch_served_models(
+      base_url_of(given.url), side_channel_options(given), given.ready_timeout_s);
+  Config config = given;
+  if (!config.model.empty()) return config;
+  if (models.size() != 1) {
+    throw std::invalid_argument(fmt::format(
+        "--model is missing and the server's /v1/models lists {}: give --model{}",
+        models.empty() ? std::string("no model") : fmt::format("{}", fmt::join(models, ", ")),
+        models.empty() ? "" : " (one of those)"));
+  }
+  config.model = models.front();
+  spdlog::info("model: {}, the one model the server lists (no --model given)", config.model);
+  return config;
+}
+
 }  // namespace
 
-int run_benchmark(const Config& given) {
+int run_benchmark(const Config& requested) {
   install_interrupt_handlers();
   init_transport();
 
+  const Config given = with_served_model(requested);
   PromptSource source(given);
   const Config config = with_trace_plan(given, source.workload().trace);
   const RequestBuilder builder(config);

@@ -1,8 +1,10 @@
 // vLLM's benchmark formats, so that scripts written for `vllm bench serve` read llmperf's runs
 // unchanged: its console block (--summary-format vllm: the labels, order and "{:<40} {:<10}"
 // layout of vllm/benchmarks/serve.py) and its --save-result JSON (vllm_result.json in every run
-// directory: the same top-level keys, per-request arrays in seconds, statistics in ms). Where
-// llmperf's definitions differ from vLLM's, the README says so; the values are llmperf's.
+// directory: the same top-level keys in the same order, per-request arrays in seconds, statistics
+// in ms; with --save-result also a copy where vLLM would put it). Where llmperf's definitions
+// differ from vLLM's, the README says so; the values are llmperf's.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -106,7 +108,7 @@ std::string render_vllm_block(const Config& config, const RunInfo& info, const R
   out += int_line("Successful requests:", s.succeeded);
   out += int_line("Failed requests:", s.failed);
   // vLLM prints the cap only when --max-concurrency was given.
-  const bool capped = info.rate <= 0 || !config.default_cap;
+  const bool capped = !config.default_cap;
   if (capped) out += int_line("Maximum request concurrency:", info.parallel);
   if (info.rate > 0) out += float_line("Request rate configured (RPS):", info.rate);
   out += float_line("Benchmark duration (s):", static_cast<double>(s.window_ns) / kNsPerS);
@@ -132,58 +134,40 @@ std::string render_vllm_block(const Config& config, const RunInfo& info, const R
   return out;
 }
 
-void write_vllm_result(const Config& config, const RunInfo& info, const RunSummary& s) {
-  namespace fs = std::filesystem;
-  const fs::path dir(info.output_dir);
-  Json head{
-      {"date", vllm_date()},
-      {"backend", vllm_backend(config.api_kind)},
-      {"model_id", config.model},
-      {"tokenizer_id", config.model},
-      {"num_prompts", info.number},
-      {"request_rate", info.rate > 0 ? Json(info.rate) : Json("inf")},
-      {"burstiness", number_or_null(config.burstiness)},
-      {"max_concurrency",
-       info.rate <= 0 || !config.default_cap ? Json(info.parallel) : Json(nullptr)},
-      {"duration", number_or_null(static_cast<double>(s.window_ns) / kNsPerS)},
-      {"completed", s.succeeded},
-      {"failed", s.failed},
-      {"total_input_tokens", s.total_input_tokens},
-      {"total_output_tokens", s.total_output_tokens},
-      {"request_throughput", number_or_null(s.qps)},
-      {"request_goodput", s.goodput_enabled ? number_or_null(s.goodput_rps) : Json(nullptr)},
-      {"output_throughput", number_or_null(s.output_throughput)},
-      {"total_token_throughput", number_or_null(s.total_throughput)},
-      {"max_output_tokens_per_s", number_or_null(s.peak_output_throughput)},
-      {"max_concurrent_requests", s.peak_concurrency},
-  };
-  Json stats = Json::object();
-  for (const VllmMetric& m : vllm_metrics(s)) {
-    const std::string key = m.key;
-    stats["mean_" + key + "_ms"] = number_or_null(mean_in(*m.dist, kNsPerMs));
-    stats["median_" + key + "_ms"] = number_or_null(percentile_ms(s, *m.dist, 50));
-    stats["std_" + key + "_ms"] = number_or_null(std_ms(*m.dist));
-    for (const double p : config.metric_percentiles) {
-      stats["p" + p_word(p) + "_" + key + "_ms"] = number_or_null(percentile_ms(s, *m.dist, p));
-    }
-  }
+namespace {
 
-  // The per-request arrays, from requests.jsonl in its order (measured requests only), each
-  // streamed to a scratch file so that memory stays flat however long the run.
-  const char* const kArrays[] = {"input_lens", "output_lens", "ttfts", "itls",
-                                 "latencies",  "start_times", "errors"};
-  constexpr size_t kArrayCount = std::size(kArrays);
-  struct Close {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-  };
-  std::unique_ptr<std::FILE, Close> parts[kArrayCount];
+// The per-request arrays of vLLM's file in its order; `detailed` ones are dropped from a
+// --save-result copy without --save-detailed (vLLM removes the same).
+struct VllmArray {
+  const char* key;
+  bool detailed;
+};
+constexpr VllmArray kVllmArrays[] = {
+    {"input_lens", true},   {"output_lens", true},     {"ttfts", true},
+    {"itls", true},         {"latencies", false},      {"start_times", true},
+    {"queue_times", false}, {"generated_texts", true}, {"errors", true},
+};
+constexpr size_t kVllmArrayCount = std::size(kVllmArrays);
+
+struct CloseFile {
+  void operator()(std::FILE* file) const { std::fclose(file); }
+};
+using ScratchFile = std::unique_ptr<std::FILE, CloseFile>;
+
+// Each array's values (comma-separated, no brackets) from requests.jsonl in its order (measured
+// requests only), streamed to a scratch file so that memory stays flat however long the run.
+std::vector<ScratchFile> vllm_arrays(const std::filesystem::path& records_path) {
+  std::vector<ScratchFile> parts(kVllmArrayCount);
   for (auto& part : parts) {
     part.reset(std::tmpfile());
     if (!part) throw std::runtime_error("vllm_result.json: cannot create a scratch file");
   }
-  std::ifstream records(dir / "requests.jsonl");
+  std::ifstream records(records_path);
   std::string line;
   bool first = true;
+  const auto text = [](const std::string& value) {
+    return Json(value).dump(-1, ' ', false, Json::error_handler_t::replace);
+  };
   while (records && std::getline(records, line)) {
     if (line.empty()) continue;
     const RequestRecord r = record_from_json(line);
@@ -200,29 +184,70 @@ void write_vllm_result(const Config& config, const RunInfo& info, const RunSumma
       }
     }
     itls += "]";
-    const std::string values[kArrayCount] = {
+    const bool queued = r.planned_ns >= 0 && r.sent_ns >= r.planned_ns;
+    const std::string values[kVllmArrayCount] = {
         fmt::format("{}", input),
         fmt::format("{}", ok ? r.output_tokens : 0),
         ok && r.first_content_ns >= 0 ? seconds_text(r.first_content_ns - r.sent_ns) : "0.0",
         itls,
         ok && r.end_ns >= 0 ? seconds_text(r.end_ns - r.sent_ns) : "0.0",
         r.sent_ns >= 0 ? seconds_text(r.sent_ns) : "0.0",
-        Json(ok ? std::string() : r.error_message)
-            .dump(-1, ' ', false, Json::error_handler_t::replace),
+        queued ? seconds_text(r.sent_ns - r.planned_ns) : "0.0",
+        text(r.output_text),
+        text(ok ? std::string() : r.error_message),
     };
-    for (size_t a = 0; a < kArrayCount; ++a) {
+    for (size_t a = 0; a < kVllmArrayCount; ++a) {
       std::fputs((sep + values[a]).c_str(), parts[a].get());
     }
   }
+  return parts;
+}
 
-  const std::string path = (dir / "vllm_result.json").string();
-  const std::string temporary = path + ".tmp";
+// Python's str() of a float: "inf", "32.0", "0.5" (vLLM's file name spells the rate so).
+std::string python_float(double value) {
+  if (std::isinf(value)) return "inf";
+  std::string text = fmt::format("{}", value);
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text;
+}
+
+// Where --save-result puts its copy: --result-dir (else the working directory), under
+// --result-filename or vLLM's {label}-{rate}qps[-concurrency{N}]-{model}-{date}.json. A sweep
+// writes one copy per run, the run directory's name before the extension.
+std::filesystem::path vllm_copy_path(const Config& config, const RunInfo& info, const Json& head) {
+  namespace fs = std::filesystem;
+  std::string name = config.vllm.filename;
+  if (name.empty()) {
+    const std::string model = head["model_id"].get<std::string>();
+    const std::string label =
+        config.vllm.label.empty() ? head["backend"].get<std::string>() : config.vllm.label;
+    const Json& rate = head["request_rate"];
+    const Json& cap = head["max_concurrency"];
+    name = fmt::format("{}-{}qps{}-{}-{}.json", label,
+                       rate.is_string() ? std::string("inf") : python_float(rate.get<double>()),
+                       cap.is_null() ? "" : fmt::format("-concurrency{}", cap.dump()),
+                       model.substr(model.rfind('/') + 1), head["date"].get<std::string>());
+  }
+  fs::path path = fs::path(config.vllm.dir.empty() ? "." : config.vllm.dir) / name;
+  if (config.run_specs().size() > 1) {
+    const std::string run = fs::path(info.output_dir).filename().string();
+    path.replace_filename(path.stem().string() + "-" + run + path.extension().string());
+  }
+  return path;
+}
+
+// Writes the file atomically: `head` (without its closing brace), the arrays `parts` (those
+// `detailed` allows), then `tail`'s keys.
+void emit_vllm_file(const std::filesystem::path& path, const Json& head,
+                    std::vector<ScratchFile>& parts, bool detailed, const Json& tail) {
+  const std::string temporary = path.string() + ".tmp";
   std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
   std::string text = head.dump();
   text.pop_back();  // the closing brace: the arrays and statistics follow
   out << text;
-  for (size_t a = 0; a < kArrayCount; ++a) {
-    out << ",\"" << kArrays[a] << "\":[";
+  for (size_t a = 0; a < kVllmArrayCount; ++a) {
+    if (kVllmArrays[a].detailed && !detailed) continue;
+    out << ",\"" << kVllmArrays[a].key << "\":[";
     std::rewind(parts[a].get());
     char buffer[1 << 16];
     size_t n = 0;
@@ -231,14 +256,91 @@ void write_vllm_result(const Config& config, const RunInfo& info, const RunSumma
     }
     out << "]";
   }
-  for (const auto& [key, value] : stats.items())
+  for (const auto& [key, value] : tail.items())
     out << "," << Json(key).dump() << ":" << value.dump();
   out << "}\n";
   out.close();
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path));
+  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
   std::error_code ec;
-  fs::rename(temporary, path, ec);
-  if (ec) throw std::runtime_error(fmt::format("cannot write {}: {}", path, ec.message()));
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), ec.message()));
+}
+
+}  // namespace
+
+void write_vllm_result(const Config& config, const RunInfo& info, const RunSummary& s) {
+  namespace fs = std::filesystem;
+  const fs::path dir(info.output_dir);
+  const std::string backend =
+      config.vllm.backend.empty() ? vllm_backend(config.api_kind) : config.vllm.backend;
+  const std::string model_id = config.vllm.model_id.empty() ? config.model : config.vllm.model_id;
+  const bool ramp = info.ramp.on();
+
+  // The keys that follow the head: a --metadata pair of the same name gives way to them, as the
+  // results overwrite it in vLLM.
+  Json tail{
+      {"max_output_tokens_per_s", number_or_null(s.peak_output_throughput)},
+      {"max_concurrent_requests", s.peak_concurrency},
+      {"rtfx", 0.0},
+  };
+  for (const VllmMetric& m : vllm_metrics(s)) {
+    const std::string key = m.key;
+    tail["mean_" + key + "_ms"] = number_or_null(mean_in(*m.dist, kNsPerMs));
+    tail["median_" + key + "_ms"] = number_or_null(percentile_ms(s, *m.dist, 50));
+    tail["std_" + key + "_ms"] = number_or_null(std_ms(*m.dist));
+    for (const double p : config.metric_percentiles) {
+      tail["p" + p_word(p) + "_" + key + "_ms"] = number_or_null(percentile_ms(s, *m.dist, p));
+    }
+  }
+  const auto later_key = [&tail](const std::string& key) {
+    return tail.contains(key) || std::any_of(std::begin(kVllmArrays), std::end(kVllmArrays),
+                                             [&key](const VllmArray& a) { return key == a.key; });
+  };
+
+  // vLLM's order (vllm/benchmarks/serve.py): setup, --metadata, traffic, then the results; a
+  // metadata pair named like a setup or traffic key is overwritten in place, as in a Python dict.
+  Json head{
+      {"date", vllm_date()},
+      {"endpoint_type", backend},
+      {"backend", backend},
+      {"label", config.vllm.label.empty() ? Json(nullptr) : Json(config.vllm.label)},
+      {"model_id", model_id},
+      {"tokenizer_id", config.vllm.tokenizer.empty() ? model_id : config.vllm.tokenizer},
+      {"num_prompts", info.number},
+  };
+  for (const auto& [key, value] : config.vllm.metadata) {
+    if (!later_key(key)) head[key] = value;
+  }
+  head["request_rate"] = info.rate > 0 && !ramp ? Json(info.rate) : Json("inf");
+  head["burstiness"] = number_or_null(config.burstiness);
+  head["max_concurrency"] = config.default_cap ? Json(nullptr) : Json(info.parallel);
+  if (ramp) {
+    head["ramp_up_strategy"] = info.ramp.strategy;
+    head["ramp_up_start_rps"] = number_or_null(info.ramp.start_rps);
+    head["ramp_up_end_rps"] = number_or_null(info.ramp.end_rps);
+  }
+  head["duration"] = number_or_null(static_cast<double>(s.window_ns) / kNsPerS);
+  head["completed"] = s.succeeded;
+  head["failed"] = s.failed;
+  head["total_input_tokens"] = s.total_input_tokens;
+  head["total_output_tokens"] = s.total_output_tokens;
+  head["request_throughput"] = number_or_null(s.qps);
+  head["request_goodput"] = s.goodput_enabled ? number_or_null(s.goodput_rps) : Json(nullptr);
+  head["output_throughput"] = number_or_null(s.output_throughput);
+  head["total_token_throughput"] = number_or_null(s.total_throughput);
+
+  std::vector<ScratchFile> parts = vllm_arrays(dir / "requests.jsonl");
+  emit_vllm_file(dir / "vllm_result.json", head, parts, true, tail);
+  if (config.vllm.save) {
+    const fs::path copy = vllm_copy_path(config, info, head);
+    std::error_code ec;
+    if (copy.has_parent_path()) fs::create_directories(copy.parent_path(), ec);
+    if (ec) {
+      throw std::runtime_error(
+          fmt::format("cannot create {}: {}", copy.parent_path().string(), ec.message()));
+    }
+    emit_vllm_file(copy, head, parts, config.vllm.detailed, tail);
+  }
 }
 
 }  // namespace llmperf::report_detail
