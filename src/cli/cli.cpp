@@ -211,7 +211,7 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   app.option_defaults()->always_capture_default();
   app.get_formatter()->column_width(32);
   app.set_version_flag("--version", kVersion, "Print the version and exit");
-  app.footer(kFooter);
+  app.footer(std::string(kFooter) + "\n\n" + slo_grammar_help());
   app.set_config("--config", "",
                  "Read flags from a TOML file (keys are flag names without dashes, e.g. "
                  "parallel = [1, 4], model = \"qwen\"); flags on the command line win");

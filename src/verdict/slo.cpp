@@ -425,7 +425,8 @@ std::string slo_grammar_help() {
          "(tok/s), error_rate, success_rate, good_fraction (% or a fraction), failed (count),\n"
          "token_mismatch, request_mismatch (client against the server's /metrics; % or a\n"
          "fraction), length_miss (requests whose usage differs from the input, or with\n"
-         "--ignore-eos the output, they were built to have; % or a fraction).\n"
+         "--ignore-eos the output, they were built to have; % or a fraction), cap_reached\n"
+         "(open loop: sends that found every --parallel slot busy; % or a fraction).\n"
          "OP: <= < >= > ==. Any violation exits with code 3.";
 }
 

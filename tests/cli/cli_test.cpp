@@ -448,7 +448,8 @@ TEST_F(CliTest, HelpListsEveryFlagMetricsAndExitCodes) {
   }
   for (const char* word :
        {"TTFT", "TTFB", "TPOT", "ITL", "E2E", "QPS", "Percentiles", "Failures", "Exit codes",
-        "Target", "Dataset", "Load", "Request body", "Timeouts", "Output"}) {
+        "Target", "Dataset", "Load", "Request body", "Timeouts", "Output", "SLO grammar",
+        "length_miss", "cap_reached"}) {
     EXPECT_NE(help.find(word), std::string::npos) << word;
   }
   EXPECT_NE(help.find("21600"), std::string::npos);
