@@ -21,8 +21,17 @@ codename="$(. /etc/os-release && echo "${VERSION_CODENAME:-}")"
 
 root="$(mktemp -d /var/tmp/llmperf-fresh-root.XXXXXX)"
 mounted=()
+child=""
 cleanup() {
-  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -R "${mounted[$i]}" 2>/dev/null || true; done
+  # The test command runs in a process group of its own: end all of it before unmounting.
+  if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
+    kill -TERM -- "-$child" 2>/dev/null
+    sleep 2
+    kill -KILL -- "-$child" 2>/dev/null
+  fi
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+    umount -R "${mounted[$i]}" 2>/dev/null || umount -R -l "${mounted[$i]}" 2>/dev/null || true
+  done
   if [ "${KEEP_ROOT:-0}" = "1" ]; then
     echo "fresh_root_test: the root is kept at $root"
   else
@@ -30,6 +39,7 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 started=$SECONDS
 echo "fresh_root_test: building a minimal Debian $codename root in $root"
@@ -48,8 +58,10 @@ done
 echo "fresh_root_test: root ready after $((SECONDS - started)) s; running scripts/test.sh $*"
 test_started=$SECONDS
 set +e
-chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 CI=true "$@" \
-  bash -c 'cd /llmperf && bash scripts/test.sh'
+setsid chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 CI=true \
+  "$@" bash -c 'cd /llmperf && bash scripts/test.sh' </dev/null &
+child=$!
+wait "$child"
 rc=$?
 set -e
 echo "fresh_root_test: scripts/test.sh exited $rc after $((SECONDS - test_started)) s" \

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text.h"
 #include "protocol/keep_alive.h"
 #include "protocol/pooling_response.h"
 #include "protocol/responses_decoder.h"
@@ -24,12 +25,6 @@ bool iequals_prefix(std::string_view text, std::string_view prefix) {
     if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) return false;
   }
   return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
 }
 
 // A short, single-line excerpt of a body for error messages.

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "protocol/json_scanner.h"
 
 namespace llmperf {
@@ -138,13 +139,6 @@ std::string_view utf8_prefix(std::string_view text, size_t max_bytes) {
   size_t cut = max_bytes;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
   return text.substr(0, cut);
-}
-
-std::string_view trim(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  const size_t first = text.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
 }
 
 // SAX handler, driven by JsonScanner or by nlohmann (duck-typed interface, no virtual calls).

@@ -1,17 +1,13 @@
 // Keep-Alive header parsing (see keep_alive.h).
 #include "protocol/keep_alive.h"
 
+#include "core/text.h"
+
 #include <algorithm>
 #include <cctype>
 
 namespace llmperf {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

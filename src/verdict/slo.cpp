@@ -3,6 +3,8 @@
 // per-second rates) into the unit the SLO was written in, and compared there.
 #include "verdict/slo.h"
 
+#include "core/text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -75,13 +77,6 @@ std::string known_metrics() {
     out += def.name;
   }
   return out;
-}
-
-std::string_view trim(std::string_view text) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!text.empty() && space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && space(text.back())) text.remove_suffix(1);
-  return text;
 }
 
 const char* op_text(SloOp op) {

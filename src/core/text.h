@@ -1,0 +1,16 @@
+// Small text helpers every stage shares.
+#pragma once
+
+#include <string_view>
+
+namespace llmperf {
+
+// `text` without leading and trailing ASCII white space (space, \t, \n, \v, \f, \r).
+constexpr std::string_view trim(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\n\v\f\r";
+  const size_t first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
+}
+
+}  // namespace llmperf
