@@ -161,7 +161,8 @@ TEST(ComingFromVllm, SaveResultWritesVllmsFileWhereAsked) {
   ASSERT_EQ(result["generated_texts"].size(), records.size());
   for (size_t i = 0; i < records.size(); ++i) {
     EXPECT_FALSE(records[i]["output_text"].get<std::string>().empty());
-    EXPECT_EQ(result["generated_texts"][i], records[i]["output_text"]);
+    EXPECT_EQ(result["generated_texts"][i].get<std::string>(),
+              records[i]["output_text"].get<std::string>());
   }
 }
 
