@@ -23,10 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 std::vector<std::string> random_args(const MockServer& mock) {
   return {"--url",     mock.chat_url(), "--model",          "mock-model",
           "--dataset", "random",        "--sleep-interval", "0"};

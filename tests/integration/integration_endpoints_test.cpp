@@ -44,10 +44,6 @@ std::vector<std::string> random_args(const std::string& base, const std::string&
                 extra);
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // The client's part of the text summary: everything before the server's section (whose
 // histograms have rows of their own, TTFT among them).
 std::string client_summary(const std::string& out) { return out.substr(0, out.find("\nServer:")); }

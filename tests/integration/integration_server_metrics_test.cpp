@@ -24,10 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 std::vector<json> read_jsonl(const fs::path& path) {
   std::vector<json> lines;
   std::ifstream in(path);

@@ -37,10 +37,6 @@ std::vector<std::string> synthetic_args(const MockServer& mock, const std::strin
           "--dataset", "random",           "--sleep-interval", "0"};
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // Every request of `run_dir` succeeded, was built to `input`/`output` tokens and was counted so by
 // the mock's usage; there are `requests` of them.
 void expect_every_request_exact(const fs::path& run_dir, int64_t input, int64_t output,

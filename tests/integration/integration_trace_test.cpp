@@ -36,10 +36,6 @@ std::vector<json> by_id(std::vector<json> records) {
   return records;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST(IntegrationTrace, MooncakeRequestsGoOutOnTimeAtTheirLengthsAndHitWhereBlocksRepeat) {
   // Two families of prompts: even lines start with blocks 1 2 3, odd lines with 1 4; each ends in
   // a block of its own. Blocks are 64 tokens; the mock caches blocks of 16.

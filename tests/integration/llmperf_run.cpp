@@ -44,6 +44,10 @@ std::string diagnostics(const BenchRun& run) {
          "\nstderr:\n" + run.process.err;
 }
 
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 std::vector<json> read_requests(const fs::path& run_dir) {
   std::vector<json> records;
   std::istringstream lines(read_file((run_dir / "requests.jsonl").string()));

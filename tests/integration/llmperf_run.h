@@ -31,6 +31,9 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
 // Exit code, stdout and stderr of a run, for assertion messages.
 std::string diagnostics(const BenchRun& run);
 
+// Whether `text` (a run's output, a file) contains `part`.
+bool contains(const std::string& text, const std::string& part);
+
 // Every line of a run directory's requests.jsonl.
 std::vector<nlohmann::json> read_requests(const std::filesystem::path& run_dir);
 
