@@ -1,5 +1,5 @@
-// Benchmark driver (see runner.h).
-#include "engine/sweep/runner.h"
+// A benchmark as a function (see benchmark.h).
+#include "app/benchmark.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <span>
@@ -17,11 +16,11 @@
 
 #include "core/clock.h"
 #include "engine/engine.h"
-#include "engine/sweep/progress.h"
+#include "app/progress.h"
 #include "engine/sweep/prompt_source.h"
-#include "engine/sweep/server_watch.h"
+#include "app/server_watch.h"
 #include "engine/schedule.h"
-#include "engine/sweep/signals.h"
+#include "app/signals.h"
 #include "engine/worker_threads.h"
 #include "http/curl_transport.h"
 #include "metrics/client_health.h"
@@ -128,8 +127,8 @@ void check_context(const Config& config, const PromptSource& source, const Serve
 class Benchmark {
  public:
   Benchmark(const Config& config, PromptSource& source, const RequestBuilder& builder,
-            ServerWatch& server)
-      : config_(config), source_(source), builder_(builder), server_(server) {
+            ServerWatch& server, const BenchmarkOptions& options)
+      : config_(config), source_(source), builder_(builder), server_(server), options_(options) {
     for (const std::string& expression : config.slo) slos_.push_back(parse_slo(expression));
     metrics_options_.percentiles = config.percentiles;
     metrics_options_.goodput = parse_goodput(config.goodput);
@@ -140,7 +139,7 @@ class Benchmark {
     std::string name = safe_path_component(config.name.empty() ? config.model : config.name);
     // Shards may share a volume: each writes its own directory, which `llmperf merge` combines.
     if (config.shards > 1) name += fmt::format("_shard_{}_of_{}", config.shard, config.shards);
-    sweep_dir_ = (base / name).string();
+    result_.sweep_dir = (base / name).string();
     if (config.shards > 1) {
       run_id_ = benchmark_run_id(config);
       spdlog::info("shard {} of {} ({}), benchmark {}: this process sends one request in {}, "
@@ -153,7 +152,7 @@ class Benchmark {
   // Runs every (parallel, number, rate) of the sweep in order.
   void run_sweep() {
     const std::vector<Config::RunSpec> runs = config_.run_specs();
-    for (size_t i = 0; i < runs.size() && !interrupted_; ++i) {
+    for (size_t i = 0; i < runs.size() && !result_.interrupted; ++i) {
       if (i > 0 && !pause_between_runs()) break;
       run_one(runs[i], i, fmt::format("run {}/{}", i + 1, runs.size()));
     }
@@ -183,39 +182,33 @@ class Benchmark {
       const bool passed =
           run_one(run, static_cast<size_t>(probes), fmt::format("search probe {}", probes + 1));
       ++probes;
-      if (interrupted_) return std::nullopt;
+      if (result_.interrupted) return std::nullopt;
       return passed;
     });
-    search_text_ = render_search(outcome, by_rate);
+    result_.search_text = render_search(outcome, by_rate);
+    result_.search = outcome;
     // Failing probes are how the search finds its bound; only "nothing passes" is a violation.
-    failed_verdicts_ = outcome.best ? 0 : 1;
-    write_file_atomic((std::filesystem::path(sweep_dir_) / "search_summary.md").string(),
-                      search_text_);
+    result_.slo_failures = outcome.best ? 0 : 1;
+    write_file_atomic((std::filesystem::path(result_.sweep_dir) / "search_summary.md").string(),
+                      result_.search_text);
   }
 
-  // Prints and writes what covers all runs; returns the exit code.
-  int finish() {
-    if (!rows_.empty()) {
-      if (rows_.size() > 1) std::fputs(render_sweep_text(rows_).c_str(), stdout);
-      write_sweep_outputs(sweep_dir_, rows_);
-      if (!search_text_.empty()) std::fputs(search_text_.c_str(), stdout);
-      std::fputs(fmt::format("\nOutputs: {}\n", sweep_dir_).c_str(), stdout);
-      std::fflush(stdout);
+  // Writes what covers all runs (the sweep table's files, --junit) and hands the result over.
+  BenchmarkResult finish() && {
+    if (!result_.runs.empty()) {
+      std::vector<SweepRow> rows;
+      rows.reserve(result_.runs.size());
+      for (const RunResult& run : result_.runs) rows.push_back({run.info, run.summary});
+      write_sweep_outputs(result_.sweep_dir, rows);
     }
     if (!config_.junit_path.empty()) {
-      write_file_atomic(config_.junit_path, render_junit(verdicts_));
+      std::vector<RunVerdict> verdicts;
+      for (const RunResult& run : result_.runs) verdicts.push_back(run.verdict);
+      write_file_atomic(config_.junit_path, render_junit(verdicts));
       spdlog::info("JUnit verdicts written to {}", config_.junit_path);
     }
-    if (interrupted_ || interrupt_count().load() > 0) {
-      spdlog::warn("interrupted: results above are partial");
-      return kExitInterrupted;
-    }
-    if (failed_verdicts_ > 0 || regressions_ > 0) {
-      spdlog::error("{} run(s) violated an --slo, {} regressed against --baseline",
-                    failed_verdicts_, regressions_);
-      return kExitVerdict;
-    }
-    return kExitOk;
+    result_.interrupted = result_.interrupted || interrupt_count().load() > 0;
+    return std::move(result_);
   }
 
  private:
@@ -241,7 +234,7 @@ class Benchmark {
                    : fmt::format("parallel_{}_number_{}", parallel, number);
     if (input_tokens >= 0) run_name += fmt::format("_in_{}", input_tokens);
     if (output_tokens >= 0) run_name += fmt::format("_out_{}", output_tokens);
-    info.output_dir = (std::filesystem::path(sweep_dir_) / run_name).string();
+    info.output_dir = (std::filesystem::path(result_.sweep_dir) / run_name).string();
     info.dataset = source_.dataset();
     info.workload = source_.workload();
     info.server = server_.identity();
@@ -312,31 +305,33 @@ class Benchmark {
     RecordsFile records_file(config_, info);
     ClientTotals client_totals;  // warm-up included: the server counts it too
     client_totals.shard_of_benchmark = config_.shards > 1;
+    RunResult run_result;
     auto sink = [&](std::span<RequestRecord> records) {
-      for (const RequestRecord& record : records) {
+      for (RequestRecord& record : records) {
         records_file.append(record);
         summary_builder.add(record);
         client_totals.add(record);
+        if (options_.keep_records) run_result.records.push_back(std::move(record));
       }
       records_file.flush();
     };
     server_.begin_run(info.output_dir, info.anchor_steady_ns);
     LoadProgress progress;
-    LoadResult result;
+    LoadResult load;
     {
       ProgressDisplay display(progress, requests, label, config_.log_every_n_query);
-      result = run_load(config_, plan, prompts, builder_, &progress,
+      load = run_load(config_, plan, prompts, builder_, &progress,
                         StopControl{&interrupt_count()}, sink);
     }
     ServerSummary server_summary = server_.end_run(client_totals);
     records_file.commit();
-    info.duration_s = static_cast<double>(result.end_ns - result.start_ns) / 1e9;
-    info.interrupted = result.interrupted;
-    interrupted_ = interrupted_ || result.interrupted;
+    info.duration_s = static_cast<double>(load.end_ns - load.start_ns) / 1e9;
+    info.interrupted = load.interrupted;
+    result_.interrupted = result_.interrupted || load.interrupted;
 
     RunTrace trace;
     SweepRow row{info, summary_builder.finish(&trace)};
-    ClientHealthInput health{std::move(result.stamp_delay_ns), result.cpu_s, info.duration_s,
+    ClientHealthInput health{std::move(load.stamp_delay_ns), load.cpu_s, info.duration_s,
                              workers.threads,
                              rate > 0 ? &row.summary.open_loop.client_lag_ns : nullptr};
     row.summary.client = assess_client_health(health, config_.percentiles);
@@ -352,20 +347,22 @@ class Benchmark {
     text += render_server_text(row.info, row.summary);
     text += render_verdicts_text(row.summary, verdict);
     if (baseline_) {
-      const BaselineComparison comparison =
+      run_result.baseline =
           compare_to_baseline(*baseline_, row.summary, parse_tolerance(config_.tolerance));
-      text += render_baseline_table(comparison);
-      if (comparison.regressed()) ++regressions_;
+      text += render_baseline_table(*run_result.baseline);
+      if (run_result.baseline->regressed()) ++result_.regressions;
     }
     text += render_length_warning(row.info, row.summary);
-    std::fputs(text.c_str(), stdout);
-    std::fflush(stdout);
     write_run_outputs(config_, row.info, row.summary, trace);
     spdlog::info("results written to {}", row.info.output_dir);
-    if (!verdict.passed()) ++failed_verdicts_;
     const bool passed = verdict.passed();
-    verdicts_.push_back(verdict);
-    rows_.push_back(std::move(row));
+    if (!passed) ++result_.slo_failures;
+    run_result.info = std::move(row.info);
+    run_result.summary = std::move(row.summary);
+    run_result.verdict = verdict;
+    run_result.text = std::move(text);
+    result_.runs.push_back(std::move(run_result));
+    if (options_.on_run) options_.on_run(result_.runs.back());
     return passed;
   }
 
@@ -409,8 +406,8 @@ class Benchmark {
                    config_.sleep_interval_s);
       interruptible_sleep(config_.sleep_interval_s);
     }
-    if (interrupt_count().load() > 0) interrupted_ = true;
-    return !interrupted_;
+    if (interrupt_count().load() > 0) result_.interrupted = true;
+    return !result_.interrupted;
   }
 
   static std::string render_search(const SearchOutcome& outcome, bool by_rate) {
@@ -436,15 +433,10 @@ class Benchmark {
   std::vector<Slo> slos_;
   std::optional<BaselineSummary> baseline_;
   MetricsOptions metrics_options_;
-  std::string sweep_dir_;
   std::string run_id_;            // sharded: the benchmark the shards share (benchmark_run_id)
   bool waited_for_start_ = false;  // --start-at: the first run waited for it
-  std::vector<SweepRow> rows_;
-  std::vector<RunVerdict> verdicts_;
-  std::string search_text_;
-  int failed_verdicts_ = 0;
-  int regressions_ = 0;
-  bool interrupted_ = false;
+  const BenchmarkOptions& options_;
+  BenchmarkResult result_;
 };
 
 // A trace's run is its requests at their own times: -n is the number read and the nominal rate
@@ -481,7 +473,7 @@ Config with_served_model(const Config& given) {
 
 }  // namespace
 
-int run_benchmark(const Config& requested) {
+BenchmarkResult run_benchmark(const Config& requested, const BenchmarkOptions& options) {
   install_interrupt_handlers();
   init_transport();
 
@@ -493,7 +485,7 @@ int run_benchmark(const Config& requested) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }
   ServerWatch server(config);
-  Benchmark benchmark(config, source, builder, server);
+  Benchmark benchmark(config, source, builder, server, options);
   // The first run's prompts before anything is sent: a length the template cannot fit fails here.
   source.prepare(config.run_specs().front(), 0);
   check_context(config, source, server.identity());
@@ -506,7 +498,11 @@ int run_benchmark(const Config& requested) {
              [&probe](std::span<RequestRecord> records) {
                for (RequestRecord& record : records) probe.push_back(std::move(record));
              });
-    if (probe.empty() || probe_blocks_run(config, probe.front())) return kExitCannotProceed;
+    if (probe.empty() || probe_blocks_run(config, probe.front())) {
+      BenchmarkResult refused;
+      refused.probe_failed = true;
+      return refused;
+    }
   }
 
   if (config.search.empty()) {
@@ -514,7 +510,7 @@ int run_benchmark(const Config& requested) {
   } else {
     benchmark.run_search();
   }
-  return benchmark.finish();
+  return std::move(benchmark).finish();
 }
 
 }  // namespace llmperf
