@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "engine/engine.h"
+#include "plan/run_plan.h"
 #include "app/progress.h"
 #include "engine/sweep/prompt_source.h"
 #include "app/server_watch.h"
@@ -44,17 +45,6 @@ std::string utc_iso8601() {
   char buffer[32];
   std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buffer;
-}
-
-// A run name usable as one directory level: model names such as "Qwen/Qwen2.5-7B" keep their
-// text but cannot climb out of --outputs-dir or create extra levels.
-std::string safe_path_component(const std::string& name) {
-  std::string out;
-  for (const char c : name) {
-    out.push_back((c == '/' || c == '\\' || c == '\0') ? '_' : c);
-  }
-  if (out.empty() || out == "." || out == "..") out = "run";
-  return out;
 }
 
 // Sleeps up to `seconds`, waking early when the user interrupts.
@@ -126,20 +116,20 @@ void check_context(const Config& config, const PromptSource& source, const Serve
 // Everything one invocation shares across its runs, and the runs' results.
 class Benchmark {
  public:
-  Benchmark(const Config& config, PromptSource& source, const RequestBuilder& builder,
-            ServerWatch& server, const BenchmarkOptions& options)
-      : config_(config), source_(source), builder_(builder), server_(server), options_(options) {
+  Benchmark(const Config& config, const RequestSettings& settings, PromptSource& source,
+            const RequestBuilder& builder, ServerWatch& server, const BenchmarkOptions& options)
+      : config_(config),
+        settings_(settings),
+        source_(source),
+        builder_(builder),
+        server_(server),
+        options_(options) {
     for (const std::string& expression : config.slo) slos_.push_back(parse_slo(expression));
     metrics_options_.percentiles = config.percentiles;
     metrics_options_.goodput = parse_goodput(config.goodput);
     metrics_options_.output_forced = config.ignore_eos.value_or(false);
     if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
-    std::filesystem::path base(config.outputs_dir);
-    if (!config.no_timestamp) base /= output_timestamp();
-    std::string name = safe_path_component(config.name.empty() ? config.model : config.name);
-    // Shards may share a volume: each writes its own directory, which `llmperf merge` combines.
-    if (config.shards > 1) name += fmt::format("_shard_{}_of_{}", config.shard, config.shards);
-    result_.sweep_dir = (base / name).string();
+    result_.sweep_dir = sweep_dir_of(config, output_timestamp());
     if (config.shards > 1) {
       run_id_ = benchmark_run_id(config);
       spdlog::info("shard {} of {} ({}), benchmark {}: this process sends one request in {}, "
@@ -213,89 +203,32 @@ class Benchmark {
 
  private:
   // One full run: load, summary, files, verdicts. Returns whether it met every SLO.
-  bool run_one(const Config::RunSpec& run, size_t index, const std::string& title) {
-    const auto [parallel, number, rate, input_tokens, output_tokens] = run;
-    const std::vector<Prompt>& prompts = source_.prepare(run, index);
+  bool run_one(const Config::RunSpec& spec, size_t index, const std::string& title) {
+    const std::vector<Prompt>& prompts = source_.prepare(spec, index);
+    const RunPlan run =
+        plan_run(config_, spec, {source_.trace_schedule(), source_.sessions()}, result_.sweep_dir);
+    const LoadPlan& plan = run.load;
     RunInfo info;
-    info.parallel = parallel;
-    info.number = number;
-    info.rate = rate;
-    info.input_tokens = input_tokens;
-    info.output_tokens = output_tokens;
-    const RampUp& ramp = config_.ramp_up;
-    info.ramp = ramp;
-    const bool replay = source_.trace_schedule() != nullptr;
-    std::string run_name =
-        replay      ? fmt::format("trace_x{:g}_parallel_{}_number_{}", config_.trace_speedup,
-                                  parallel, number)
-        : ramp.on() ? fmt::format("ramp_{}_{:g}_{:g}_parallel_{}_number_{}", ramp.strategy,
-                                ramp.start_rps, ramp.end_rps, parallel, number)
-        : rate > 0 ? fmt::format("rate_{:g}_parallel_{}_number_{}", rate, parallel, number)
-                   : fmt::format("parallel_{}_number_{}", parallel, number);
-    if (input_tokens >= 0) run_name += fmt::format("_in_{}", input_tokens);
-    if (output_tokens >= 0) run_name += fmt::format("_out_{}", output_tokens);
-    info.output_dir = (std::filesystem::path(result_.sweep_dir) / run_name).string();
+    info.parallel = run.parallel;
+    info.number = run.number;
+    info.rate = spec.rate;
+    info.input_tokens = spec.input_tokens;
+    info.output_tokens = spec.output_tokens;
+    info.ramp = config_.ramp_up;
+    info.output_dir = run.output_dir;
     info.dataset = source_.dataset();
     info.workload = source_.workload();
     info.server = server_.identity();
     info.shard = {config_.shard, config_.shards, config_.shard_source, run_id_, false, {}};
-
-    LoadPlan plan;
-    // A shard keeps its share of the concurrency (the remainder spread over the first shards).
-    plan.parallel = std::max(1, parallel / config_.shards +
-                                    (config_.shard < parallel % config_.shards ? 1 : 0));
-    plan.number = number;
-    plan.warmup = config_.warmup_count(number);
-    plan.shard = config_.shard;
-    plan.shards = config_.shards;
-    const WorkerThreads workers = choose_worker_threads(
-        config_.threads, plan.parallel, usable_cores(), is_loopback_url(config_.url));
-    plan.threads = workers.threads;
-    plan.duration_ns = static_cast<int64_t>(config_.duration_s * 1e9);
-    if (replay) {  // the trace's own times
-      plan.schedule_ns = shard_share(*source_.trace_schedule(), plan);
-    } else if (rate > 0) {
-      // The whole benchmark's arrivals, from the seed, partitioned: the union keeps the process.
-      const ScheduleSpec schedule{rate, parse_arrival(config_.arrival), config_.burstiness,
-                                  config_.seed, config_.ramp_up};
-      plan.schedule_ns = shard_share(make_schedule(schedule, plan.warmup + number), plan);
-    }
-    // Requests the run is to send: one per turn of its conversations (fewer where one fails).
-    int64_t requests = plan.shard_total();
-    plan.sessions = source_.sessions();
-    if (plan.sessions != nullptr) {
-      const std::vector<SessionScript>& sessions = *plan.sessions;
-      requests = 0;
-      for (int64_t i = plan.shard; i < plan.warmup + number; i += plan.shards) {
-        requests += static_cast<int64_t>(sessions[static_cast<size_t>(i) % sessions.size()].turns.size());
-      }
-    }
-    if (config_.shards > 1) {  // this directory holds the shard's share
-      LoadPlan warmup_only = plan;
-      warmup_only.number = 0;
-      info.parallel = plan.parallel;
-      info.number = plan.shard_total() - warmup_only.shard_total();
-    }
     wait_for_start_at();
     info.started_at = utc_iso8601();
     info.anchor_steady_ns = now_ns();
     info.anchor_unix_ns = unix_now_ns();
-    std::string label =
-        replay ? fmt::format("trace replay x{:g}, mean {:.3g} req/s (cap {})", config_.trace_speedup,
-                            rate, parallel)
-        : ramp.on()  ? fmt::format("ramp-up {} {:g} -> {:g} req/s (cap {})", ramp.strategy,
-                                 ramp.start_rps, ramp.end_rps, parallel)
-        : rate > 0 ? fmt::format("rate {:g}/s (cap {})", rate, parallel)
-                   : fmt::format("parallel {}", parallel);
-    if (input_tokens >= 0) label += fmt::format(", input {}", input_tokens);
-    if (output_tokens >= 0) label += fmt::format(", output {}", output_tokens);
     const char* unit = plan.sessions != nullptr ? "conversations" : "requests";
-    if (config_.shards > 1) {
-      label += fmt::format(", shard {} of {}: {} of the", config_.shard, config_.shards, info.number);
-    }
-    spdlog::info("{}: {}, {} {}{}{}", title, label, number, unit,
+    spdlog::info("{}: {}, {} {}{}{}", title, run.label, spec.number, unit,
                  plan.warmup > 0 ? fmt::format(" after {} warm-up", plan.warmup) : "",
-                 plan.sessions != nullptr ? fmt::format(" ({} turns)", requests) : "");
+                 plan.sessions != nullptr ? fmt::format(" ({} turns)", run.requests) : "");
+    const double rate = spec.rate;
     // Each finished request is written to requests.jsonl and folded into the summary as it
     // arrives, then dropped: memory holds a compact row per request, not the records.
     metrics_options_.open_loop = rate > 0;
@@ -319,8 +252,8 @@ class Benchmark {
     LoadProgress progress;
     LoadResult load;
     {
-      ProgressDisplay display(progress, requests, label, config_.log_every_n_query);
-      load = run_load(config_, plan, prompts, builder_, &progress,
+      ProgressDisplay display(progress, run.requests, run.label, config_.log_every_n_query);
+      load = run_load(settings_, plan, prompts, builder_, &progress,
                         StopControl{&interrupt_count()}, sink);
     }
     ServerSummary server_summary = server_.end_run(client_totals);
@@ -332,13 +265,13 @@ class Benchmark {
     RunTrace trace;
     SweepRow row{info, summary_builder.finish(&trace)};
     ClientHealthInput health{std::move(load.stamp_delay_ns), load.cpu_s, info.duration_s,
-                             workers.threads,
+                             run.workers.threads,
                              rate > 0 ? &row.summary.open_loop.client_lag_ns : nullptr};
     row.summary.client = assess_client_health(health, config_.percentiles);
-    row.summary.client.threads_reason = workers.reason;
+    row.summary.client.threads_reason = run.workers.reason;
     row.summary.server = std::move(server_summary);
 
-    const RunVerdict verdict = evaluate_slos(run_name, slos_, row.summary);
+    const RunVerdict verdict = evaluate_slos(run.name, slos_, row.summary);
     for (const auto& [slo, outcome] : verdict.results) {
       row.info.slo.push_back({slo.expression, outcome.passed, outcome.text});
     }
@@ -364,17 +297,6 @@ class Benchmark {
     result_.runs.push_back(std::move(run_result));
     if (options_.on_run) options_.on_run(result_.runs.back());
     return passed;
-  }
-
-  // This shard's entries of the whole benchmark's schedule: ids shard, shard + shards, ...
-  static std::vector<int64_t> shard_share(const std::vector<int64_t>& all, const LoadPlan& plan) {
-    if (plan.shards <= 1) return all;
-    std::vector<int64_t> share;
-    for (size_t i = static_cast<size_t>(plan.shard); i < all.size();
-         i += static_cast<size_t>(plan.shards)) {
-      share.push_back(all[i]);
-    }
-    return share;
   }
 
   // --start-at: the first run waits for the wall-clock instant (every shard prepared first), sleeping
@@ -427,6 +349,7 @@ class Benchmark {
   }
 
   const Config& config_;
+  const RequestSettings& settings_;
   PromptSource& source_;
   const RequestBuilder& builder_;
   ServerWatch& server_;
@@ -438,19 +361,6 @@ class Benchmark {
   const BenchmarkOptions& options_;
   BenchmarkResult result_;
 };
-
-// A trace's run is its requests at their own times: -n is the number read and the nominal rate
-// (run names, the open-loop outputs) their mean rate after --trace-speedup.
-Config with_trace_plan(const Config& given, const TraceInfo& trace) {
-  Config config = given;
-  if (!trace.on) return config;
-  config.number = {trace.entries};
-  const double span_s = trace.span_s / trace.speedup;
-  const double mean_rate = span_s > 0 ? static_cast<double>(trace.entries - 1) / span_s
-                                      : static_cast<double>(trace.entries);
-  config.rate.assign(std::max<size_t>(1, config.parallel.size()), mean_rate);  // one per cap
-  return config;
-}
 
 // Waits for the server (--ready-check-timeout-sec) and, without --model, takes the one model its
 // /v1/models lists, as vLLM does. Several models or none: an error naming them.
@@ -480,12 +390,13 @@ BenchmarkResult run_benchmark(const Config& requested, const BenchmarkOptions& o
   const Config given = with_served_model(requested);
   PromptSource source(given);
   const Config config = with_trace_plan(given, source.workload().trace);
+  const RequestSettings settings = request_settings(config);
   const RequestBuilder builder(config);
   if (config.debug) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }
   ServerWatch server(config);
-  Benchmark benchmark(config, source, builder, server, options);
+  Benchmark benchmark(config, settings, source, builder, server, options);
   // The first run's prompts before anything is sent: a length the template cannot fit fails here.
   source.prepare(config.run_specs().front(), 0);
   check_context(config, source, server.identity());
@@ -494,7 +405,7 @@ BenchmarkResult run_benchmark(const Config& requested, const BenchmarkOptions& o
     spdlog::info("probe: one request to {}", config.url);
     LoadProgress probe_progress;
     std::vector<RequestRecord> probe;
-    run_load(config, LoadPlan{}, source.probe_prompts(), builder, &probe_progress, StopControl{},
+    run_load(settings, LoadPlan{}, source.probe_prompts(), builder, &probe_progress, StopControl{},
              [&probe](std::span<RequestRecord> records) {
                for (RequestRecord& record : records) probe.push_back(std::move(record));
              });
