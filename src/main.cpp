@@ -10,8 +10,9 @@
 #include "cli/calibrate.h"
 #include "cli/cli.h"
 #include "cli/subcommands.h"
-#include "engine/calibrate/calibrate.h"
-#include "engine/sweep/runner.h"
+#include "app/calibrate/calibrate.h"
+#include "app/command.h"
+#include "core/exit_codes.h"
 #include "workload/dataset.h"
 
 int main(int argc, char** argv) {
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
   if (config.debug) spdlog::set_level(spdlog::level::debug);
 
   try {
-    return run_benchmark(config);
+    return benchmark_command(config);
   } catch (const DatasetError& error) {
     spdlog::error("{}", error.what());
     return kExitUsage;

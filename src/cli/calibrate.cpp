@@ -70,6 +70,7 @@ Config calibration_config(const CalibrationPlan& plan, const std::string& url,
   c.name = "calibration";
   c.no_timestamp = true;
   c.server_metrics = false;  // the mock's /metrics adds nothing to the comparison
+  resolve_config(c);
   const std::vector<std::string> errors = validate_config(c);
   if (!errors.empty()) {
     std::string text;

@@ -1,5 +1,5 @@
 // `llmperf calibrate`: its flags (CLI11) and the benchmark Config its run uses. The run itself
-// (starting llmperf-mock, pinning, comparing) is engine/calibrate/calibrate.h.
+// (starting llmperf-mock, pinning, comparing) is app/calibrate/calibrate.h.
 #pragma once
 
 #include <string>

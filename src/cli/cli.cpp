@@ -312,6 +312,7 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   } catch (const std::invalid_argument& error) {
     errors.push_back(error.what());
   }
+  resolve_config(config);
   std::vector<std::string> invalid = validate_config(config);
   errors.insert(errors.end(), invalid.begin(), invalid.end());
   if (!errors.empty()) {

@@ -21,8 +21,13 @@ struct CliOutcome {
 // $OPENAI_API_KEY when --api-key is not given, and resolves `--prompt @file`.
 CliOutcome parse_cli(int argc, const char* const* argv, Config& config);
 
-// Checks every field of `config` and derives config.api_kind. Returns readable errors naming the
-// flag; empty when the config is usable (config_validation.cpp).
-std::vector<std::string> validate_config(Config& config);
+// Completes what the flags leave implicit: the API from --api and the URL's path, --multi-turn
+// for the conversation datasets, and --ignore-eos's default for the dataset. Runs once, before
+// validate_config (config_validation.cpp).
+void resolve_config(Config& config);
+
+// Checks every field of `config`, changing nothing. Returns readable errors naming the flag;
+// empty when the config is usable (config_validation.cpp).
+std::vector<std::string> validate_config(const Config& config);
 
 }  // namespace llmperf

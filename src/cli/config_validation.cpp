@@ -75,15 +75,13 @@ void check_timeout(double value, const char* flag, std::vector<std::string>& err
   }
 }
 
-void validate_target(Config& c, std::vector<std::string>& errors) {
+void validate_target(const Config& c, std::vector<std::string>& errors) {
   std::optional<UrlParts> url = split_url(c.url);
   if (!url || url->host.empty() || url->host == "[]") {
     errors.push_back(
         fmt::format("--url must be an http:// or https:// URL with a host, e.g. "
                     "http://127.0.0.1:8000/v1/chat/completions (got \"{}\")",
                     c.url));
-  } else {
-    c.api_kind = api_kind_for(c.api, url->path);
   }
   if (c.api != "openai" && c.api != "openai_embedding" && c.api != "openai_rerank" &&
       c.api != "openai_responses") {
@@ -189,9 +187,8 @@ void validate_sharegpt(const Config& c, std::vector<std::string>& errors) {
   }
 }
 
-// --multi-turn: resolves whether the run sends conversations, and checks their flags.
-void validate_sessions(Config& c, std::vector<std::string>& errors) {
-  if (c.dataset == "random_multi_turn" || is_conversation_dataset(c.dataset)) c.multi_turn = true;
+// --multi-turn: checks the conversations' flags.
+void validate_sessions(const Config& c, std::vector<std::string>& errors) {
   const bool turn_flags = c.max_turns.has_value() || c.history_recorded || c.turn_delay.on();
   if (!c.multi_turn) {
     if (turn_flags) {
@@ -472,14 +469,24 @@ void validate_output(const Config& c, std::vector<std::string>& errors) {
 
 }  // namespace
 
-std::vector<std::string> validate_config(Config& config) {
-  std::vector<std::string> errors;
-  validate_target(config, errors);
+void resolve_config(Config& config) {
+  if (const std::optional<UrlParts> url = split_url(config.url)) {
+    config.api_kind = api_kind_for(config.api, url->path);
+  }
+  // Conversation datasets send conversations without --multi-turn.
+  if (config.dataset == "random_multi_turn" || is_conversation_dataset(config.dataset)) {
+    config.multi_turn = true;
+  }
   // Synthetic workloads are about lengths, so outputs run to max_tokens unless told otherwise.
   // Mooncake traces ask for output_length tokens exactly, like vLLM's and SGLang's replays.
   if (!config.ignore_eos) {
     config.ignore_eos = is_synthetic_dataset(config.dataset) || config.dataset == "mooncake_trace";
   }
+}
+
+std::vector<std::string> validate_config(const Config& config) {
+  std::vector<std::string> errors;
+  validate_target(config, errors);
   validate_sessions(config, errors);
   validate_dataset(config, errors);
   validate_load(config, errors);

@@ -10,15 +10,12 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "core/exit_codes.h"
 #include "report/report.h"
 #include "report/tools.h"
 
 namespace llmperf {
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
 
 SubcommandOutcome compare(int argc, const char* const* argv) {
   CLI::App app(
@@ -52,7 +49,7 @@ SubcommandOutcome compare(int argc, const char* const* argv) {
     return {kExitOk, outcome.markdown, err};
   } catch (const std::exception& e) {
     const bool usage = std::string_view(e.what()).find("--label") != std::string_view::npos;
-    return {usage ? kExitUsage : kExitFailed, "", fmt::format("llmperf compare: {}\n", e.what())};
+    return {usage ? kExitUsage : kExitCannotProceed, "", fmt::format("llmperf compare: {}\n", e.what())};
   }
 }
 
@@ -76,7 +73,7 @@ SubcommandOutcome report(int argc, const char* const* argv) {
     std::string text = rebuild_reports(options);
     return {kExitOk, text, fmt::format("llmperf report: rebuilt {}\n", options.dir)};
   } catch (const std::exception& e) {
-    return {kExitFailed, "", fmt::format("llmperf report: {}\n", e.what())};
+    return {kExitCannotProceed, "", fmt::format("llmperf report: {}\n", e.what())};
   }
 }
 
@@ -99,7 +96,7 @@ SubcommandOutcome merge(int argc, const char* const* argv) {
     return {kExitOk, text, ""};
   } catch (const std::exception& e) {
     const bool refused = std::string_view(e.what()).rfind("cannot merge", 0) == 0;
-    return {refused ? kExitUsage : kExitFailed, "", fmt::format("llmperf merge: {}\n", e.what())};
+    return {refused ? kExitUsage : kExitCannotProceed, "", fmt::format("llmperf merge: {}\n", e.what())};
   }
 }
 

@@ -1,6 +1,6 @@
 // What `llmperf calibrate` is asked to measure: the planned load, and the timings the simulated
 // server (llmperf-mock) is started with. Bound to flags by cli/calibrate.cpp, run by
-// engine/calibrate/calibrate.cpp.
+// app/calibrate/calibrate.cpp.
 #pragma once
 
 #include <cstdint>

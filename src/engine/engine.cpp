@@ -34,7 +34,7 @@ constexpr size_t kSinkSlice = 32;
 
 }  // namespace
 
-LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vector<Prompt>& prompts,
+LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const std::vector<Prompt>& prompts,
                     const RequestBuilder& builder, LoadProgress* progress, const StopControl& stop,
                     const RecordSink& sink) {
   if (plan.sessions != nullptr ? plan.sessions->empty() : prompts.empty()) {
@@ -45,23 +45,23 @@ LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vecto
 
   CurlHeaders headers(builder.header_lines());
   WorkerShared shared;
-  shared.config = &config;
+  shared.settings = &settings;
   shared.prompts = &prompts;
   shared.sessions = plan.sessions;
   shared.builder = &builder;
-  shared.transport.url = config.url;
+  shared.transport.url = settings.url;
   shared.transport.headers = headers.list;
-  shared.transport.connect_timeout_ms = seconds_to_ms(config.connect_timeout_s);
-  shared.transport.total_timeout_ms = seconds_to_ms(config.total_timeout_s);
-  shared.transport.insecure = config.insecure;
-  shared.transport.cacert = config.cacert;
+  shared.transport.connect_timeout_ms = seconds_to_ms(settings.connect_timeout_s);
+  shared.transport.total_timeout_ms = seconds_to_ms(settings.total_timeout_s);
+  shared.transport.insecure = settings.insecure;
+  shared.transport.cacert = settings.cacert;
   shared.plan = &plan;
   shared.total = plan.shard_total();
   shared.threads = threads;
   if (!plan.schedule_ns.empty() && static_cast<int64_t>(plan.schedule_ns.size()) < shared.total) {
     throw std::runtime_error("run_load: the schedule has fewer entries than requests");
   }
-  shared.read_timeout_ns = seconds_to_ms(config.read_timeout_s) * 1'000'000;
+  shared.read_timeout_ns = seconds_to_ms(settings.read_timeout_s) * 1'000'000;
   shared.progress = progress;
   shared.stop = stop;
 

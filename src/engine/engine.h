@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/config.h"
@@ -18,6 +19,23 @@
 #include "workload/replay/session_script.h"
 
 namespace llmperf {
+
+// How every request of a benchmark is sent and read: the engine's share of the Config
+// (plan/run_plan.h's request_settings fills it).
+struct RequestSettings {
+  std::string url;                  // --url
+  double connect_timeout_s = 600;   // --connect-timeout
+  double read_timeout_s = 600;      // --read-timeout: longest silence between reads (0: none)
+  double total_timeout_s = 21600;   // --total-timeout: whole request
+  bool insecure = false;            // --insecure
+  std::string cacert;               // --cacert
+  ApiKind api = ApiKind::kChat;     // which API the URL serves
+  bool stream = true;               // --stream (APIs that generate text only)
+  bool history_recorded = false;    // --history recorded: later turns carry the dataset's answers
+  double keep_text_mib = 64;        // --keep-text: answer text kept for the records, at most
+  TurnDelay turn_delay;             // --turn-delay: think time before each later turn
+  uint64_t seed = 0;                // --seed, for the turn delays' draws
+};
 
 // What one run asks of the engine.
 struct LoadPlan {
@@ -80,10 +98,10 @@ struct LoadResult {
                      // time spent spinning for open-loop send times
 };
 
-// Runs `plan` against config.url, handing every finished request's record to `sink`. Never throws
+// Runs `plan` against settings.url, handing every finished request's record to `sink`. Never throws
 // for request failures (they are recorded); throws std::runtime_error only when curl itself cannot
 // be set up, and passes on what the sink throws (after the workers have stopped).
-LoadResult run_load(const Config& config, const LoadPlan& plan, const std::vector<Prompt>& prompts,
+LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const std::vector<Prompt>& prompts,
                     const RequestBuilder& builder, LoadProgress* progress, const StopControl& stop,
                     const RecordSink& sink);
 

@@ -376,7 +376,7 @@ void Worker::start_turn(Slot& slot, int64_t planned_ns) {
   record.target_output_tokens = step.max_tokens;
   Prompt prompt;
   prompt.messages_json = turn_messages(script, turn, slot.answers,
-                                      shared_.config->history_recorded, &prompt.length);
+                                      shared_.settings->history_recorded, &prompt.length);
   prompt.target_output_tokens = step.max_tokens;
   record.input_chars = prompt.length;
   slot.answer.clear();
@@ -385,8 +385,8 @@ void Worker::start_turn(Slot& slot, int64_t planned_ns) {
 
 void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
   RequestRecord& record = slot.record;
-  const ApiKind api = shared_.config->api_kind;
-  record.stream = shared_.config->stream && generates_text(api);
+  const ApiKind api = shared_.settings->api;
+  record.stream = shared_.settings->stream && generates_text(api);
   if (!generates_text(api)) {
     record.items = static_cast<int32_t>(std::max<size_t>(1, prompt.texts.size()));
   }
@@ -410,7 +410,7 @@ void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
   curl_easy_setopt(slot.easy, CURLOPT_POSTFIELDS, slot.body.data());
   // The answer text is collected for the next turn of a conversation, and kept in the record while
   // the run's --keep-text budget lasts (one atomic load per request).
-  const auto keep_bytes = static_cast<int64_t>(shared_.config->keep_text_mib * 1048576);
+  const auto keep_bytes = static_cast<int64_t>(shared_.settings->keep_text_mib * 1048576);
   slot.keep_text = !record.warmup && generates_text(api) &&
                    shared_.kept_text_bytes.load(std::memory_order_relaxed) < keep_bytes;
   std::string* answer = shared_.sessions != nullptr ? &slot.answer
@@ -536,7 +536,7 @@ bool Worker::continue_session(Slot& slot, int64_t now) {
   slot.answers.push_back(std::move(slot.answer));
   ++slot.turn;
   slot.due_ns =
-      now + shared_.config->turn_delay.draw_ns(shared_.config->seed, slot.session, slot.turn);
+      now + shared_.settings->turn_delay.draw_ns(shared_.settings->seed, slot.session, slot.turn);
   return true;
 }
 

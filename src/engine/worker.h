@@ -25,7 +25,7 @@ namespace llmperf {
 
 // State shared read-only (plus the atomic counter) by all workers of one run.
 struct WorkerShared {
-  const Config* config = nullptr;
+  const RequestSettings* settings = nullptr;
   const std::vector<Prompt>* prompts = nullptr;
   // --multi-turn: the conversations; ids then count conversations (session i plays
   // sessions[i % size]), and each finished turn starts the session's next on the same slot.

@@ -1,5 +1,5 @@
-// Tests for validate_config(): each bad field yields one error naming its flag, and api_kind
-// follows the URL path.
+// Tests for resolve_config() and validate_config(): each bad field yields one error naming its
+// flag, and api_kind follows the URL path.
 #include "cli/cli.h"
 
 #include <gtest/gtest.h>
@@ -19,16 +19,22 @@ Config valid_config() {
   return c;
 }
 
+// resolve_config then validate_config, as parse_cli does them.
+std::vector<std::string> resolved_errors(Config& c) {
+  resolve_config(c);
+  return validate_config(c);
+}
+
 // Validates `c` and expects exactly one error, containing `needle`.
 void expect_single_error(Config c, const std::string& needle) {
-  std::vector<std::string> errors = validate_config(c);
+  std::vector<std::string> errors = resolved_errors(c);
   ASSERT_EQ(errors.size(), 1u) << (errors.empty() ? "no errors" : errors.front());
   EXPECT_NE(errors[0].find(needle), std::string::npos) << errors[0];
 }
 
 TEST(ConfigValidate, DefaultsWithModelAndDatasetAreValid) {
   Config c = valid_config();
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
   EXPECT_EQ(c.api_kind, ApiKind::kChat);
 }
 
@@ -43,7 +49,7 @@ TEST(ConfigValidate, UrlNeedsHttpSchemeAndHost) {
                            "http://localhost", "http://user:pw@host:1/v1/chat/completions"}) {
     Config c = valid_config();
     c.url = good;
-    EXPECT_TRUE(validate_config(c).empty()) << good;
+    EXPECT_TRUE(resolved_errors(c).empty()) << good;
   }
 }
 
@@ -65,7 +71,7 @@ TEST(ConfigValidate, ApiKindFromUrlPath) {
                          Case{"http://h:9/completions", ApiKind::kCompletions}}) {
     Config c = valid_config();
     c.url = tc.url;
-    ASSERT_TRUE(validate_config(c).empty()) << tc.url;
+    ASSERT_TRUE(resolved_errors(c).empty()) << tc.url;
     EXPECT_EQ(c.api_kind, tc.kind) << tc.url;
   }
 }
@@ -73,7 +79,7 @@ TEST(ConfigValidate, ApiKindFromUrlPath) {
 TEST(ConfigValidate, ModelAndApi) {
   Config c = valid_config();
   c.model.clear();  // taken from the server's /v1/models when it lists one model
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
   c = valid_config();
   c.api = "dashscope";
   expect_single_error(c, "--api must be openai, openai_embedding");
@@ -111,7 +117,7 @@ TEST(ConfigValidate, LoadScalars) {
   expect_single_error(c, "--sleep-interval");
   c = valid_config();
   c.sleep_interval_s = 0;
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, Timeouts) {
@@ -126,7 +132,7 @@ TEST(ConfigValidate, Timeouts) {
   expect_single_error(c, "--total-timeout");
   c = valid_config();
   c.connect_timeout_s = c.read_timeout_s = c.total_timeout_s = 0;
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, TokenLimits) {
@@ -143,11 +149,11 @@ TEST(ConfigValidate, TokenLimits) {
   c = valid_config();
   c.min_tokens = 50;
   c.max_tokens = 50;
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
   c = valid_config();
   c.max_tokens.reset();
   c.min_tokens = 5000;
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, Sampling) {
@@ -162,7 +168,7 @@ TEST(ConfigValidate, Sampling) {
   c = valid_config();
   c.top_p = 1.0;
   c.temperature.reset();
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, PromptLengths) {
@@ -175,7 +181,7 @@ TEST(ConfigValidate, PromptLengths) {
   expect_single_error(c, "--min-prompt-length (100) must not exceed --max-prompt-length (99)");
   c = valid_config();
   c.min_prompt_length = c.max_prompt_length = 100;
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, DatasetKindAndSource) {
@@ -192,7 +198,7 @@ TEST(ConfigValidate, DatasetKindAndSource) {
   c.dataset_path.clear();
   expect_single_error(c, "--prompt");
   c.prompt = "hello";
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, RandomLengthsInTokens) {
@@ -201,7 +207,7 @@ TEST(ConfigValidate, RandomLengthsInTokens) {
   c.dataset = "random";
   expect_single_error(c, "--input-tokens N");  // no lengths at all
   c.input_tokens = {100};
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
   c.input_tokens = {100, 0};
   expect_single_error(c, "--input-tokens must be >= 1, got 0");
   c.input_tokens = {100};
@@ -211,7 +217,7 @@ TEST(ConfigValidate, RandomLengthsInTokens) {
   c.max_prompt_length = 200;
   expect_single_error(c, "give one");  // --input-tokens and a range
   c.input_tokens = {};
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
   c.prefix_length = -1;
   expect_single_error(c, "--prefix-length must be >= 0");
   c.prefix_length = 0;
@@ -237,7 +243,7 @@ TEST(ConfigValidate, SyntheticFlagsNeedASyntheticDataset) {
 TEST(ConfigValidate, ExtraArgsMustBeJsonObject) {
   Config c = valid_config();
   c.extra_args = R"({"ignore_eos": true, "top_k": 5})";
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
   c.extra_args = "{oops";
   expect_single_error(c, "--extra-args is not valid JSON");
   c.extra_args = R"(["a"])";
@@ -250,7 +256,7 @@ TEST(ConfigValidate, OutputFields) {
   expect_single_error(c, "--percentiles values must be in [0, 100], got 100.5");
   c = valid_config();
   c.percentiles = {0, 100};
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
   c = valid_config();
   c.log_every_n_query = 0;
   expect_single_error(c, "--log-every-n-query");
@@ -261,14 +267,14 @@ TEST(ConfigValidate, ReportsEveryProblemAtOnce) {
   c.url = "nope";
   c.threads = -1;
   c.top_p = 2;
-  EXPECT_EQ(validate_config(c).size(), 4u);  // url, dataset-path, threads, top-p
+  EXPECT_EQ(resolved_errors(c).size(), 4u);  // url, dataset-path, threads, top-p
 }
 
 TEST(ConfigValidate, RampUp) {
   Config c = valid_config();
   c.ramp_up = RampUp{"linear", 1, 50};
   c.rate = {50};
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
   c.ramp_up.start_rps = 0;
   expect_single_error(c, "--ramp-up-strategy needs --ramp-up-start-rps and --ramp-up-end-rps");
   c = valid_config();
@@ -300,7 +306,7 @@ TEST(ConfigValidate, SharedPrefix) {
   c.dataset_path.clear();
   c.input_tokens = {50};
   c.prefix_length = 500;
-  EXPECT_TRUE(validate_config(c).empty());
+  EXPECT_TRUE(resolved_errors(c).empty());
   c.prefix_length = 0;
   expect_single_error(c, "needs each group's prefix length");
   c.prefix_length = 500;

@@ -1,5 +1,5 @@
 // llmperf-mock as a child process (see mock_process.h).
-#include "engine/calibrate/mock_process.h"
+#include "app/calibrate/mock_process.h"
 
 #include <fcntl.h>
 #include <poll.h>

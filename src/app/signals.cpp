@@ -1,5 +1,5 @@
 // Signal handlers (see signals.h).
-#include "engine/sweep/signals.h"
+#include "app/signals.h"
 
 #include <unistd.h>
 

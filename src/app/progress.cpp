@@ -1,5 +1,5 @@
 // Progress display (see progress.h).
-#include "engine/sweep/progress.h"
+#include "app/progress.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

@@ -1,26 +1,27 @@
 // The calibration run (see calibrate.h): pin, start the mock, run the load with run_benchmark,
-// stop the mock (it saves its event log), compare, judge, write calibration.json.
-#include "engine/calibrate/calibrate.h"
+// stop the mock (it saves its event log), compare the run's records (kept in memory) with it,
+// judge, write calibration.json.
+#include "app/calibrate/calibrate.h"
 
-#include <fcntl.h>
 #include <sched.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <vector>
 
-#include "core/clock.h"
-#include "engine/calibrate/mock_process.h"
-#include "engine/sweep/runner.h"
-#include "engine/sweep/signals.h"
+#include "app/benchmark.h"
+#include "app/calibrate/mock_process.h"
+#include "app/command.h"
+#include "app/signals.h"
+#include "core/exit_codes.h"
 #include "metrics/calibration.h"
 #include "report/calibration.h"
 #include "report/report.h"
@@ -62,30 +63,6 @@ CalibrationPinning pin_client(const std::vector<int>& cpus) {
   return pinning;
 }
 
-// stdout goes to `path` while it lives: the run prints its usual summary there, not on screen.
-class StdoutToFile {
- public:
-  explicit StdoutToFile(const std::string& path) {
-    std::fflush(stdout);
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return;
-    saved_ = dup(STDOUT_FILENO);
-    dup2(fd, STDOUT_FILENO);
-    close(fd);
-  }
-  ~StdoutToFile() {
-    if (saved_ < 0) return;
-    std::fflush(stdout);
-    dup2(saved_, STDOUT_FILENO);
-    close(saved_);
-  }
-  StdoutToFile(const StdoutToFile&) = delete;
-  StdoutToFile& operator=(const StdoutToFile&) = delete;
-
- private:
-  int saved_ = -1;
-};
-
 std::string fresh_outputs_dir(const std::string& given) {
   if (!given.empty()) {
     fs::create_directories(given);
@@ -98,52 +75,17 @@ std::string fresh_outputs_dir(const std::string& given) {
   return pattern;
 }
 
-// The run directory the calibration run wrote: <outputs>/calibration/<run>/ whose summary.json's
-// run began after `started_ns` (an --outputs-dir used before may hold older runs), and its summary.
-fs::path find_run_dir(const std::string& outputs_dir, int64_t started_ns, nlohmann::json& summary) {
-  const fs::path sweep = fs::path(outputs_dir) / "calibration";
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(sweep, ec)) {
-    std::ifstream in(entry.path() / "summary.json");
-    if (!in) continue;
-    nlohmann::json candidate = nlohmann::json::parse(in, nullptr, false);
-    if (candidate.is_discarded() || !candidate["run"].is_object()) continue;
-    if (candidate["run"].value("monotonic_anchor_ns", int64_t{0}) >= started_ns) {
-      summary = std::move(candidate);
-      return entry.path();
-    }
-  }
-  throw std::runtime_error(
-      fmt::format("the calibration run wrote no summary.json under {}", sweep.string()));
-}
-
-std::vector<RequestRecord> read_records(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path.string()));
-  std::vector<RequestRecord> records;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty()) records.push_back(record_from_json(line));
-  }
-  return records;
-}
-
 // The run's own client health (summary.json "client").
-ClientLoad client_load(const nlohmann::json& summary, const std::vector<RequestRecord>& records,
-                       int cores, std::string& threads_reason) {
+ClientLoad client_load(const RunResult& run, int cores) {
   ClientLoad load;
   load.cores = cores;
-  load.wall_s = summary.at("run").value("duration_s", 0.0);
-  const nlohmann::json client = summary.value("client", nlohmann::json());
-  if (client.is_object()) {
-    const auto cpu = client.find("cpu_s");  // null when not measured
-    if (cpu != client.end() && cpu->is_number()) load.cpu_s = cpu->get<double>();
-    load.threads = client.value("threads", 1);
-    load.client_bound = client.value("client_bound", false);
-    load.client_warnings = client.value("warnings", std::vector<std::string>{});
-    threads_reason = client.value("threads_reason", "");
-  }
-  for (const RequestRecord& r : records) load.events += static_cast<int64_t>(r.chunk_ns.size());
+  load.wall_s = run.info.duration_s;
+  const ClientHealth& client = run.summary.client;
+  if (std::isfinite(client.cpu_s)) load.cpu_s = client.cpu_s;  // not finite: not measured
+  load.threads = client.threads;
+  load.client_bound = client.client_bound;
+  load.client_warnings = client.warnings;
+  for (const RequestRecord& r : run.records) load.events += static_cast<int64_t>(r.chunk_ns.size());
   return load;
 }
 
@@ -173,12 +115,15 @@ int calibrate(const CalibrationPlan& plan, const CalibrationConfigFactory& make_
   const Config config =
       make_config(fmt::format("http://127.0.0.1:{}/v1/chat/completions", mock.port()), outputs_dir);
 
-  const int64_t started_ns = now_ns();
-  int run_code = 0;
-  {
-    StdoutToFile quiet((fs::path(outputs_dir) / "run_summary.txt").string());
-    run_code = run_benchmark(config);
-  }
+  BenchmarkOptions options;
+  options.keep_records = true;
+  const BenchmarkResult result = run_benchmark(config, options);
+  // What `llmperf` would have printed goes to a file: the screen shows the calibration.
+  std::string run_text;
+  for (const RunResult& run : result.runs) run_text += run.text;
+  write_file_atomic((fs::path(outputs_dir) / "run_summary.txt").string(),
+                    run_text + closing_text(result));
+  const int run_code = exit_code(result);
   const int mock_code = mock.stop(30);
   if (run_code == kExitInterrupted || interrupt_count().load() > 0) {
     spdlog::warn("calibrate: interrupted; no verdict");
@@ -194,18 +139,21 @@ int calibrate(const CalibrationPlan& plan, const CalibrationConfigFactory& make_
         mock_code, event_log));
   }
 
-  nlohmann::json summary;
-  const fs::path run_dir = find_run_dir(outputs_dir, started_ns, summary);
+  if (result.runs.size() != 1) {
+    throw std::runtime_error(fmt::format("the calibration run made {} runs, not one",
+                                         result.runs.size()));
+  }
+  const RunResult& run = result.runs.front();
+  const fs::path run_dir = run.info.output_dir;
   report.run_dir = run_dir.string();
-  const std::vector<RequestRecord> records = read_records(run_dir / "requests.jsonl");
   std::ifstream log_in(event_log);
   if (!log_in) throw std::runtime_error(fmt::format("cannot read the event log {}", event_log));
   const ServerEvents server = parse_event_log(log_in);
 
-  const int64_t anchor = summary["run"].value("monotonic_anchor_ns", int64_t{0});
-  report.errors = compare_with_server(records, server, anchor);
-  report.succeeded = summary["requests"].value("succeeded", int64_t{0});
-  report.load = client_load(summary, records, cores, report.threads_reason);
+  report.errors = compare_with_server(run.records, server, run.info.anchor_steady_ns);
+  report.succeeded = run.summary.succeeded;
+  report.load = client_load(run, cores);
+  report.threads_reason = run.summary.client.threads_reason;
   report.verdict = judge_calibration(report.errors, report.load);
 
   const std::string json_path = (fs::path(outputs_dir) / "calibration.json").string();

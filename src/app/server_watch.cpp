@@ -1,5 +1,5 @@
 // The server's side of each run (see server_watch.h).
-#include "engine/sweep/server_watch.h"
+#include "app/server_watch.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

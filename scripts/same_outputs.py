@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Checks that two builds of llmperf write the same outputs: for refactors that must not change
+behaviour.
+
+Usage: scripts/same_outputs.py OLD_BIN_DIR NEW_BIN_DIR [--keep]
+
+Each BIN_DIR holds an `llmperf` (and NEW_BIN_DIR an `llmperf-mock`, started once on a free
+loopback port). For every scenario below, both builds run the same benchmark with a fixed seed,
+and two things are compared:
+
+1. Exactly: one run's directory copied twice and rebuilt in place by each build's
+   `llmperf report` (which rewrites every summary, table and page from requests.jsonl). Every
+   file must be byte-identical, except the time vllm_result.json says it was written.
+2. Structurally: the two live runs' directories and stdout. They cannot match byte for byte
+   (the mock's timings vary from run to run), so requests.jsonl is compared without its timing
+   fields (*_ns, *_ms, *_s, the mock's response ids, the worker), in id order; the other files
+   and stdout with every number, date and client-bound flag masked and runs of blanks made one
+   (table columns are as wide as their numbers); the HTML pages, whose charts follow the
+   timings, only by name. What is left (file names, keys and their order, texts, prompts, every
+   per-request count of tokens and characters) must be identical.
+
+Prints SAME or DIFFERENT per scenario and file, and exits 1 on any difference.
+"""
+import difflib
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+# name -> llmperf flags (the URL, --outputs-dir, --name and --seed are added).
+SCENARIOS = {
+    "openqa": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
+               "--parallel", "2", "-n", "12", "--max-tokens", "16"],
+    "sweep_slo_junit": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
+                        "--parallel", "1", "3", "-n", "4", "9", "--max-tokens", "8",
+                        "--slo", "ttft.p99<=30s", "--slo", "success_rate>=99%",
+                        "--junit", "{out}/junit.xml"],
+    "random_grid": ["--dataset", "random", "--input-tokens", "32", "64", "--output-tokens", "8",
+                    "16", "--parallel", "2", "-n", "6"],
+    "rate_vllm_file": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
+                       "--rate", "10", "--parallel", "4", "-n", "12", "--max-tokens", "8",
+                       "--save-result", "--result-dir", "{out}/vllm", "--result-filename",
+                       "result.json"],
+    "sharegpt": ["--dataset", "sharegpt", "--dataset-path", "tests/fixtures/sharegpt/sample.json",
+                 "--parallel", "2", "-n", "6"],
+    "shared_prefix": ["--dataset", "shared_prefix", "--prefix-length", "64", "--input-tokens", "16",
+                      "--output-tokens", "8", "--prefix-groups", "2", "--parallel", "2", "-n", "8"],
+    "multi_turn": ["--dataset", "random_multi_turn", "--min-turns", "2", "--max-turns", "3",
+                   "--input-tokens", "24", "--output-tokens", "8", "--parallel", "2", "-n", "4"],
+    "embeddings": ["--api", "openai_embedding", "--dataset", "openqa", "--dataset-path",
+                   "datasets/open_qa.jsonl", "--batch-size", "2", "--parallel", "2", "-n", "6"],
+    "no_stream_legacy": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
+                         "--no-stream", "--parallel", "2", "-n", "6", "--max-tokens", "8",
+                         "--summary-format", "evalscope-legacy"],
+}
+
+MASKS = [
+    (re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?Z?"), "<time>"),
+    (re.compile(r"\d{8}_\d{6}"), "<stamp>"),
+    (re.compile(r"-?\d+(\.\d+)?(e[-+]?\d+)?"), "<n>"),
+    (re.compile(r'"client_bound": (true|false)'), '"client_bound": <bool>'),
+    # The client's own health follows the machine's load, not the build.
+    (re.compile(r'("client_bound": <bool>,\s*"warnings": )\[[^\]]*\]'), r"\1<warnings>"),
+    (re.compile(r"^WARNING: client-bound.*\n", re.M), ""),
+]
+# The exact comparison's one mask: the time a file was written (vllm_result.json's "date").
+WRITTEN_AT = re.compile(r'"date":"\d{8}-\d{6}"')
+# Per-request fields that depend on time (or on the mock's running count).
+TIMING_FIELDS = re.compile(r"(_ns|_ms|_s)$|^(response_id|worker)$")
+
+
+def masked(text):
+    for pattern, replacement in MASKS:
+        text = pattern.sub(replacement, text)
+    text = re.sub(r"-{2,}", "--", text)  # table columns are as wide as their numbers
+    return re.sub(r"[ \t]+", " ", text)
+
+
+def records(text):
+    """requests.jsonl without its timing fields: its ids, then its records without their ids
+    (a conversation's turns take ids in the order they are sent), each sorted."""
+    ids, rows = [], []
+    for line in text.splitlines():
+        record = json.loads(line)
+        ids.append(record.pop("id", None))
+        rows.append(json.dumps({k: v for k, v in record.items() if not TIMING_FIELDS.search(k)},
+                               sort_keys=True))
+    return "\n".join([json.dumps(sorted(i for i in ids if i is not None))] + sorted(rows))
+
+
+def written_at_masked(text):
+    return WRITTEN_AT.sub('"date":<written at>', text)
+
+
+def start_mock(bin_dir, log_path):
+    log = open(log_path, "w")
+    mock = subprocess.Popen([str(bin_dir / "llmperf-mock"), "--port", "0", "--ttft-ms", "5",
+                             "--itl-ms", "1", "--output-tokens", "16"],
+                            stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(200):
+        text = pathlib.Path(log_path).read_text()
+        found = re.search(r"listening on (http://\S+)", text)
+        if found:
+            return mock, found.group(1).rstrip("/")
+        if mock.poll() is not None:
+            break
+        subprocess.run(["sleep", "0.05"])
+    mock.kill()
+    sys.exit(f"llmperf-mock did not start: {pathlib.Path(log_path).read_text()}")
+
+
+def run(bin_dir, base_url, flags, out, name):
+    api = "/v1/embeddings" if "openai_embedding" in flags else "/v1/chat/completions"
+    args = [str(bin_dir / "llmperf"), "--url", base_url + api, "--model", "llmperf-mock",
+            "--outputs-dir", str(out), "--name", name, "--no-timestamp", "--seed", "7",
+            "--sleep-interval", "0"] + [f.replace("{out}", str(out)) for f in flags]
+    done = subprocess.run(args, cwd=REPO, capture_output=True, text=True, timeout=300)
+    if done.returncode not in (0, 3):
+        print(f"    {bin_dir / 'llmperf'} exited {done.returncode}: {done.stderr[-2000:]}")
+    return done.returncode, done.stdout.replace(str(out), "<out>")
+
+
+def files_of(root):
+    return sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file())
+
+
+def compare_trees(a, b, transform, label):
+    """Differences between the files under a and b (after `transform`, with each root's own path
+    replaced by <out>)."""
+    different = []
+    names_a, names_b = files_of(a), files_of(b)
+    if names_a != names_b:
+        different.append(f"{label}: file lists differ: {sorted(set(names_a) ^ set(names_b))}")
+    for name in sorted(set(names_a) & set(names_b)):
+        left = (a / name).read_bytes()
+        right = (b / name).read_bytes()
+        if transform is written_at_masked:
+            left = transform(left.decode(errors="replace"))
+            right = transform(right.decode(errors="replace"))
+        elif transform is not None:
+            if name.suffix == ".html":
+                continue
+            left = left.decode(errors="replace").replace(str(a), "<out>")
+            right = right.decode(errors="replace").replace(str(b), "<out>")
+            if name.name == "requests.jsonl":
+                left, right = records(left), records(right)
+            else:
+                left, right = transform(left), transform(right)
+        if left != right:
+            detail = ""
+            if isinstance(left, str):
+                diff = difflib.unified_diff(left.splitlines(), right.splitlines(), lineterm="", n=0)
+                detail = "\n      " + "\n      ".join(line[:160] for line in list(diff)[2:12])
+            different.append(f"{label}: {name} differs{detail}")
+    return different, len(names_a)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    old, new = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
+    work = pathlib.Path(tempfile.mkdtemp(prefix="llmperf-same-"))
+    mock, base_url = start_mock(new, work / "mock.log")
+    failures = 0
+    try:
+        for scenario, flags in SCENARIOS.items():
+            problems = []
+            outs = {}
+            for side, bin_dir in (("old", old), ("new", new)):
+                out = work / side / scenario / "out"
+                code, stdout = run(bin_dir, base_url, flags, out, scenario)
+                outs[side] = (out, code, stdout)
+            (out_old, code_old, text_old), (out_new, code_new, text_new) = outs["old"], outs["new"]
+            if code_old != code_new:
+                problems.append(f"exit codes differ: {code_old} (old) and {code_new} (new)")
+            if masked(text_old) != masked(text_new):
+                diff = difflib.unified_diff(masked(text_old).splitlines(),
+                                            masked(text_new).splitlines(), lineterm="", n=0)
+                problems.append("stdout differs after masking:\n      " +
+                                "\n      ".join(line[:160] for line in list(diff)[2:12]))
+            found, count = compare_trees(out_old, out_new, masked, "live runs (masked)")
+            problems += found
+            # Exact: the new run's directory rebuilt by each build, in the same place (paths are
+            # part of the files), then moved aside.
+            place = work / "rebuilt" / scenario / "out"
+            for side, bin_dir in (("old", old), ("new", new)):
+                if out_new.is_dir():
+                    shutil.copytree(out_new, place)
+                else:
+                    place.mkdir(parents=True)
+                subprocess.run([str(bin_dir / "llmperf"), "report", str(place / scenario)],
+                               cwd=REPO, capture_output=True, timeout=300)
+                place.rename(work / "rebuilt" / scenario / side)
+            found, rebuilt = compare_trees(work / "rebuilt" / scenario / "old",
+                                           work / "rebuilt" / scenario / "new", written_at_masked,
+                                           "rebuilt")
+            problems += found
+            verdict = "SAME" if not problems else "DIFFERENT"
+            print(f"{verdict:9} {scenario}: {count} files live (masked), {rebuilt} rebuilt "
+                  f"(exact), exit {code_new}")
+            for problem in problems:
+                print(f"    {problem}")
+            failures += bool(problems)
+    finally:
+        mock.terminate()
+        mock.wait()
+        if "--keep" in sys.argv:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print("all scenarios SAME" if failures == 0 else f"{failures} scenario(s) DIFFERENT")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+// A benchmark as a function: run_benchmark loads the workload once, probes the server, runs every
+// run of the sweep (or --search's probes) in order, writes each run's files and the sweep's, and
+// returns what it measured and judged. It prints nothing on stdout and chooses no exit code: that
+// is the caller's (app/command.h for `llmperf`, calibrate for `llmperf calibrate`).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/record.h"
+#include "report/report.h"
+#include "verdict/baseline.h"
+#include "verdict/search.h"
+#include "verdict/slo.h"
+
+namespace llmperf {
+
+// One run of a benchmark: what it measured, what it judged, and where its files went.
+struct RunResult {
+  RunInfo info;        // the run's settings and identity; info.output_dir holds its files
+  RunSummary summary;  // what summary.json holds
+  RunVerdict verdict;  // the --slo outcomes (none without --slo)
+  std::optional<BaselineComparison> baseline;  // against --baseline
+  std::string text;  // the run's block for a terminal: summary, load, server, verdicts, baseline
+  // Every record of the run (warm-up included), in completion order: only with
+  // BenchmarkOptions::keep_records; requests.jsonl holds them otherwise.
+  std::vector<RequestRecord> records;
+};
+
+// A whole benchmark: its runs in order, and what covers them all.
+struct BenchmarkResult {
+  std::string sweep_dir;  // the benchmark's directory (its runs are subdirectories)
+  std::vector<RunResult> runs;
+  std::optional<SearchOutcome> search;  // --search: the bisection's probes and answer
+  std::string search_text;              // --search: its table and answer, as search_summary.md
+  bool probe_failed = false;  // the start-up probe showed the run cannot proceed (nothing ran)
+  bool interrupted = false;   // Ctrl-C/SIGTERM cut it short: the results are partial
+  int slo_failures = 0;       // runs that violated an --slo (--search: 1 when no probe passed)
+  int regressions = 0;        // runs that regressed against --baseline
+};
+
+struct BenchmarkOptions {
+  bool keep_records = false;  // RunResult::records holds every record (calibrate)
+  // Called after each run, with its files written (the `llmperf` command prints its text here).
+  std::function<void(const RunResult&)> on_run;
+};
+
+// Runs the whole benchmark that a validated config describes. Throws DatasetError /
+// std::invalid_argument for what the user must fix and std::runtime_error for other start-up
+// problems (the caller maps them to exit codes).
+BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& options = {});
+
+}  // namespace llmperf

@@ -1,0 +1,159 @@
+// Planning a run (see run_plan.h).
+#include "plan/run_plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "engine/schedule.h"
+
+namespace llmperf {
+namespace {
+
+// A run name usable as one directory level: model names such as "Qwen/Qwen2.5-7B" keep their
+// text but cannot climb out of --outputs-dir or create extra levels.
+std::string safe_path_component(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    out.push_back((c == '/' || c == '\\' || c == '\0') ? '_' : c);
+  }
+  if (out.empty() || out == "." || out == "..") out = "run";
+  return out;
+}
+
+// This shard's entries of the whole benchmark's schedule: ids shard, shard + shards, ...
+std::vector<int64_t> shard_share(const std::vector<int64_t>& all, const LoadPlan& plan) {
+  if (plan.shards <= 1) return all;
+  std::vector<int64_t> share;
+  for (size_t i = static_cast<size_t>(plan.shard); i < all.size();
+       i += static_cast<size_t>(plan.shards)) {
+    share.push_back(all[i]);
+  }
+  return share;
+}
+
+std::string run_name(const Config& config, const Config::RunSpec& spec, bool replay) {
+  const RampUp& ramp = config.ramp_up;
+  std::string name =
+      replay      ? fmt::format("trace_x{:g}_parallel_{}_number_{}", config.trace_speedup,
+                                spec.parallel, spec.number)
+      : ramp.on() ? fmt::format("ramp_{}_{:g}_{:g}_parallel_{}_number_{}", ramp.strategy,
+                                ramp.start_rps, ramp.end_rps, spec.parallel, spec.number)
+      : spec.rate > 0
+          ? fmt::format("rate_{:g}_parallel_{}_number_{}", spec.rate, spec.parallel, spec.number)
+          : fmt::format("parallel_{}_number_{}", spec.parallel, spec.number);
+  if (spec.input_tokens >= 0) name += fmt::format("_in_{}", spec.input_tokens);
+  if (spec.output_tokens >= 0) name += fmt::format("_out_{}", spec.output_tokens);
+  return name;
+}
+
+std::string run_label(const Config& config, const RunPlan& run) {
+  const Config::RunSpec& spec = run.spec;
+  const RampUp& ramp = config.ramp_up;
+  std::string label =
+      run.replay ? fmt::format("trace replay x{:g}, mean {:.3g} req/s (cap {})",
+                               config.trace_speedup, spec.rate, spec.parallel)
+      : ramp.on() ? fmt::format("ramp-up {} {:g} -> {:g} req/s (cap {})", ramp.strategy,
+                                ramp.start_rps, ramp.end_rps, spec.parallel)
+      : spec.rate > 0 ? fmt::format("rate {:g}/s (cap {})", spec.rate, spec.parallel)
+                      : fmt::format("parallel {}", spec.parallel);
+  if (spec.input_tokens >= 0) label += fmt::format(", input {}", spec.input_tokens);
+  if (spec.output_tokens >= 0) label += fmt::format(", output {}", spec.output_tokens);
+  if (config.shards > 1) {
+    label += fmt::format(", shard {} of {}: {} of the", config.shard, config.shards, run.number);
+  }
+  return label;
+}
+
+}  // namespace
+
+RunPlan plan_run(const Config& config, const Config::RunSpec& spec, const WorkloadShape& workload,
+                 const std::string& sweep_dir) {
+  RunPlan run;
+  run.spec = spec;
+  run.replay = workload.trace_schedule != nullptr;
+  run.name = run_name(config, spec, run.replay);
+  run.output_dir = (std::filesystem::path(sweep_dir) / run.name).string();
+
+  LoadPlan& plan = run.load;
+  // A shard keeps its share of the concurrency (the remainder spread over the first shards).
+  plan.parallel = std::max(1, spec.parallel / config.shards +
+                                  (config.shard < spec.parallel % config.shards ? 1 : 0));
+  plan.number = spec.number;
+  plan.warmup = config.warmup_count(spec.number);
+  plan.shard = config.shard;
+  plan.shards = config.shards;
+  run.workers = choose_worker_threads(config.threads, plan.parallel, usable_cores(),
+                                      is_loopback_url(config.url));
+  plan.threads = run.workers.threads;
+  plan.duration_ns = static_cast<int64_t>(config.duration_s * 1e9);
+  if (run.replay) {  // the trace's own times
+    plan.schedule_ns = shard_share(*workload.trace_schedule, plan);
+  } else if (spec.rate > 0) {
+    // The whole benchmark's arrivals, from the seed, partitioned: the union keeps the process.
+    const ScheduleSpec schedule{spec.rate, parse_arrival(config.arrival), config.burstiness,
+                                config.seed, config.ramp_up};
+    plan.schedule_ns = shard_share(make_schedule(schedule, plan.warmup + spec.number), plan);
+  }
+  // Requests the run is to send: one per turn of its conversations (fewer where one fails).
+  run.requests = plan.shard_total();
+  plan.sessions = workload.sessions;
+  if (plan.sessions != nullptr) {
+    const std::vector<SessionScript>& sessions = *plan.sessions;
+    run.requests = 0;
+    for (int64_t i = plan.shard; i < plan.warmup + spec.number; i += plan.shards) {
+      run.requests +=
+          static_cast<int64_t>(sessions[static_cast<size_t>(i) % sessions.size()].turns.size());
+    }
+  }
+  run.parallel = spec.parallel;
+  run.number = spec.number;
+  if (config.shards > 1) {  // this directory holds the shard's share
+    LoadPlan warmup_only = plan;
+    warmup_only.number = 0;
+    run.parallel = plan.parallel;
+    run.number = plan.shard_total() - warmup_only.shard_total();
+  }
+  run.label = run_label(config, run);
+  return run;
+}
+
+RequestSettings request_settings(const Config& config) {
+  RequestSettings settings;
+  settings.url = config.url;
+  settings.connect_timeout_s = config.connect_timeout_s;
+  settings.read_timeout_s = config.read_timeout_s;
+  settings.total_timeout_s = config.total_timeout_s;
+  settings.insecure = config.insecure;
+  settings.cacert = config.cacert;
+  settings.api = config.api_kind;
+  settings.stream = config.stream;
+  settings.history_recorded = config.history_recorded;
+  settings.keep_text_mib = config.keep_text_mib;
+  settings.turn_delay = config.turn_delay;
+  settings.seed = config.seed;
+  return settings;
+}
+
+std::string sweep_dir_of(const Config& config, const std::string& timestamp) {
+  std::filesystem::path base(config.outputs_dir);
+  if (!config.no_timestamp) base /= timestamp;
+  std::string name = safe_path_component(config.name.empty() ? config.model : config.name);
+  // Shards may share a volume: each writes its own directory, which `llmperf merge` combines.
+  if (config.shards > 1) name += fmt::format("_shard_{}_of_{}", config.shard, config.shards);
+  return (base / name).string();
+}
+
+Config with_trace_plan(const Config& given, const TraceInfo& trace) {
+  Config config = given;
+  if (!trace.on) return config;
+  config.number = {trace.entries};
+  const double span_s = trace.span_s / trace.speedup;
+  const double mean_rate = span_s > 0 ? static_cast<double>(trace.entries - 1) / span_s
+                                      : static_cast<double>(trace.entries);
+  config.rate.assign(std::max<size_t>(1, config.parallel.size()), mean_rate);  // one per cap
+  return config;
+}
+
+}  // namespace llmperf

@@ -1,0 +1,56 @@
+// What a Config implies for each run of a benchmark, worked out before the run starts: its name
+// and directory, how it is announced, what the engine is asked to do (concurrency, the shard's
+// share, warm-up, the open-loop schedule), its worker threads, and how many requests it sends.
+// Pure: no I/O, no clock (the app stage runs what is planned here).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/workload_info.h"
+#include "engine/engine.h"
+#include "engine/worker_threads.h"
+#include "workload/replay/session_script.h"
+
+namespace llmperf {
+
+// What the prepared workload tells the plan (prepare stage): a trace's own send times and the
+// conversations of --multi-turn, each null when the workload has none.
+struct WorkloadShape {
+  const std::vector<int64_t>* trace_schedule = nullptr;
+  const std::vector<SessionScript>* sessions = nullptr;
+};
+
+struct RunPlan {
+  Config::RunSpec spec;     // the run's (parallel, number, rate, input, output) in the sweep
+  std::string name;         // its directory name, e.g. "parallel_8_number_100" or "rate_2_..."
+  std::string output_dir;   // <sweep dir>/<name>
+  std::string label;        // how the log announces it, e.g. "rate 2/s (cap 8), input 128"
+  LoadPlan load;            // what the engine runs (this shard's share)
+  WorkerThreads workers;    // worker threads, and why that many
+  int64_t requests = 0;     // requests this process sends: the progress bar's total
+  int parallel = 1;         // this directory's concurrency (sharded: the shard's share)
+  int64_t number = 0;       // this directory's measured requests (sharded: the shard's share)
+  bool replay = false;      // a trace's requests at their own times
+};
+
+// Plans run `spec` of the benchmark `config` (after with_trace_plan) into `sweep_dir`.
+RunPlan plan_run(const Config& config, const Config::RunSpec& spec, const WorkloadShape& workload,
+                 const std::string& sweep_dir);
+
+// The engine's share of the Config: how each request is sent and read.
+RequestSettings request_settings(const Config& config);
+
+// The benchmark's directory: <--outputs-dir>[/<timestamp>]/<--name or the model>, with a
+// "_shard_I_of_N" suffix for a shard. `timestamp` is the level --no-timestamp leaves out.
+std::string sweep_dir_of(const Config& config, const std::string& timestamp);
+
+// A trace's benchmark is its requests at their own times: -n is the number read and the nominal
+// rate (run names, the open-loop outputs) their mean rate after --trace-speedup. Without a
+// trace, `config` unchanged.
+Config with_trace_plan(const Config& config, const TraceInfo& trace);
+
+}  // namespace llmperf
