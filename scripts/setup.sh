@@ -9,7 +9,8 @@
 #                             cpack runs dpkg-shlibdeps, which needs `file`, and the package test
 #                             tests/package/deb_install_test.sh), libxml2-utils (xmllint checks
 #                             the JUnit report), python3-yaml and openmpi-bin (the deploy/
-#                             recipes' test)
+#                             recipes' test), jq (the README's CI example, which the docs test
+#                             runs)
 # Every tool the scripts and tests run is installed here: a fresh Debian 12 with only the
 # toolchain lacks some that developers' machines happen to have (scripts/fresh_root_test.sh
 # proves the test command in such a root).
@@ -23,7 +24,7 @@ packages=(
 )
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium fonts-wqy-microhei clang lld libclang-rt-14-dev openssl help2man dpkg-dev
-             file mmdebstrap libxml2-utils python3-yaml openmpi-bin)
+             file mmdebstrap libxml2-utils python3-yaml openmpi-bin jq)
 fi
 
 missing=()

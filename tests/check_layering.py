@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the stage layering of src/ (README: How the code is organised).
+"""Checks the stage layering of src/ (CONTRIBUTING.md: Code layout).
 
 Usage: check_layering.py SRC_DIR STAGE=DEP,DEP ...   (CMake passes one STAGE=DEPS per stage library)
 

@@ -1,6 +1,6 @@
 // EvalScope and vLLM compatibility (compat.cpp): every `evalscope perf` flag is accepted, either
 // with its meaning (mapped onto llmperf's own), or ignored with a warning saying why, or refused
-// with a one-line "not supported: do X instead" (exit 2). The README's flag table lists each.
+// with a one-line "not supported: do X instead" (exit 2). docs/coming-from-evalscope.md lists each.
 // Private to src/cli/.
 #pragma once
 

@@ -1,6 +1,6 @@
-// The benchmark's flags, bound to Config with CLI11, one group per part of the README's flag
-// tables. Only binding happens here; what needs resolving after parsing (--headers, --prompt
-// @file, the API key) is cli.cpp's, and EvalScope's and vLLM's other flags are compat.cpp's.
+// The benchmark's flags, bound to Config with CLI11, one group per table of docs/flags.md. Only
+// binding happens here; what needs resolving after parsing (--headers, --prompt @file, the API
+// key) is cli.cpp's, and EvalScope's and vLLM's other flags are compat.cpp's.
 #include "cli/flags.h"
 
 #include <limits>

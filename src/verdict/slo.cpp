@@ -1,4 +1,4 @@
-// SLOs: parsing the `--slo` grammar (documented in llmperf/slo.h and the README) and evaluating an
+// SLOs: parsing the `--slo` grammar (documented in slo.h and docs/ci.md) and evaluating an
 // SLO against a RunSummary. Values are converted from the summary's base units (ns, fractions,
 // per-second rates) into the unit the SLO was written in, and compared there.
 #include "verdict/slo.h"

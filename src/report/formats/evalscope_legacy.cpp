@@ -2,8 +2,8 @@
 // printed, with its exact line labels, spacing and number formats, so scripts that scrape it keep
 // working. The values are llmperf's (DESIGN §3) wherever a label has an honest counterpart; where
 // EvalScope's own definition differed, the value follows EvalScope's formula from llmperf's records
-// (see README "Legacy summary format"). Absent values print as -1, as EvalScope printed before its
-// first successful request.
+// (see docs/outputs.md, "Legacy summary format"). Absent values print as -1, as EvalScope printed
+// before its first successful request.
 #include <fmt/format.h>
 
 #include "report/internal.h"

@@ -3,7 +3,7 @@
 // layout of vllm/benchmarks/serve.py) and its --save-result JSON (vllm_result.json in every run
 // directory: the same top-level keys in the same order, per-request arrays in seconds, statistics
 // in ms; with --save-result also a copy where vLLM would put it). Where llmperf's definitions
-// differ from vLLM's, the README says so; the values are llmperf's.
+// differ from vLLM's, docs/metrics.md says so; the values are llmperf's.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
