@@ -6,7 +6,8 @@
 #   - the bodies POSTed to the measured endpoint, in order (one request at a time: --parallel 1);
 #   - the other POSTs (the tokenize API, length calibration), as a sorted list (they may overlap);
 #   - requests.jsonl's prompt fields (prompt_index, target and counted lengths, characters,
-#     prefix groups, conversation turns), timings left out;
+#     prefix groups, conversation turns), timings left out, and summary.json's dataset, workload
+#     (but its prepare_s), exactness and trace sections;
 #   - llmperf's exit code.
 # Prints SAME or DIFFERENT per workload and exits 1 when any differs.
 #   scripts/same_prompts.sh OLD_BIN_DIR NEW_BIN_DIR    e.g. /work/baseline build
@@ -118,6 +119,12 @@ for path in sorted(pathlib.Path(sys.argv[1]).rglob("requests.jsonl")):
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     for r in sorted(records, key=lambda r: r["id"]):
         print(json.dumps({k: r[k] for k in keys if k in r}, sort_keys=True))
+    # What summary.json says of the dataset and the workload (no timings but prepare_s, dropped).
+    summary = json.loads((path.parent / "summary.json").read_text())
+    if isinstance(summary.get("workload"), dict):
+        summary["workload"].pop("prepare_s", None)
+    print("#", json.dumps({k: summary.get(k) for k in ("dataset", "workload", "exactness", "trace")},
+                          sort_keys=True))
 EOF
   # The run's requests (and the probe before them) go one at a time; length calibration (where
   # there is no tokenize API) sends to the same endpoint, concurrently, before them.
