@@ -1,9 +1,10 @@
-// Where each run's prompts come from: a dataset file, read once and shared by every run; a
-// ShareGPT file, sampled and measured once; or synthetic prompts of exact token lengths (--dataset
-// random), made for each run with fresh text, so that one run's KV cache does not help the next.
-// Their lengths are counted by the server under test through its tokenize API, calibrated from its
-// usage where it has none (approximate), or estimated from characters where it reports no usage
-// either.
+// The prepare stage's face: where each run's prompts come from. A dataset file, read once and
+// shared by every run (dataset_prompts.h); a ShareGPT file, sampled and measured once
+// (sharegpt_prompts.h); synthetic prompts of exact token lengths, made for each run with fresh
+// text so that one run's KV cache does not help the next (synthetic_prompts.h,
+// shared_prefix_prompts.h); conversations (conversations.h); or a trace (trace_prompts.h). Their
+// lengths are counted by the server under test (length_counter.h). The engine receives the
+// prepared prompts.
 #pragma once
 
 #include <cstdint>
@@ -61,8 +62,5 @@ class PromptSource {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-// Distinct synthetic prompts made per run at most; longer runs cycle through them.
-inline constexpr int64_t kMaxSyntheticPrompts = 10'000;
 
 }  // namespace llmperf
