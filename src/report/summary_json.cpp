@@ -13,12 +13,12 @@
 #include <fmt/format.h>
 
 #include "report/internal.h"
+#include "verdict/summary_schema.h"
 
 namespace llmperf {
 namespace report_detail {
 namespace {
 
-constexpr const char* kSchema = "llmperf.summary/1";
 constexpr const char* kVersion = "0.1.0";
 constexpr const char* kMasked = "***";
 
@@ -431,7 +431,7 @@ Json summary_json(const ReportOptions& options, const RunInfo& info, const RunSu
       {"anchor_unix_ns", info.anchor_unix_ns},
   };
   return Json{
-      {"schema", kSchema},
+      {"schema", kSummarySchema},
       {"llmperf_version", kVersion},
       {"run", run},
       {"config", options.config_json.empty() ? Json(nullptr) : Json::parse(options.config_json)},
