@@ -235,7 +235,8 @@ class Benchmark {
     metrics_options_.rate_segments = config_.ramp_up.on() ? kRampSegments : 0;
     metrics_options_.origin_ns = info.anchor_steady_ns;
     SummaryBuilder summary_builder(metrics_options_);
-    RecordsFile records_file(config_, info);
+    const ReportOptions report = report_options(config_);
+    RecordsFile records_file(report, info);
     ClientTotals client_totals;  // warm-up included: the server counts it too
     client_totals.shard_of_benchmark = config_.shards > 1;
     RunResult run_result;
@@ -275,7 +276,7 @@ class Benchmark {
     for (const auto& [slo, outcome] : verdict.results) {
       row.info.slo.push_back({slo.expression, outcome.passed, outcome.text});
     }
-    std::string text = render_text_summary(config_, row.info, row.summary);
+    std::string text = render_text_summary(report, row.info, row.summary);
     text += render_load_text(row.info, row.summary, config_.arrival);
     text += render_server_text(row.info, row.summary);
     text += render_verdicts_text(row.summary, verdict);
@@ -286,7 +287,7 @@ class Benchmark {
       if (run_result.baseline->regressed()) ++result_.regressions;
     }
     text += render_length_warning(row.info, row.summary);
-    write_run_outputs(config_, row.info, row.summary, trace);
+    write_run_outputs(report, row.info, row.summary, trace, records_file.vllm_arrays());
     spdlog::info("results written to {}", row.info.output_dir);
     const bool passed = verdict.passed();
     if (!passed) ++result_.slo_failures;

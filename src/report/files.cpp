@@ -36,8 +36,9 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
   }
 }
 
-// Credential values from the config, as they would appear in plain text and inside JSON strings.
-std::vector<std::string> secrets_of(const Config& config) {
+}  // namespace
+
+std::vector<std::string> report_detail::secrets_of(const Config& config) {
   std::vector<std::string> raw;
   if (!config.api_key.empty()) raw.push_back(config.api_key);
   for (const auto& [name, value] : config.headers) {
@@ -57,10 +58,12 @@ std::vector<std::string> secrets_of(const Config& config) {
   return secrets;
 }
 
-std::string redact(std::string text, const std::vector<std::string>& secrets) {
+std::string report_detail::redact(std::string text, const std::vector<std::string>& secrets) {
   for (const auto& secret : secrets) replace_all(text, secret, "***");
   return text;
 }
+
+namespace {
 
 // fsync()s and closes fd (always closing it); returns 0 or the errno of the first failure.
 int sync_and_close(int fd) {
@@ -111,10 +114,6 @@ nlohmann::json report_detail::read_json_file(const std::string& path) {
   return j;
 }
 
-std::string report_detail::redact_secrets(const Config& config, std::string text) {
-  return redact(std::move(text), secrets_of(config));
-}
-
 std::string output_timestamp() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -144,35 +143,40 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   }
 }
 
-void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
-                       const RunTrace& trace) {
+void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
+                       const RunTrace& trace, const VllmArrays& requests) {
   const std::filesystem::path dir = create_run_dir(info);
-  const auto secrets = secrets_of(config);
   auto emit = [&](const char* name, std::string content) {
-    write_file_atomic((dir / name).string(), redact(std::move(content), secrets));
+    write_file_atomic((dir / name).string(),
+                      report_detail::redact(std::move(content), options.secrets));
   };
-  emit("summary.json", dump(report_detail::summary_json(config, info, summary)));
+  emit("summary.json", dump(report_detail::summary_json(options, info, summary)));
   emit("benchmark_summary.json", dump(report_detail::benchmark_summary_json(info, summary)));
   emit("benchmark_percentile.json", dump(report_detail::benchmark_percentile_json(summary)));
-  emit("report.html", report_detail::render_run_html(config, info, summary, trace));
-  report_detail::write_vllm_result(config, info, summary);
+  emit("report.html", report_detail::render_run_html(options, info, summary, trace));
+  report_detail::write_vllm_result(options, info, summary, requests);
 }
 
-void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
+void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
+                       const RunTrace& trace) {
+  write_run_outputs(options, info, summary, trace, VllmArrays(info.anchor_steady_ns, {}));
+}
+
+void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const std::vector<RequestRecord>& records) {
-  RecordsFile file(config, info);
+  RecordsFile file(options, info);
   for (const RequestRecord& record : records) file.append(record);
   file.commit();
-  MetricsOptions options;
-  options.percentiles = summary.percentiles;
-  options.origin_ns = info.anchor_steady_ns;
+  MetricsOptions metrics;
+  metrics.percentiles = summary.percentiles;
+  metrics.origin_ns = info.anchor_steady_ns;
   RunTrace trace;
-  summarize(records, options, &trace);
-  write_run_outputs(config, info, summary, trace);
+  summarize(records, metrics, &trace);
+  write_run_outputs(options, info, summary, trace, file.vllm_arrays());
 }
 
-RecordsFile::RecordsFile(const Config& config, const RunInfo& info)
-    : info_(info), secrets_(secrets_of(config)) {
+RecordsFile::RecordsFile(const ReportOptions& options, const RunInfo& info)
+    : info_(info), secrets_(options.secrets), vllm_(info.anchor_steady_ns, options.secrets) {
   const std::filesystem::path dir = create_run_dir(info);
   path_ = (dir / "requests.jsonl").string();
   partial_path_ = path_ + ".partial";
@@ -187,8 +191,9 @@ RecordsFile::~RecordsFile() {
 }
 
 void RecordsFile::append(const RequestRecord& record) {
-  buffer_ += redact(record_to_json(record, info_), secrets_);
+  buffer_ += report_detail::redact(record_to_json(record, info_), secrets_);
   buffer_ += '\n';
+  vllm_.add(record);
   if (buffer_.size() >= kFlushBytes) flush();
 }
 

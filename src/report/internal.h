@@ -109,10 +109,13 @@ TraceInfo trace_from_json(const nlohmann::json& trace);  // off when not an obje
 std::string tokenizer_label(const TokenizerInfo& tokenizer);
 
 // vLLM's console block (--summary-format vllm) and its --save-result file, vllm_result.json,
-// written into info.output_dir from the run's requests.jsonl (formats/vllm.cpp).
-std::string render_vllm_block(const Config& config, const RunInfo& info, const RunSummary& summary);
-void write_vllm_result(const Config& config, const RunInfo& info, const RunSummary& summary);
-Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary);
+// written into info.output_dir with the per-request arrays gathered during the run
+// (formats/vllm.cpp).
+std::string render_vllm_block(const ReportOptions& options, const RunInfo& info,
+                              const RunSummary& summary);
+void write_vllm_result(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
+                       const VllmArrays& requests);
+Json summary_json(const ReportOptions& options, const RunInfo& info, const RunSummary& summary);
 // Open loop: "the in-flight cap of 64 was reached for 93.0% of sends (279 of 300): the server
 // did not keep up with 20 req/s; ..." for the text, summary.json and report.html; "" when no send
 // waited for a free slot.
@@ -150,8 +153,11 @@ nlohmann::json read_json_file(const std::string& path);
 // True when a header's value is a credential and must be masked.
 bool is_secret_header(const std::string& name);
 
-// `text` with the config's credential values (API key, secret header values) replaced by "***".
-std::string redact_secrets(const Config& config, std::string text);
+// The config's credential values (API key, secret header values), as they would appear in plain
+// text and inside JSON strings; values too short to scrub safely are left out.
+std::vector<std::string> secrets_of(const Config& config);
+// `text` with each of `secrets` (ReportOptions::secrets) replaced by "***".
+std::string redact(std::string text, const std::vector<std::string>& secrets);
 
 // Aligned plain-text table. Columns are right-aligned except the first and those listed in
 // `left_aligned`.
@@ -172,6 +178,6 @@ struct MetricRow {
 // The per-request metrics in display order (with the planned-send rows of open-loop runs).
 std::vector<MetricRow> per_request_metrics(const RunSummary& s);
 // What each request was, for headers: "stream", "non-stream", "embeddings, batch 8", ...
-std::string request_kind(const Config& config);
+std::string request_kind(const ReportOptions& options);
 
 }  // namespace llmperf::report_detail

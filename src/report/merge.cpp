@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <set>
@@ -51,10 +50,10 @@ ShardDir read_shard_dir(const fs::path& dir) {
     }
   }
   if (shard.runs.empty()) {
-    throw std::runtime_error(fmt::format(
-        "{} holds no run: give the directories the shards wrote (summary.json and "
-        "requests.jsonl in them or in their run subdirectories)",
-        dir.string()));
+    throw std::runtime_error(
+        fmt::format("{} holds no run: give the directories the shards wrote (summary.json and "
+                    "requests.jsonl in them or in their run subdirectories)",
+                    dir.string()));
   }
   const json summary =
       report_detail::read_json_file((shard.runs.begin()->second / "summary.json").string());
@@ -73,9 +72,11 @@ ShardDir read_shard_dir(const fs::path& dir) {
 void check_shards(const std::vector<ShardDir>& shards, bool force) {
   std::vector<std::string> problems;
   for (const ShardDir& s : shards) {
-    if (s.count < 1) problems.push_back(fmt::format("{} is not a shard (no \"shard\" in its "
-                                                    "summary.json: run with --shard I/N)",
-                                                    s.dir.string()));
+    if (s.count < 1)
+      problems.push_back(
+          fmt::format("{} is not a shard (no \"shard\" in its "
+                      "summary.json: run with --shard I/N)",
+                      s.dir.string()));
   }
   if (problems.empty()) {
     const ShardDir& first = shards.front();
@@ -101,14 +102,14 @@ void check_shards(const std::vector<ShardDir>& shards, bool force) {
       if (by_index.count(i) == 0) missing.push_back(i);
     }
     if (!missing.empty()) {
-      problems.push_back(fmt::format("shard(s) {} of {} missing", fmt::join(missing, ", "),
-                                     first.count));
+      problems.push_back(
+          fmt::format("shard(s) {} of {} missing", fmt::join(missing, ", "), first.count));
     }
   }
   if (problems.empty()) return;
   if (!force) {
-    throw std::runtime_error(fmt::format("cannot merge: {} (--force merges anyway)",
-                                         fmt::join(problems, "; ")));
+    throw std::runtime_error(
+        fmt::format("cannot merge: {} (--force merges anyway)", fmt::join(problems, "; ")));
   }
   for (const std::string& problem : problems) {
     std::fprintf(stderr, "llmperf merge: warning: %s (merged anyway: --force)\n", problem.c_str());
@@ -149,27 +150,16 @@ void merge_run(const std::vector<fs::path>& runs, const fs::path& out, const Sha
     interrupted = interrupted || r.value("interrupted", false);
     duration_s = std::max(duration_s, static_cast<double>(by) / 1e9 + r.value("duration_s", 0.0));
     starts.push_back(parts[i].anchor_unix_ns);
-    std::ifstream lines(runs[i] / "requests.jsonl", std::ios::binary);
-    std::string line;
-    int line_number = 0;
-    while (std::getline(lines, line)) {
-      ++line_number;
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      RequestRecord record;
-      try {
-        record = record_from_json(line);
-      } catch (const std::exception& e) {
-        throw std::runtime_error(
-            fmt::format("{}:{}: {}", (runs[i] / "requests.jsonl").string(), line_number, e.what()));
-      }
-      for (int64_t* t : {&record.planned_ns, &record.sent_ns, &record.first_byte_ns,
-                         &record.first_content_ns, &record.first_answer_ns, &record.last_event_ns,
-                         &record.end_ns}) {
+    read_records_file((runs[i] / "requests.jsonl").string(), [&](RecordsLine& line) {
+      RequestRecord& record = line.record;
+      for (int64_t* t :
+           {&record.planned_ns, &record.sent_ns, &record.first_byte_ns, &record.first_content_ns,
+            &record.first_answer_ns, &record.last_event_ns, &record.end_ns}) {
         shift(*t, by);
       }
       for (int64_t& t : record.chunk_ns) t += by;
       records.push_back(std::move(record));
-    }
+    });
   }
   std::stable_sort(records.begin(), records.end(),
                    [](const RequestRecord& a, const RequestRecord& b) { return a.id < b.id; });
@@ -225,8 +215,9 @@ std::string merge_shards(const MergeOptions& options) {
             [](const ShardDir& a, const ShardDir& b) { return a.index < b.index; });
   const ShardDir& first = shards.front();
   const bool single = first.runs.count("") > 0;
-  const fs::path base = fs::path(options.outputs_dir) /
-                        without_shard_suffix(fs::path(first.dir).lexically_normal().filename().string());
+  const fs::path base =
+      fs::path(options.outputs_dir) /
+      without_shard_suffix(fs::path(first.dir).lexically_normal().filename().string());
   for (const auto& run : first.runs) {
     const std::string& name = run.first;
     std::vector<fs::path> runs;
@@ -234,8 +225,8 @@ std::string merge_shards(const MergeOptions& options) {
       const auto found = s.runs.find(name);
       if (found == s.runs.end()) {
         if (!options.force) {
-          throw std::runtime_error(fmt::format("{} has no run {} (--force merges the others)",
-                                               s.dir.string(), name));
+          throw std::runtime_error(
+              fmt::format("{} has no run {} (--force merges the others)", s.dir.string(), name));
         }
         continue;
       }

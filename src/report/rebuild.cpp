@@ -4,7 +4,6 @@
 // "config" and "dataset"); secrets there are already masked and stay masked.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -191,55 +190,44 @@ struct RebuiltRun {
 
 RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
   const json summary = report_detail::read_json_file((dir / "summary.json").string());
+  // The config block is rewritten as a run writes it: through a Config (config_from_json keeps
+  // what the reports need; the rest takes its default, as `llmperf report` always wrote it).
   Config config = config_from_json(summary.value("config", json::object()));
   if (!options.summary_format.empty()) config.summary_format = options.summary_format;
   if (!options.percentiles.empty()) config.percentiles = options.percentiles;
+  const ReportOptions report = report_options(config);
   RunInfo info = info_from_json(summary, dir);
 
   MetricsOptions metrics;
-  metrics.percentiles = config.percentiles;
+  metrics.percentiles = report.percentiles;
   metrics.open_loop = info.rate >= 0;
   metrics.rate_segments = info.ramp.on() ? kRampSegments : 0;
-  metrics.output_forced = config.ignore_eos.value_or(false);
+  metrics.output_forced = report.output_forced;
   SummaryBuilder builder(metrics);  // record times are relative to the run's anchor: origin 0
   ClientTotals client_totals;
-  const std::string path = (dir / "requests.jsonl").string();
-  std::ifstream lines(path, std::ios::binary);
-  if (!lines) throw std::runtime_error(fmt::format("cannot read {}", path));
-  std::string line;
-  int line_number = 0;
+  VllmArrays vllm(0, report.secrets);
   bool anchored = false;
-  while (std::getline(lines, line)) {
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    try {
-      const RequestRecord record = record_from_json(line);
-      builder.add(record);
-      client_totals.add(record);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(fmt::format("{}:{}: {}", path, line_number, e.what()));
+  read_records_file((dir / "requests.jsonl").string(), [&](RecordsLine& line) {
+    builder.add(line.record);
+    client_totals.add(line.record);
+    vllm.add(line.record);
+    // The records count from the anchor (0); the first that can, gives its wall-clock reading.
+    if (!anchored && line.anchor_unix_ns) {
+      info.anchor_unix_ns = *line.anchor_unix_ns;
+      anchored = true;
     }
-    // record_from_json keeps times relative to the anchor (0); recover the wall-clock anchor.
-    if (!anchored) {
-      const json j = json::parse(line, nullptr, false);
-      if (!j.is_object()) continue;
-      const auto unix_ns = report_detail::json_integer<int64_t>(j.value("sent_unix_ns", json()));
-      const auto sent_ns = report_detail::json_integer<int64_t>(j.value("sent_ns", json()));
-      anchored =
-          unix_ns && sent_ns && !__builtin_sub_overflow(*unix_ns, *sent_ns, &info.anchor_unix_ns);
-    }
-  }
+  });
 
   // requests.jsonl is the source and stays as it is; every other file is rewritten.
   RunTrace trace;
   RebuiltRun out{SweepRow{info, builder.finish(&trace)}, ""};
   const json old_server = summary.value("server", json());
   out.row.info.server = report_detail::identity_from_json(old_server);
-  out.row.summary.server = report_detail::server_summary_from_files(
-      (dir / "server_metrics.jsonl").string(), old_server, client_totals,
-      config.metrics_interval_s);
-  write_run_outputs(config, out.row.info, out.row.summary, trace);
-  out.text = render_text_summary(config, out.row.info, out.row.summary) +
+  out.row.summary.server =
+      report_detail::server_summary_from_files((dir / "server_metrics.jsonl").string(), old_server,
+                                               client_totals, report.metrics_interval_s);
+  write_run_outputs(report, out.row.info, out.row.summary, trace, vllm);
+  out.text = render_text_summary(report, out.row.info, out.row.summary) +
              render_server_text(out.row.info, out.row.summary);
   return out;
 }

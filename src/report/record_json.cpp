@@ -1,7 +1,8 @@
-// requests.jsonl: one lossless record per line (record_to_json) and its inverse
-// (record_from_json, which `llmperf report` and the baseline reader rely on). Record timestamps
-// leave here as integer nanoseconds relative to the run's anchor.
+// requests.jsonl: one lossless record per line (record_to_json), its inverse (record_from_json),
+// and the one reader of the file (read_records_file), which `llmperf report` and `llmperf merge`
+// stream. Record timestamps leave here as integer nanoseconds relative to the run's anchor.
 #include <algorithm>
+#include <fstream>
 #include <iterator>
 #include <optional>
 #include <stdexcept>
@@ -141,7 +142,7 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
   }
   if (record.cached_tokens >= 0) line.key("cached_tokens").integer(record.cached_tokens);
   if (record.items > 0) line.key("items").integer(record.items);  // embeddings and rerank
-  if (record.reasoning_tokens >= 0) {  // responses that reasoned
+  if (record.reasoning_tokens >= 0) {                             // responses that reasoned
     line.key("reasoning_tokens").integer(std::max<int64_t>(0, record.reasoning_tokens));
     line.key("reasoning_token_source").string(token_source_name(record.reasoning_source));
     line.key("reasoning_chunks").integer(record.reasoning_chunks);
@@ -175,9 +176,11 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
   return std::move(line).finish();
 }
 
-RequestRecord record_from_json(const std::string& line) {
+namespace {
+
+// record_from_json of a line already parsed into `j`.
+RequestRecord record_from_parsed_line(const nlohmann::json& j, const std::string& line) {
   using report_detail::json_integer;
-  nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
   if (!j.is_object() || !j.contains("id")) {
     throw std::runtime_error("not a requests.jsonl record: " + line.substr(0, 80));
   }
@@ -248,6 +251,40 @@ RequestRecord record_from_json(const std::string& line) {
   } catch (const std::exception& e) {
     throw std::runtime_error(
         fmt::format("bad requests.jsonl record ({}): {}", e.what(), line.substr(0, 80)));
+  }
+}
+
+}  // namespace
+
+RequestRecord record_from_json(const std::string& line) {
+  return record_from_parsed_line(nlohmann::json::parse(line, nullptr, false), line);
+}
+
+void read_records_file(const std::string& path,
+                       const std::function<void(RecordsLine&)>& on_record) {
+  using report_detail::json_integer;
+  std::ifstream lines(path, std::ios::binary);
+  if (!lines) throw std::runtime_error(fmt::format("cannot read {}", path));
+  std::string text;
+  RecordsLine line;
+  while (std::getline(lines, text)) {
+    ++line.number;
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    try {
+      line.record = record_from_parsed_line(j, text);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(fmt::format("{}:{}: {}", path, line.number, e.what()));
+    }
+    // The records count from the anchor (0); their wall-clock times say where it was.
+    const auto unix_ns = json_integer<int64_t>(j.value("sent_unix_ns", nlohmann::json()));
+    const auto sent_ns = json_integer<int64_t>(j.value("sent_ns", nlohmann::json()));
+    int64_t anchor = 0;
+    line.anchor_unix_ns.reset();
+    if (unix_ns && sent_ns && !__builtin_sub_overflow(*unix_ns, *sent_ns, &anchor)) {
+      line.anchor_unix_ns = anchor;
+    }
+    on_record(line);
   }
 }
 

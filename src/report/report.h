@@ -5,6 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +21,41 @@
 #include "verdict/slo.h"
 
 namespace llmperf {
+
+// What the reports read of the user's flags: the few values that shape the text and the files,
+// and the config block summary.json records. Filled from a Config by report_options() (a run) or
+// from a run's saved summary.json (`llmperf report`, `llmperf merge`).
+struct ReportOptions {
+  std::string model;  // --model
+  std::string name;   // --name ("" when not given): titles
+  std::string url;    // the endpoint, for the header lines
+  ApiKind api_kind = ApiKind::kChat;
+  bool stream = true;      // streamed requests (the header's "stream"/"non-stream")
+  int64_t batch_size = 1;  // --batch-size: inputs per embeddings request
+  int64_t documents = 4;   // --documents per rerank request
+  int64_t image_num = 0;   // --image-num: images per chat prompt, with their size
+  int image_width = 512;   //   in pixels
+  int image_height = 512;
+  std::string summary_format = "default";  // --summary-format: default | evalscope-legacy | vllm
+  std::string arrival = "poisson";         // --arrival (open loop)
+  double burstiness = 1.0;                 // --burstiness (gamma shape)
+  bool default_cap = false;                // no --parallel cap the user chose (--rate alone)
+  std::vector<std::string> percentile_metrics = {"ttft", "tpot", "itl"};  // vLLM's console block
+  std::vector<double> metric_percentiles = {99};                          // and result file
+  VllmResultOptions vllm;           // vllm_result.json's flags and its --save-result copy
+  bool several_runs = false;        // the sweep has more than one run (copy file names)
+  std::vector<double> percentiles;  // --percentiles: the points summaries report
+  bool output_forced = false;       // --ignore-eos: outputs are forced to their length
+  double metrics_interval_s = 1;    // --metrics-interval, seconds
+  // Credential values (API key, secret header values; raw and JSON-escaped) that no file or text
+  // may hold: replaced by "***" in everything written.
+  std::vector<std::string> secrets;
+  // summary.json's "config": the resolved config as compact JSON, secrets masked (config_to_json).
+  std::string config_json;
+};
+
+// The report options of a run of `config`.
+ReportOptions report_options(const Config& config);
 
 // Identity and context of one run of a sweep.
 // A ramp-up run is reported in this many spans of planned send time (RateSegment).
@@ -81,19 +120,49 @@ std::string render_server_text(const RunInfo& info, const RunSummary& summary);
 std::string render_length_warning(const RunInfo& info, const RunSummary& summary);
 
 // Human summary for stdout: aligned tables with units in the headers.
-std::string render_text_summary(const Config& config, const RunInfo& info,
+std::string render_text_summary(const ReportOptions& options, const RunInfo& info,
                                 const RunSummary& summary);
 
-// Writes summary.json, benchmark_summary.json, benchmark_percentile.json and report.html (charts
-// from `trace`) into info.output_dir (created if needed), each atomically (temporary file +
-// rename). requests.jsonl is RecordsFile's. Throws std::runtime_error naming the path when a file
-// cannot be written.
-void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
+// The per-request arrays of vllm_result.json (input_lens, output_lens, ttfts, itls, latencies,
+// start_times, queue_times, generated_texts, errors), gathered record by record as requests.jsonl
+// is written (RecordsFile) or read back (`llmperf report`), so that the file is never re-read.
+// The values go to scratch files: memory stays flat however long the run.
+class VllmArrays {
+ public:
+  // `origin_ns`: the steady-clock time start_times count from (the run's anchor); `secrets`: the
+  // credential values scrubbed from the texts (ReportOptions::secrets).
+  VllmArrays(int64_t origin_ns, std::vector<std::string> secrets);
+  ~VllmArrays();
+  VllmArrays(const VllmArrays&) = delete;
+  VllmArrays& operator=(const VllmArrays&) = delete;
+
+  void add(const RequestRecord& record);  // warm-up requests are left out, as vLLM measures
+  // Writes array `index`'s values so far to `out`, comma-separated (the order of
+  // formats/vllm.cpp's table).
+  void write_values(size_t index, std::ostream& out) const;
+
+ private:
+  std::FILE* part(size_t index) const;  // created on first use
+
+  int64_t origin_ns_;
+  std::vector<std::string> secrets_;
+  mutable std::vector<std::FILE*> parts_;
+  bool first_ = true;
+};
+
+// Writes summary.json, benchmark_summary.json, benchmark_percentile.json, report.html (charts
+// from `trace`) and vllm_result.json (its per-request arrays from `requests`) into
+// info.output_dir (created if needed), each atomically (temporary file + rename). requests.jsonl
+// is RecordsFile's. Throws std::runtime_error naming the path when a file cannot be written.
+void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
+                       const RunTrace& trace, const VllmArrays& requests);
+// The same without records: vllm_result.json's per-request arrays are empty.
+void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const RunTrace& trace);
 
 // The same for a caller that holds every record: requests.jsonl (through RecordsFile), then the
 // files above with the trace of `records`.
-void write_run_outputs(const Config& config, const RunInfo& info, const RunSummary& summary,
+void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const std::vector<RequestRecord>& records);
 
 // A run's requests.jsonl, written while the run goes on so that finished records need not be kept:
@@ -102,11 +171,12 @@ void write_run_outputs(const Config& config, const RunInfo& info, const RunSumma
 // pending), so that a run killed outright still leaves what it gathered. commit() makes it
 // requests.jsonl (fsync, then rename), so that name only ever holds a complete file. Destroyed
 // without commit() (an error elsewhere), the .partial file keeps every line gathered so far.
+// Each record also goes to vllm_arrays(), from which write_run_outputs writes vllm_result.json.
 class RecordsFile {
  public:
   // Creates info.output_dir if needed. Throws std::runtime_error naming the path on failure, as
   // do append() and commit().
-  RecordsFile(const Config& config, const RunInfo& info);
+  RecordsFile(const ReportOptions& options, const RunInfo& info);
   ~RecordsFile();
   RecordsFile(const RecordsFile&) = delete;
   RecordsFile& operator=(const RecordsFile&) = delete;
@@ -114,6 +184,7 @@ class RecordsFile {
   void append(const RequestRecord& record);
   void flush();  // writes the pending lines to the .partial file
   void commit();
+  const VllmArrays& vllm_arrays() const { return vllm_; }
 
  private:
   static constexpr size_t kFlushBytes = 256 * 1024;
@@ -124,7 +195,21 @@ class RecordsFile {
   std::string partial_path_;
   int fd_ = -1;
   std::string buffer_;  // lines not yet written
+  VllmArrays vllm_;
 };
+
+// One record of a requests.jsonl being read (read_records_file).
+struct RecordsLine {
+  int number = 0;        // line number, from 1
+  RequestRecord record;  // record_from_json of the line
+  // The run's wall-clock anchor the line implies (sent_unix_ns - sent_ns), when it has both.
+  std::optional<int64_t> anchor_unix_ns;
+};
+
+// The one reader of requests.jsonl: streams the file at `path`, calling `on_record` for each
+// record in order (blank lines are skipped). Throws std::runtime_error "cannot read PATH", or
+// "PATH:LINE: why" for a line that is not a record.
+void read_records_file(const std::string& path, const std::function<void(RecordsLine&)>& on_record);
 
 struct SweepRow {
   RunInfo info;

@@ -13,12 +13,12 @@
 #include <fmt/format.h>
 
 #include "report/internal.h"
+#include "verdict/summary_schema.h"
 
 namespace llmperf {
 namespace report_detail {
 namespace {
 
-constexpr const char* kSchema = "llmperf.summary/1";
 constexpr const char* kVersion = "0.1.0";
 constexpr const char* kMasked = "***";
 
@@ -66,10 +66,12 @@ Json dataset_json(const DatasetStats& stats) {
 
 Json metric_definitions_json() {
   return Json{
-      {"ttft", "first output-carrying chunk (reasoning included) minus the actual send time "
-               "(stream only)"},
-      {"ttfat", "first chunk carrying answer output (not reasoning) minus the actual send time "
-                "(stream only); equals ttft for streams that do not reason"},
+      {"ttft",
+       "first output-carrying chunk (reasoning included) minus the actual send time "
+       "(stream only)"},
+      {"ttfat",
+       "first chunk carrying answer output (not reasoning) minus the actual send time "
+       "(stream only); equals ttft for streams that do not reason"},
       {"reasoning_time", "first answer chunk minus first reasoning chunk, streams that reasoned"},
       {"items_throughput", "embeddings inputs (rerank documents) of successful requests / window"},
       {"ttfb", "first response byte minus the actual send time"},
@@ -253,7 +255,8 @@ Json shard_json(const RunInfo& info) {
   if (s.merged) {
     j["starts_unix_ns"] = s.starts_unix_ns;
     if (!s.starts_unix_ns.empty()) {
-      const auto [low, high] = std::minmax_element(s.starts_unix_ns.begin(), s.starts_unix_ns.end());
+      const auto [low, high] =
+          std::minmax_element(s.starts_unix_ns.begin(), s.starts_unix_ns.end());
       j["start_spread_ms"] = static_cast<double>(*high - *low) / 1e6;
     }
   } else {
@@ -281,7 +284,7 @@ Json goodput_json(const RunSummary& summary) {
 }
 
 // The "open_loop" object (null for closed-loop runs): requested vs achieved arrival rate.
-Json open_loop_json(const Config& config, const RunInfo& info, const RunSummary& summary) {
+Json open_loop_json(const ReportOptions& options, const RunInfo& info, const RunSummary& summary) {
   if (info.rate <= 0) return nullptr;
   Json ramp = nullptr;
   if (info.ramp.on()) {
@@ -312,8 +315,8 @@ Json open_loop_json(const Config& config, const RunInfo& info, const RunSummary&
       {"requested_rate", number_or_null(info.rate)},
       {"ramp_up", ramp},
       {"achieved_rate", number_or_null(summary.achieved_rate)},
-      {"arrival", info.workload.trace.on ? "trace" : config.arrival},
-      {"burstiness", number_or_null(config.burstiness)},
+      {"arrival", info.workload.trace.on ? "trace" : options.arrival},
+      {"burstiness", number_or_null(options.burstiness)},
       {"in_flight_cap", info.parallel},
       {"sends", o.sends},
       {"cap_reached_sends", o.slot_waits},
@@ -373,15 +376,15 @@ Json reasoning_json(const RunSummary& s) {
 }
 
 // Embeddings and rerank: what the requests carried (null for the APIs that generate text).
-Json items_json(const Config& config, const RunSummary& s) {
+Json items_json(const ReportOptions& options, const RunSummary& s) {
   if (!s.pooling) return nullptr;
-  return Json{{"kind", config.api_kind == ApiKind::kRerank ? "documents" : "inputs"},
+  return Json{{"kind", options.api_kind == ApiKind::kRerank ? "documents" : "inputs"},
               {"total", s.total_items},
               {"per_s", number_or_null(s.items_throughput)},
               {"input_throughput_tok_s", number_or_null(s.total_throughput)}};
 }
 
-Json summary_json(const Config& config, const RunInfo& info, const RunSummary& summary) {
+Json summary_json(const ReportOptions& options, const RunInfo& info, const RunSummary& summary) {
   const auto& p = summary.percentiles;
   Json metrics{
       {"latency_s", distribution_json(summary.latency_ns, p, kNsPerS)},
@@ -428,10 +431,10 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       {"anchor_unix_ns", info.anchor_unix_ns},
   };
   return Json{
-      {"schema", kSchema},
+      {"schema", kSummarySchema},
       {"llmperf_version", kVersion},
       {"run", run},
-      {"config", config_json(config)},
+      {"config", options.config_json.empty() ? Json(nullptr) : Json::parse(options.config_json)},
       {"dataset", dataset_json(info.dataset)},
       {"workload", workload_json(info)},
       {"requests",
@@ -455,10 +458,10 @@ Json summary_json(const Config& config, const RunInfo& info, const RunSummary& s
       {"conversations", conversations_json(summary)},
       {"reasoning", reasoning_json(summary)},
       {"shard", shard_json(info)},
-      {"items", items_json(config, summary)},
+      {"items", items_json(options, summary)},
       {"trace", trace_json(info, summary)},
       {"goodput", goodput_json(summary)},
-      {"open_loop", open_loop_json(config, info, summary)},
+      {"open_loop", open_loop_json(options, info, summary)},
       {"client_bound", summary.client.client_bound},
       {"client", client_json(summary)},
       {"slo", slo_json(info)},

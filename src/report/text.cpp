@@ -159,13 +159,13 @@ std::string dataset_notes(const DatasetStats& d) {
 
 // What each request was, for the header line: "stream", "non-stream", "embeddings, batch 8",
 // "rerank, 4 documents", "responses API, stream", ...
-std::string request_kind(const Config& config) {
-  const char* stream = config.stream ? "stream" : "non-stream";
-  switch (config.api_kind) {
+std::string request_kind(const ReportOptions& options) {
+  const char* stream = options.stream ? "stream" : "non-stream";
+  switch (options.api_kind) {
     case ApiKind::kEmbeddings:
-      return fmt::format("embeddings, batch {}", config.batch_size);
+      return fmt::format("embeddings, batch {}", options.batch_size);
     case ApiKind::kRerank:
-      return fmt::format("rerank, {} documents", config.documents);
+      return fmt::format("rerank, {} documents", options.documents);
     case ApiKind::kResponses:
       return fmt::format("responses API, {}", stream);
     case ApiKind::kChat:
@@ -173,9 +173,10 @@ std::string request_kind(const Config& config) {
       break;
   }
   std::string kind = stream;
-  if (config.image_num > 0) {
-    kind += fmt::format(", {} image{} of {}x{}", config.image_num, config.image_num == 1 ? "" : "s",
-                        config.image_width, config.image_height);
+  if (options.image_num > 0) {
+    kind +=
+        fmt::format(", {} image{} of {}x{}", options.image_num, options.image_num == 1 ? "" : "s",
+                    options.image_width, options.image_height);
   }
   return kind;
 }
@@ -260,23 +261,22 @@ std::string render_table(const std::vector<std::string>& headers,
 
 }  // namespace report_detail
 
-std::string render_text_summary(const Config& config, const RunInfo& info,
+std::string render_text_summary(const ReportOptions& options, const RunInfo& info,
                                 const RunSummary& summary) {
   using namespace report_detail;
-  if (config.summary_format == "evalscope-legacy") {
-    return redact_secrets(config, render_evalscope_legacy(info, summary));
+  if (options.summary_format == "evalscope-legacy") {
+    return redact(render_evalscope_legacy(info, summary), options.secrets);
   }
-  if (config.summary_format == "vllm") {
-    return redact_secrets(config, render_vllm_block(config, info, summary));
+  if (options.summary_format == "vllm") {
+    return redact(render_vllm_block(options, info, summary), options.secrets);
   }
   const RunSummary& s = summary;
-  std::string title = config.name.empty() || config.name == config.model
-                          ? config.model
-                          : fmt::format("{} (model {})", config.name, config.model);
-  std::string out = fmt::format("llmperf: {} | {} | parallel {} | {} {} | {}", title, config.url,
-                                info.parallel, info.number,
-                                s.sessions.empty() ? "requests" : "conversations",
-                                request_kind(config));
+  std::string title = options.name.empty() || options.name == options.model
+                          ? options.model
+                          : fmt::format("{} (model {})", options.name, options.model);
+  std::string out = fmt::format(
+      "llmperf: {} | {} | parallel {} | {} {} | {}", title, options.url, info.parallel, info.number,
+      s.sessions.empty() ? "requests" : "conversations", request_kind(options));
   if (info.workload.trace.on) {
     out += fmt::format(" | trace x{:g} (mean {} req/s)", info.workload.trace.speedup,
                        format_number(info.rate));
@@ -300,7 +300,7 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
   };
   if (s.warmup > 0) kv.emplace_back("Warm-up requests (excluded)", format_count(s.warmup));
   if (s.pooling) {
-    const bool rerank = config.api_kind == ApiKind::kRerank;
+    const bool rerank = options.api_kind == ApiKind::kRerank;
     kv.insert(kv.end(),
               {
                   {"QPS (req/s)", format_number(s.qps)},
@@ -311,17 +311,18 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
                   {"Total input tokens", format_count(s.total_input_tokens)},
               });
   } else {
-  kv.insert(kv.end(), {
-                          {"QPS (req/s)", format_number(s.qps)},
-                          {"Output throughput (tok/s)", format_number(s.output_throughput)},
-                          {"Total throughput (tok/s)", format_number(s.total_throughput)},
-                          {"Input throughput (chars/s)", format_number(s.input_chars_throughput)},
-                          {"Output throughput (chars/s)", format_number(s.output_chars_throughput)},
-                          {"Avg input tokens", avg_tokens(s.input_tokens, s.input_provenance)},
-                          {"Avg output tokens", avg_tokens(s.output_tokens, s.output_provenance)},
-                          {"Total input tokens", format_count(s.total_input_tokens)},
-                          {"Total output tokens", format_count(s.total_output_tokens)},
-                      });
+    kv.insert(kv.end(),
+              {
+                  {"QPS (req/s)", format_number(s.qps)},
+                  {"Output throughput (tok/s)", format_number(s.output_throughput)},
+                  {"Total throughput (tok/s)", format_number(s.total_throughput)},
+                  {"Input throughput (chars/s)", format_number(s.input_chars_throughput)},
+                  {"Output throughput (chars/s)", format_number(s.output_chars_throughput)},
+                  {"Avg input tokens", avg_tokens(s.input_tokens, s.input_provenance)},
+                  {"Avg output tokens", avg_tokens(s.output_tokens, s.output_provenance)},
+                  {"Total input tokens", format_count(s.total_input_tokens)},
+                  {"Total output tokens", format_count(s.total_output_tokens)},
+              });
   }
   if (s.reasoning.any()) {
     const ReasoningSummary& r = s.reasoning;
@@ -351,7 +352,7 @@ std::string render_text_summary(const Config& config, const RunInfo& info,
   if (s.failed > 0) out += "\nFailures by kind\n" + failures_table(s);
   std::string notes = dataset_notes(info.dataset);
   if (!notes.empty()) out += "\nDataset notes\n" + notes;
-  return redact_secrets(config, std::move(out));
+  return redact(std::move(out), options.secrets);
 }
 
 }  // namespace llmperf

@@ -120,8 +120,8 @@ std::string html_page(const std::string& title, const std::string& body);
 // A grid of charts.
 std::string chart_grid(const std::vector<svg::ChartSpec>& charts);
 
-std::string render_run_html(const Config& config, const RunInfo& info, const RunSummary& summary,
-                            const RunTrace& trace);
+std::string render_run_html(const ReportOptions& options, const RunInfo& info,
+                            const RunSummary& summary, const RunTrace& trace);
 std::string render_sweep_html(const std::string& title, const std::vector<MetricPoint>& points);
 
 // The per-run charts drawn from the run's trace (distributions, timeline, throughput and in-flight

@@ -13,12 +13,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "verdict/summary_schema.h"
+
 namespace llmperf {
 namespace {
 
 using Json = nlohmann::json;
 
-constexpr const char* kSchema = "llmperf.summary/1";
 constexpr double kNsPerMs = 1e6;
 constexpr double kNsPerS = 1e9;
 constexpr double kEpsilon = 1e-9;           // slack so a change exactly at the tolerance is ok
@@ -148,11 +149,13 @@ BaselineSummary load_baseline(const std::string& path) {
   }
   if (!j.is_object() || !j.contains("schema")) {
     throw fail(
-        fmt::format("not an llmperf summary.json (no \"schema\"; expected \"{}\")", kSchema));
+        fmt::format("not an llmperf summary.json (no \"schema\"; expected \"{}\")",
+                    kSummarySchema));
   }
   const Json& schema = j["schema"];
-  if (!schema.is_string() || schema.get<std::string>() != kSchema) {
-    throw fail(fmt::format("unsupported schema {} (expected \"{}\")", schema.dump(), kSchema));
+  if (!schema.is_string() || schema.get<std::string>() != kSummarySchema) {
+    throw fail(
+        fmt::format("unsupported schema {} (expected \"{}\")", schema.dump(), kSummarySchema));
   }
 
   BaselineSummary baseline;

@@ -221,7 +221,7 @@ class ReportTest : public ::testing::Test {
 };
 
 TEST_F(ReportTest, SummaryJsonHasExactSchema) {
-  write_run_outputs(test_config(), test_info(dir_), stream_summary(), test_records());
+  write_run_outputs(report_options(test_config()), test_info(dir_), stream_summary(), test_records());
   const ordered_json j = ordered_json::parse(read("summary.json"));
 
   std::vector<std::string> keys;
@@ -366,7 +366,7 @@ TEST_F(ReportTest, OpenLoopRateAndPlannedLatencies) {
   RunSummary s = stream_summary();
   s.latency_from_planned_ns = dist(4, 3e9, 1e9, 2e9, 4e9, {3e9, 3.8e9, 3.98e9});
   s.ttft_from_planned_ns = dist(4, 1250e6, 50e6, 1200e6, 1300e6, {1250e6, 1290e6, 1299e6});
-  write_run_outputs(test_config(), info, s, std::vector<RequestRecord>{});
+  write_run_outputs(report_options(test_config()), info, s, std::vector<RequestRecord>{});
   const json j = read_json("summary.json");
   EXPECT_EQ(j["run"]["rate"], 2.5);
   EXPECT_EQ(j["metrics"]["latency_from_planned_s"]["percentiles"]["p99"], 3.98);
@@ -374,14 +374,14 @@ TEST_F(ReportTest, OpenLoopRateAndPlannedLatencies) {
   EXPECT_EQ(read_json("benchmark_summary.json")["Request Rate (req/s)"], 2.5);
   EXPECT_EQ(read("requests.jsonl"), "");
 
-  const std::string text = render_text_summary(test_config(), info, s);
+  const std::string text = render_text_summary(report_options(test_config()), info, s);
   EXPECT_NE(text.find("Latency from planned send (s)"), std::string::npos);
   EXPECT_NE(text.find("TTFT from planned send (ms)"), std::string::npos);
   EXPECT_NE(text.find("rate 2.500 req/s"), std::string::npos);
 }
 
 TEST_F(ReportTest, BenchmarkSummaryMatchesEvalScopeNames) {
-  write_run_outputs(test_config(), test_info(dir_), stream_summary(), std::vector<RequestRecord>{});
+  write_run_outputs(report_options(test_config()), test_info(dir_), stream_summary(), std::vector<RequestRecord>{});
   EXPECT_EQ(read_json("benchmark_summary.json"), (json{{"Test Duration (s)", 8.0},
                                                        {"Concurrency", 2},
                                                        {"Request Rate (req/s)", -1},
@@ -404,7 +404,7 @@ TEST_F(ReportTest, BenchmarkFilesRoundToFourDecimals) {
   s.qps = 1.0 / 3.0;
   s.percentiles = {99.9};
   s.latency_ns = dist(4, 2e9, 5e8, 1e9, 3e9, {1234567891});
-  write_run_outputs(test_config(), test_info(dir_), s, std::vector<RequestRecord>{});
+  write_run_outputs(report_options(test_config()), test_info(dir_), s, std::vector<RequestRecord>{});
   EXPECT_EQ(read_json("benchmark_summary.json")["Req Throughput (req/s)"], 0.3333);
   const json rows = read_json("benchmark_percentile.json");
   ASSERT_EQ(rows.size(), 1U);
@@ -413,7 +413,7 @@ TEST_F(ReportTest, BenchmarkFilesRoundToFourDecimals) {
 }
 
 TEST_F(ReportTest, BenchmarkPercentileRows) {
-  write_run_outputs(test_config(), test_info(dir_), stream_summary(), std::vector<RequestRecord>{});
+  write_run_outputs(report_options(test_config()), test_info(dir_), stream_summary(), std::vector<RequestRecord>{});
   const json expected = json::array({
       {{"Percentiles", "50%"},
        {"TTFT (ms)", 250.0},
@@ -449,7 +449,7 @@ TEST_F(ReportTest, BenchmarkPercentileRows) {
 TEST_F(ReportTest, NonStreamRunWritesNullsNotLatency) {
   Config config = test_config();
   config.stream = false;
-  write_run_outputs(config, test_info(dir_), non_stream_summary(), std::vector<RequestRecord>{});
+  write_run_outputs(report_options(config), test_info(dir_), non_stream_summary(), std::vector<RequestRecord>{});
   const json j = read_json("summary.json");
   for (const char* key : {"ttft_ms", "tpot_ms", "itl_ms", "chunks_per_request"}) {
     EXPECT_TRUE(j["metrics"][key].is_null()) << key;
@@ -507,7 +507,7 @@ void expect_same_record(const RequestRecord& a, const RequestRecord& b) {
 TEST_F(ReportTest, RecordsFileStreamsToAPartialFileAndCommitsByRename) {
   const auto records = test_records();
   {
-    RecordsFile file(test_config(), test_info(dir_));
+    RecordsFile file(report_options(test_config()), test_info(dir_));
     file.append(records[0]);
     file.flush();
     // While the run goes on, only the .partial file exists, holding every flushed line.
@@ -528,7 +528,7 @@ TEST_F(ReportTest, RecordsFileStreamsToAPartialFileAndCommitsByRename) {
 TEST_F(ReportTest, RecordsFileDroppedWithoutCommitKeepsWhatItGathered) {
   const auto records = test_records();
   {
-    RecordsFile file(test_config(), test_info(dir_));
+    RecordsFile file(report_options(test_config()), test_info(dir_));
     for (const auto& r : records) file.append(r);
   }  // e.g. an exception in the run: no commit
   EXPECT_FALSE(fs::exists(dir_ / "requests.jsonl"));
@@ -546,16 +546,16 @@ TEST_F(ReportTest, ApproximateItlPercentilesAreFlaggedInEveryOutput) {
   RunSummary s = stream_summary();
   s.itl_ns.percentiles_approximate = true;
   s.itl_ns.count = 2'500'000;
-  write_run_outputs(test_config(), test_info(dir_), s, std::vector<RequestRecord>{});
+  write_run_outputs(report_options(test_config()), test_info(dir_), s, std::vector<RequestRecord>{});
   const json j = read_json("summary.json");
   EXPECT_EQ(j["metrics"]["itl_ms"]["percentiles_relative_error"], PooledSamples::kRelativeError);
   EXPECT_FALSE(j["metrics"]["ttft_ms"].contains("percentiles_relative_error"));
-  const std::string text = render_text_summary(test_config(), test_info(dir_), s);
+  const std::string text = render_text_summary(report_options(test_config()), test_info(dir_), s);
   EXPECT_NE(text.find("ITL percentiles come from a histogram of all 2500000 gaps"),
             std::string::npos);
   EXPECT_NE(read("report.html").find("ITL percentiles come from a histogram"), std::string::npos);
   // An exact run says nothing of the kind.
-  EXPECT_EQ(render_text_summary(test_config(), test_info(dir_), stream_summary()).find("histogram"),
+  EXPECT_EQ(render_text_summary(report_options(test_config()), test_info(dir_), stream_summary()).find("histogram"),
             std::string::npos);
 }
 
@@ -579,7 +579,7 @@ TEST_F(ReportTest, ClientLineCountsResentRequests) {
                           "again on a new connection"),
             std::string::npos)
       << measured;
-  write_run_outputs(test_config(), test_info(dir_), s, std::vector<RequestRecord>{});
+  write_run_outputs(report_options(test_config()), test_info(dir_), s, std::vector<RequestRecord>{});
   EXPECT_EQ(read_json("summary.json")["requests"]["resent"], 2);
 }
 
@@ -588,7 +588,7 @@ TEST_F(ReportTest, RequestsJsonlRoundTrips) {
   config.api_key.clear();
   config.headers.clear();
   const auto records = test_records();
-  write_run_outputs(config, test_info(dir_), stream_summary(), records);
+  write_run_outputs(report_options(config), test_info(dir_), stream_summary(), records);
 
   std::istringstream lines(read("requests.jsonl"));
   std::string line;
@@ -728,7 +728,7 @@ TEST_F(ReportTest, SecretsNeverReachAnyFile) {
   records[1].error_message = std::string("server echoed Authorization: Bearer ") + kSecret;
   RunSummary s = stream_summary();
   s.failure_examples["http_503"] = std::string("echo ") + kSecret;
-  write_run_outputs(config, test_info(dir_), s, records);
+  write_run_outputs(report_options(config), test_info(dir_), s, records);
   write_sweep_outputs(dir_.string(), {SweepRow{test_info(dir_), s}});
 
   int files = 0;
@@ -741,7 +741,7 @@ TEST_F(ReportTest, SecretsNeverReachAnyFile) {
   }
   EXPECT_EQ(files, 11);  // 4 JSON(L) + vllm_result.json + report.html + sweep_summary.* + table.*
   EXPECT_EQ(config_to_json(config).find("TESTSECRET"), std::string::npos);
-  EXPECT_EQ(render_text_summary(config, test_info(dir_), s).find("TESTSECRET"), std::string::npos);
+  EXPECT_EQ(render_text_summary(report_options(config), test_info(dir_), s).find("TESTSECRET"), std::string::npos);
 }
 
 TEST(ConfigToJson, MasksCredentialHeadersOnly) {
@@ -897,7 +897,7 @@ TEST_F(ReportTest, OpenLoopCapReachedIsReportedAsTheServers) {
   EXPECT_NE(text.find("of it waiting for a free slot: "), std::string::npos) << text;
   EXPECT_EQ(text.find("client-bound"), std::string::npos) << text;
 
-  write_run_outputs(test_config(), info, summary, test_records());
+  write_run_outputs(report_options(test_config()), info, summary, test_records());
   const json j = read_json("summary.json");
   const json& open_loop = j["open_loop"];
   EXPECT_EQ(open_loop["in_flight_cap"], 64);
@@ -945,7 +945,7 @@ std::vector<std::string> row_cells(const std::string& text, const std::string& l
 
 TEST(TextSummary, StreamRunTables) {
   const std::string text =
-      render_text_summary(test_config(), test_info("/tmp/x"), stream_summary());
+      render_text_summary(report_options(test_config()), test_info("/tmp/x"), stream_summary());
   EXPECT_EQ(text.rfind("llmperf: qwen | http://127.0.0.1:8000/v1/chat/completions | parallel 2 | "
                        "10 requests | stream\n",
                        0),
@@ -997,7 +997,7 @@ TEST(TextSummary, NonStreamShowsDashesAndUserPercentiles) {
   info.interrupted = true;
   RunSummary s = non_stream_summary();
   s.percentiles = {10, 25, 75};
-  const std::string text = render_text_summary(config, info, s);
+  const std::string text = render_text_summary(report_options(config), info, s);
   EXPECT_NE(text.find("nightly (model qwen)"), std::string::npos);
   EXPECT_NE(text.find("non-stream (interrupted: partial results)"), std::string::npos);
   EXPECT_NE(text.find("P10"), std::string::npos);
@@ -1022,9 +1022,9 @@ TEST_F(ReportTest, AllFailedRunWritesOnlyFiniteNumbers) {
   RunSummary s = all_failed_summary();
   Config config = test_config();
   RunInfo info = test_info(dir_);
-  write_run_outputs(config, info, s, test_records());
+  write_run_outputs(report_options(config), info, s, test_records());
   write_sweep_outputs(dir_.string(), {SweepRow{info, s}});
-  std::vector<std::string> outputs = {render_text_summary(config, info, s),
+  std::vector<std::string> outputs = {render_text_summary(report_options(config), info, s),
                                       render_sweep_text({SweepRow{info, s}})};
   for (const auto& entry : fs::directory_iterator(dir_)) {
     outputs.push_back(read(entry.path().filename().string()));

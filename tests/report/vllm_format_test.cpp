@@ -128,7 +128,7 @@ TEST(VllmBlock, ClosedLoopIsVllmsBlockLineForLine) {
       "Median ITL (ms):                         19.00     \n"
       "P99 ITL (ms):                            35.00     \n"
       "==================================================\n";
-  const std::string block = render_vllm_block(test_config(), test_info(), test_summary());
+  const std::string block = render_vllm_block(report_options(test_config()), test_info(), test_summary());
   EXPECT_EQ(block, expected);
   // Compared line by line too, so that a failure names the line.
   const std::vector<std::string> got = lines_of(block);
@@ -144,7 +144,7 @@ TEST(VllmBlock, RateRunShowsTheConfiguredRateAfterTheConcurrency) {
   RunInfo info = test_info();
   info.rate = 12.5;
   const std::vector<std::string> lines =
-      lines_of(render_vllm_block(test_config(), info, test_summary()));
+      lines_of(render_vllm_block(report_options(test_config()), info, test_summary()));
   const int rate = index_of(lines, "Request rate configured (RPS):           12.50     ");
   ASSERT_NE(rate, -1);
   EXPECT_EQ(lines[static_cast<size_t>(rate) - 1],
@@ -152,7 +152,7 @@ TEST(VllmBlock, RateRunShowsTheConfiguredRateAfterTheConcurrency) {
   EXPECT_EQ(lines[static_cast<size_t>(rate) + 1],
             "Benchmark duration (s):                  8.00      ");
   // A closed loop has no such line.
-  EXPECT_EQ(index_starting(lines_of(render_vllm_block(test_config(), test_info(), test_summary())),
+  EXPECT_EQ(index_starting(lines_of(render_vllm_block(report_options(test_config()), test_info(), test_summary())),
                            "Request rate configured"),
             -1);
 }
@@ -164,7 +164,7 @@ TEST(VllmBlock, RateRunWithTheDefaultCapHasNoConcurrencyLine) {
   RunInfo info = test_info();
   info.parallel = 1000;
   info.rate = 12.5;
-  const std::vector<std::string> lines = lines_of(render_vllm_block(config, info, test_summary()));
+  const std::vector<std::string> lines = lines_of(render_vllm_block(report_options(config), info, test_summary()));
   EXPECT_EQ(index_starting(lines, "Maximum request concurrency"), -1);
   const int rate = index_of(lines, "Request rate configured (RPS):           12.50     ");
   ASSERT_NE(rate, -1);
@@ -175,11 +175,11 @@ TEST(VllmBlock, RateRunWithTheDefaultCapHasNoConcurrencyLine) {
 TEST(VllmBlock, GoodputLineOnlyWithGoodput) {
   RunSummary s = test_summary();
   EXPECT_EQ(
-      index_starting(lines_of(render_vllm_block(test_config(), test_info(), s)), "Request goodput"),
+      index_starting(lines_of(render_vllm_block(report_options(test_config()), test_info(), s)), "Request goodput"),
       -1);
   s.goodput_enabled = true;
   s.goodput_rps = 0.25;
-  const std::vector<std::string> lines = lines_of(render_vllm_block(test_config(), test_info(), s));
+  const std::vector<std::string> lines = lines_of(render_vllm_block(report_options(test_config()), test_info(), s));
   const int goodput = index_of(lines, "Request goodput (req/s):                 0.25      ");
   ASSERT_NE(goodput, -1);
   EXPECT_EQ(lines[static_cast<size_t>(goodput) - 1],
@@ -191,7 +191,7 @@ TEST(VllmBlock, GoodputLineOnlyWithGoodput) {
 TEST(VllmBlock, SectionsFollowPercentileMetricsInVllmsOrder) {
   Config config = test_config();
   config.percentile_metrics = {"e2el"};
-  std::vector<std::string> lines = lines_of(render_vllm_block(config, test_info(), test_summary()));
+  std::vector<std::string> lines = lines_of(render_vllm_block(report_options(config), test_info(), test_summary()));
   EXPECT_EQ(index_starting(lines, "Mean TTFT"), -1);
   EXPECT_EQ(index_starting(lines, "Mean TPOT"), -1);
   EXPECT_EQ(index_starting(lines, "Mean ITL"), -1);
@@ -206,7 +206,7 @@ TEST(VllmBlock, SectionsFollowPercentileMetricsInVllmsOrder) {
 
   // Given out of order, the sections still come in vLLM's order: TTFT, TPOT, ITL, E2EL.
   config.percentile_metrics = {"e2el", "itl", "ttft"};
-  lines = lines_of(render_vllm_block(config, test_info(), test_summary()));
+  lines = lines_of(render_vllm_block(report_options(config), test_info(), test_summary()));
   const int ttft = index_starting(lines, "Mean TTFT");
   const int itl = index_starting(lines, "Mean ITL");
   const int e2 = index_starting(lines, "Mean E2EL");
@@ -221,7 +221,7 @@ TEST(VllmBlock, OnePLinePerMetricPercentileInTheirOrder) {
   config.percentile_metrics = {"e2el"};
   config.metric_percentiles = {50, 90, 99.9};
   const std::vector<std::string> lines =
-      lines_of(render_vllm_block(config, test_info(), test_summary()));
+      lines_of(render_vllm_block(report_options(config), test_info(), test_summary()));
   const int median = index_starting(lines, "Median E2EL");
   ASSERT_NE(median, -1);
   const size_t at = static_cast<size_t>(median);
@@ -236,7 +236,7 @@ TEST(VllmBlock, EmptyDistributionAndNonFiniteValuesPrintZero) {
   s.ttft_ns = Distribution{};
   s.ttft_ns.percentiles = {0, 0, 0, 0};
   s.qps = std::numeric_limits<double>::quiet_NaN();
-  const std::vector<std::string> lines = lines_of(render_vllm_block(test_config(), test_info(), s));
+  const std::vector<std::string> lines = lines_of(render_vllm_block(report_options(test_config()), test_info(), s));
   EXPECT_NE(index_of(lines, "Mean TTFT (ms):                          0.00      "), -1);
   EXPECT_NE(index_of(lines, "Median TTFT (ms):                        0.00      "), -1);
   EXPECT_NE(index_of(lines, "P99 TTFT (ms):                           0.00      "), -1);
@@ -246,7 +246,7 @@ TEST(VllmBlock, EmptyDistributionAndNonFiniteValuesPrintZero) {
 TEST(VllmBlock, LongValuesOverflowTheirColumnAsInPython) {
   RunSummary s = test_summary();
   s.qps = 123456789.123;
-  const std::vector<std::string> lines = lines_of(render_vllm_block(test_config(), test_info(), s));
+  const std::vector<std::string> lines = lines_of(render_vllm_block(report_options(test_config()), test_info(), s));
   EXPECT_NE(index_of(lines, "Request throughput (req/s):              123456789.12"), -1);
 }
 
@@ -328,7 +328,7 @@ class VllmResultTest : public ::testing::Test {
 
   // Writes the run's files and returns vllm_result.json with its key order.
   ordered_json write(const Config& config, const RunInfo& run, const RunSummary& s) const {
-    write_run_outputs(config, run, s, test_records());
+    write_run_outputs(report_options(config), run, s, test_records());
     return ordered_json::parse(read("vllm_result.json"));
   }
 
@@ -426,7 +426,7 @@ TEST_F(VllmResultTest, GeneratedTextsAreTheAnswersKept) {
   records[0].output_text = "Hello \"world\"\n\xe4\xbd\xa0\xe5\xa5\xbd";
   records[1].output_text = "cut";  // what a failed request received before it failed
   records[3].output_text = "warm-up";
-  write_run_outputs(test_config(), info(), test_summary(), records);
+  write_run_outputs(report_options(test_config()), info(), test_summary(), records);
   const ordered_json j = ordered_json::parse(read("vllm_result.json"));
   // The non-streamed request kept none (beyond --keep-text, say): "" as vLLM writes for none.
   EXPECT_EQ(j["generated_texts"],
@@ -436,7 +436,7 @@ TEST_F(VllmResultTest, GeneratedTextsAreTheAnswersKept) {
 TEST_F(VllmResultTest, QueueTimesAreTheWaitsAfterThePlannedSend) {
   std::vector<RequestRecord> records = test_records();
   records[0].planned_ns = records[0].sent_ns - 250 * kMs;
-  write_run_outputs(test_config(), info(), test_summary(), records);
+  write_run_outputs(report_options(test_config()), info(), test_summary(), records);
   const ordered_json j = ordered_json::parse(read("vllm_result.json"));
   ASSERT_EQ(j["queue_times"].size(), 3u);
   EXPECT_DOUBLE_EQ(j["queue_times"][0].get<double>(), 0.25);
@@ -529,7 +529,7 @@ TEST_F(VllmResultTest, MaxConcurrencyIsNullForEverythingAtOnce) {
   RunInfo run = info();
   run.parallel = 10;
   EXPECT_TRUE(write(config, run, test_summary())["max_concurrency"].is_null());
-  EXPECT_EQ(index_starting(lines_of(render_vllm_block(config, run, test_summary())),
+  EXPECT_EQ(index_starting(lines_of(render_vllm_block(report_options(config), run, test_summary())),
                            "Maximum request concurrency"),
             -1);
 }
@@ -631,7 +631,7 @@ TEST_F(VllmResultTest, PercentileNotInThePercentilesIsNullAndEmptyMetricsAreNull
 TEST_F(VllmResultTest, NoMeasuredRequestsGiveEmptyArrays) {
   std::vector<RequestRecord> records = test_records();
   records.erase(records.begin(), records.begin() + 3);  // only the warm-up
-  write_run_outputs(test_config(), info(), test_summary(), records);
+  write_run_outputs(report_options(test_config()), info(), test_summary(), records);
   const ordered_json j = ordered_json::parse(read("vllm_result.json"));
   for (const char* key : {"input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
                           "queue_times", "generated_texts", "errors"}) {

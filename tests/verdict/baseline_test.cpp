@@ -75,7 +75,7 @@ class BaselineTest : public ::testing::Test {
     info.number = 200;
     info.output_dir = (dir_ / "run").string();
     info.started_at = "2026-11-21T12:48:33Z";
-    write_run_outputs(config, info, summary, RunTrace{});
+    write_run_outputs(report_options(config), info, summary, RunTrace{});
     return (dir_ / "run" / "summary.json").string();
   }
 

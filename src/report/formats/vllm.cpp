@@ -66,9 +66,9 @@ std::optional<double> std_ms(const Distribution& d) {
   return d.std / kNsPerMs;
 }
 
-bool selected(const Config& config, std::string_view key) {
-  return std::find(config.percentile_metrics.begin(), config.percentile_metrics.end(), key) !=
-         config.percentile_metrics.end();
+bool selected(const ReportOptions& options, std::string_view key) {
+  return std::find(options.percentile_metrics.begin(), options.percentile_metrics.end(), key) !=
+         options.percentile_metrics.end();
 }
 
 // The local time as vLLM's date: YYYYmmdd-HHMMSS.
@@ -103,12 +103,13 @@ const char* vllm_backend(ApiKind kind) {
 
 }  // namespace
 
-std::string render_vllm_block(const Config& config, const RunInfo& info, const RunSummary& s) {
+std::string render_vllm_block(const ReportOptions& options, const RunInfo& info,
+                              const RunSummary& s) {
   std::string out = centred(" Serving Benchmark Result ", '=');
   out += int_line("Successful requests:", s.succeeded);
   out += int_line("Failed requests:", s.failed);
   // vLLM prints the cap only when --max-concurrency was given.
-  const bool capped = !config.default_cap;
+  const bool capped = !options.default_cap;
   if (capped) out += int_line("Maximum request concurrency:", info.parallel);
   if (info.rate > 0) out += float_line("Request rate configured (RPS):", info.rate);
   out += float_line("Benchmark duration (s):", static_cast<double>(s.window_ns) / kNsPerS);
@@ -121,11 +122,11 @@ std::string render_vllm_block(const Config& config, const RunInfo& info, const R
   out += float_line("Peak concurrent requests:", static_cast<double>(s.peak_concurrency));
   out += float_line("Total token throughput (tok/s):", s.total_throughput);
   for (const VllmMetric& m : vllm_metrics(s)) {
-    if (!selected(config, m.key)) continue;
+    if (!selected(options, m.key)) continue;
     out += centred(m.header, '-');
     out += float_line(fmt::format("Mean {} (ms):", m.name), ms(mean_in(*m.dist, kNsPerMs)));
     out += float_line(fmt::format("Median {} (ms):", m.name), ms(percentile_ms(s, *m.dist, 50)));
-    for (const double p : config.metric_percentiles) {
+    for (const double p : options.metric_percentiles) {
       out += float_line(fmt::format("P{} {} (ms):", p_word(p), m.name),
                         ms(percentile_ms(s, *m.dist, p)));
     }
@@ -149,60 +150,6 @@ constexpr VllmArray kVllmArrays[] = {
 };
 constexpr size_t kVllmArrayCount = std::size(kVllmArrays);
 
-struct CloseFile {
-  void operator()(std::FILE* file) const { std::fclose(file); }
-};
-using ScratchFile = std::unique_ptr<std::FILE, CloseFile>;
-
-// Each array's values (comma-separated, no brackets) from requests.jsonl in its order (measured
-// requests only), streamed to a scratch file so that memory stays flat however long the run.
-std::vector<ScratchFile> vllm_arrays(const std::filesystem::path& records_path) {
-  std::vector<ScratchFile> parts(kVllmArrayCount);
-  for (auto& part : parts) {
-    part.reset(std::tmpfile());
-    if (!part) throw std::runtime_error("vllm_result.json: cannot create a scratch file");
-  }
-  std::ifstream records(records_path);
-  std::string line;
-  bool first = true;
-  const auto text = [](const std::string& value) {
-    return Json(value).dump(-1, ' ', false, Json::error_handler_t::replace);
-  };
-  while (records && std::getline(records, line)) {
-    if (line.empty()) continue;
-    const RequestRecord r = record_from_json(line);
-    if (r.warmup) continue;
-    const std::string sep = first ? "" : ",";
-    first = false;
-    const int64_t input =
-        r.input_tokens > 0 ? r.input_tokens : std::max<int64_t>(0, r.target_input_tokens);
-    const bool ok = r.ok();
-    std::string itls = "[";
-    if (ok) {
-      for (size_t k = 1; k < r.chunk_ns.size(); ++k) {
-        itls += (k > 1 ? "," : "") + seconds_text(r.chunk_ns[k] - r.chunk_ns[k - 1]);
-      }
-    }
-    itls += "]";
-    const bool queued = r.planned_ns >= 0 && r.sent_ns >= r.planned_ns;
-    const std::string values[kVllmArrayCount] = {
-        fmt::format("{}", input),
-        fmt::format("{}", ok ? r.output_tokens : 0),
-        ok && r.first_content_ns >= 0 ? seconds_text(r.first_content_ns - r.sent_ns) : "0.0",
-        itls,
-        ok && r.end_ns >= 0 ? seconds_text(r.end_ns - r.sent_ns) : "0.0",
-        r.sent_ns >= 0 ? seconds_text(r.sent_ns) : "0.0",
-        queued ? seconds_text(r.sent_ns - r.planned_ns) : "0.0",
-        text(r.output_text),
-        text(ok ? std::string() : r.error_message),
-    };
-    for (size_t a = 0; a < kVllmArrayCount; ++a) {
-      std::fputs((sep + values[a]).c_str(), parts[a].get());
-    }
-  }
-  return parts;
-}
-
 // Python's str() of a float: "inf", "32.0", "0.5" (vLLM's file name spells the rate so).
 std::string python_float(double value) {
   if (std::isinf(value)) return "inf";
@@ -214,13 +161,14 @@ std::string python_float(double value) {
 // Where --save-result puts its copy: --result-dir (else the working directory), under
 // --result-filename or vLLM's {label}-{rate}qps[-concurrency{N}]-{model}-{date}.json. A sweep
 // writes one copy per run, the run directory's name before the extension.
-std::filesystem::path vllm_copy_path(const Config& config, const RunInfo& info, const Json& head) {
+std::filesystem::path vllm_copy_path(const ReportOptions& options, const RunInfo& info,
+                                     const Json& head) {
   namespace fs = std::filesystem;
-  std::string name = config.vllm.filename;
+  std::string name = options.vllm.filename;
   if (name.empty()) {
     const std::string model = head["model_id"].get<std::string>();
     const std::string label =
-        config.vllm.label.empty() ? head["backend"].get<std::string>() : config.vllm.label;
+        options.vllm.label.empty() ? head["backend"].get<std::string>() : options.vllm.label;
     const Json& rate = head["request_rate"];
     const Json& cap = head["max_concurrency"];
     name = fmt::format("{}-{}qps{}-{}-{}.json", label,
@@ -228,18 +176,18 @@ std::filesystem::path vllm_copy_path(const Config& config, const RunInfo& info, 
                        cap.is_null() ? "" : fmt::format("-concurrency{}", cap.dump()),
                        model.substr(model.rfind('/') + 1), head["date"].get<std::string>());
   }
-  fs::path path = fs::path(config.vllm.dir.empty() ? "." : config.vllm.dir) / name;
-  if (config.run_specs().size() > 1) {
+  fs::path path = fs::path(options.vllm.dir.empty() ? "." : options.vllm.dir) / name;
+  if (options.several_runs) {
     const std::string run = fs::path(info.output_dir).filename().string();
     path.replace_filename(path.stem().string() + "-" + run + path.extension().string());
   }
   return path;
 }
 
-// Writes the file atomically: `head` (without its closing brace), the arrays `parts` (those
+// Writes the file atomically: `head` (without its closing brace), the arrays of `requests` (those
 // `detailed` allows), then `tail`'s keys.
-void emit_vllm_file(const std::filesystem::path& path, const Json& head,
-                    std::vector<ScratchFile>& parts, bool detailed, const Json& tail) {
+void emit_vllm_file(const std::filesystem::path& path, const Json& head, const VllmArrays& requests,
+                    bool detailed, const Json& tail) {
   const std::string temporary = path.string() + ".tmp";
   std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
   std::string text = head.dump();
@@ -248,12 +196,7 @@ void emit_vllm_file(const std::filesystem::path& path, const Json& head,
   for (size_t a = 0; a < kVllmArrayCount; ++a) {
     if (kVllmArrays[a].detailed && !detailed) continue;
     out << ",\"" << kVllmArrays[a].key << "\":[";
-    std::rewind(parts[a].get());
-    char buffer[1 << 16];
-    size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, parts[a].get())) > 0) {
-      out.write(buffer, static_cast<std::streamsize>(n));
-    }
+    requests.write_values(a, out);
     out << "]";
   }
   for (const auto& [key, value] : tail.items())
@@ -268,12 +211,14 @@ void emit_vllm_file(const std::filesystem::path& path, const Json& head,
 
 }  // namespace
 
-void write_vllm_result(const Config& config, const RunInfo& info, const RunSummary& s) {
+void write_vllm_result(const ReportOptions& options, const RunInfo& info, const RunSummary& s,
+                       const VllmArrays& requests) {
   namespace fs = std::filesystem;
   const fs::path dir(info.output_dir);
   const std::string backend =
-      config.vllm.backend.empty() ? vllm_backend(config.api_kind) : config.vllm.backend;
-  const std::string model_id = config.vllm.model_id.empty() ? config.model : config.vllm.model_id;
+      options.vllm.backend.empty() ? vllm_backend(options.api_kind) : options.vllm.backend;
+  const std::string model_id =
+      options.vllm.model_id.empty() ? options.model : options.vllm.model_id;
   const bool ramp = info.ramp.on();
 
   // The keys that follow the head: a --metadata pair of the same name gives way to them, as the
@@ -288,7 +233,7 @@ void write_vllm_result(const Config& config, const RunInfo& info, const RunSumma
     tail["mean_" + key + "_ms"] = number_or_null(mean_in(*m.dist, kNsPerMs));
     tail["median_" + key + "_ms"] = number_or_null(percentile_ms(s, *m.dist, 50));
     tail["std_" + key + "_ms"] = number_or_null(std_ms(*m.dist));
-    for (const double p : config.metric_percentiles) {
+    for (const double p : options.metric_percentiles) {
       tail["p" + p_word(p) + "_" + key + "_ms"] = number_or_null(percentile_ms(s, *m.dist, p));
     }
   }
@@ -303,17 +248,17 @@ void write_vllm_result(const Config& config, const RunInfo& info, const RunSumma
       {"date", vllm_date()},
       {"endpoint_type", backend},
       {"backend", backend},
-      {"label", config.vllm.label.empty() ? Json(nullptr) : Json(config.vllm.label)},
+      {"label", options.vllm.label.empty() ? Json(nullptr) : Json(options.vllm.label)},
       {"model_id", model_id},
-      {"tokenizer_id", config.vllm.tokenizer.empty() ? model_id : config.vllm.tokenizer},
+      {"tokenizer_id", options.vllm.tokenizer.empty() ? model_id : options.vllm.tokenizer},
       {"num_prompts", info.number},
   };
-  for (const auto& [key, value] : config.vllm.metadata) {
+  for (const auto& [key, value] : options.vllm.metadata) {
     if (!later_key(key)) head[key] = value;
   }
   head["request_rate"] = info.rate > 0 && !ramp ? Json(info.rate) : Json("inf");
-  head["burstiness"] = number_or_null(config.burstiness);
-  head["max_concurrency"] = config.default_cap ? Json(nullptr) : Json(info.parallel);
+  head["burstiness"] = number_or_null(options.burstiness);
+  head["max_concurrency"] = options.default_cap ? Json(nullptr) : Json(info.parallel);
   if (ramp) {
     head["ramp_up_strategy"] = info.ramp.strategy;
     head["ramp_up_start_rps"] = number_or_null(info.ramp.start_rps);
@@ -329,18 +274,89 @@ void write_vllm_result(const Config& config, const RunInfo& info, const RunSumma
   head["output_throughput"] = number_or_null(s.output_throughput);
   head["total_token_throughput"] = number_or_null(s.total_throughput);
 
-  std::vector<ScratchFile> parts = vllm_arrays(dir / "requests.jsonl");
-  emit_vllm_file(dir / "vllm_result.json", head, parts, true, tail);
-  if (config.vllm.save) {
-    const fs::path copy = vllm_copy_path(config, info, head);
+  emit_vllm_file(dir / "vllm_result.json", head, requests, true, tail);
+  if (options.vllm.save) {
+    const fs::path copy = vllm_copy_path(options, info, head);
     std::error_code ec;
     if (copy.has_parent_path()) fs::create_directories(copy.parent_path(), ec);
     if (ec) {
       throw std::runtime_error(
           fmt::format("cannot create {}: {}", copy.parent_path().string(), ec.message()));
     }
-    emit_vllm_file(copy, head, parts, config.vllm.detailed, tail);
+    emit_vllm_file(copy, head, requests, options.vllm.detailed, tail);
   }
 }
 
 }  // namespace llmperf::report_detail
+
+namespace llmperf {
+
+using report_detail::Json;
+using report_detail::kVllmArrayCount;
+
+VllmArrays::VllmArrays(int64_t origin_ns, std::vector<std::string> secrets)
+    : origin_ns_(origin_ns), secrets_(std::move(secrets)), parts_(kVllmArrayCount, nullptr) {}
+
+VllmArrays::~VllmArrays() {
+  for (std::FILE* part : parts_) {
+    if (part != nullptr) std::fclose(part);
+  }
+}
+
+std::FILE* VllmArrays::part(size_t index) const {
+  if (parts_[index] == nullptr) {
+    parts_[index] = std::tmpfile();
+    if (parts_[index] == nullptr) {
+      throw std::runtime_error("vllm_result.json: cannot create a scratch file");
+    }
+  }
+  return parts_[index];
+}
+
+void VllmArrays::add(const RequestRecord& r) {
+  using report_detail::seconds_text;
+  if (r.warmup) return;
+  const std::string sep = first_ ? "" : ",";
+  first_ = false;
+  // Texts as requests.jsonl holds them: JSON strings with credentials scrubbed.
+  const auto text = [this](const std::string& value) {
+    return report_detail::redact(Json(value).dump(-1, ' ', false, Json::error_handler_t::replace),
+                                 secrets_);
+  };
+  const int64_t input =
+      r.input_tokens > 0 ? r.input_tokens : std::max<int64_t>(0, r.target_input_tokens);
+  const bool ok = r.ok();
+  std::string itls = "[";
+  if (ok) {
+    for (size_t k = 1; k < r.chunk_ns.size(); ++k) {
+      itls += (k > 1 ? "," : "") + seconds_text(r.chunk_ns[k] - r.chunk_ns[k - 1]);
+    }
+  }
+  itls += "]";
+  const bool queued = r.planned_ns >= 0 && r.sent_ns >= r.planned_ns;
+  const std::string values[kVllmArrayCount] = {
+      fmt::format("{}", input),
+      fmt::format("{}", ok ? r.output_tokens : 0),
+      ok && r.first_content_ns >= 0 ? seconds_text(r.first_content_ns - r.sent_ns) : "0.0",
+      itls,
+      ok && r.end_ns >= 0 ? seconds_text(r.end_ns - r.sent_ns) : "0.0",
+      r.sent_ns >= 0 ? seconds_text(r.sent_ns - origin_ns_) : "0.0",
+      queued ? seconds_text(r.sent_ns - r.planned_ns) : "0.0",
+      text(r.output_text),
+      text(ok ? std::string() : r.error_message),
+  };
+  for (size_t a = 0; a < kVllmArrayCount; ++a) std::fputs((sep + values[a]).c_str(), part(a));
+}
+
+void VllmArrays::write_values(size_t index, std::ostream& out) const {
+  std::FILE* file = part(index);
+  std::rewind(file);
+  char buffer[1 << 16];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+    out.write(buffer, static_cast<std::streamsize>(n));
+  }
+  std::fseek(file, 0, SEEK_END);  // later values are appended
+}
+
+}  // namespace llmperf

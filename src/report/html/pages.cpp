@@ -106,7 +106,8 @@ std::string server_meta(const RunInfo& info, const RunSummary& s) {
   std::vector<std::string> parts;
   if (!id.name().empty()) parts.push_back("server " + id.name());
   if (!id.server_header.empty()) parts.push_back("Server header " + id.server_header);
-  if (!id.models.empty()) parts.push_back("serving " + fmt::format("{}", fmt::join(id.models, ", ")));
+  if (!id.models.empty())
+    parts.push_back("serving " + fmt::format("{}", fmt::join(id.models, ", ")));
   if (id.max_model_len > 0) parts.push_back(fmt::format("max_model_len {}", id.max_model_len));
   if (s.server.profiled) parts.push_back("PROFILED (the server's profiler ran: slower)");
   return fmt::format("{}", fmt::join(parts, " · "));
@@ -114,14 +115,13 @@ std::string server_meta(const RunInfo& info, const RunSummary& s) {
 
 }  // namespace
 
-std::string render_run_html(const Config& config, const RunInfo& info, const RunSummary& s,
+std::string render_run_html(const ReportOptions& options, const RunInfo& info, const RunSummary& s,
                             const RunTrace& trace) {
-  const std::string name = config.name.empty() ? config.model : config.name;
+  const std::string name = options.name.empty() ? options.model : options.name;
   std::string body = fmt::format("<h1>llmperf run: {}</h1>", xml_escape(name));
-  std::string meta =
-      fmt::format("model {} · {} · concurrency {} · {} {} · {}", config.model, config.url,
-                  info.parallel, info.number, s.sessions.empty() ? "requests" : "conversations",
-                  request_kind(config));
+  std::string meta = fmt::format(
+      "model {} · {} · concurrency {} · {} {} · {}", options.model, options.url, info.parallel,
+      info.number, s.sessions.empty() ? "requests" : "conversations", request_kind(options));
   if (info.workload.trace.on) {
     meta += fmt::format(" · trace replay x{} (mean {} req/s)",
                         format_number(info.workload.trace.speedup), format_number(info.rate));
@@ -144,7 +144,7 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
   body += card(format_number(s.qps), "QPS (req/s)");
   if (s.pooling) {  // embeddings and rerank: nothing is generated
     body += card(format_number(s.items_throughput),
-                 config.api_kind == ApiKind::kRerank ? "documents/s" : "inputs/s");
+                 options.api_kind == ApiKind::kRerank ? "documents/s" : "inputs/s");
     body += card(format_number(s.total_throughput), "input tok/s");
     body += card(format_number(mean_in(s.latency_ns, kNsPerS)), "mean latency (s)");
   } else {
@@ -190,7 +190,7 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
             xml_escape(trace_text(info, s)) + "</pre>";
   }
   if (s.failed > 0) body += "<h2>Failures by kind</h2>" + failures_table(s);
-  if (const std::string load = render_load_text(info, s, config.arrival); !load.empty()) {
+  if (const std::string load = render_load_text(info, s, options.arrival); !load.empty()) {
     body += "<h2>Load and client</h2><pre style=\"white-space:pre-wrap\">" + xml_escape(load) +
             "</pre>";
   }
@@ -198,7 +198,7 @@ std::string render_run_html(const Config& config, const RunInfo& info, const Run
     body += "<h2>The server's view (its /metrics)</h2><pre style=\"white-space:pre-wrap\">" +
             xml_escape(server) + "</pre>";
   }
-  return redact_secrets(config, html_page("llmperf: " + name, body));
+  return redact(html_page("llmperf: " + name, body), options.secrets);
 }
 
 std::string render_sweep_html(const std::string& title, const std::vector<MetricPoint>& points) {
