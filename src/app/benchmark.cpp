@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <filesystem>
 #include <span>
 #include <stdexcept>
@@ -37,15 +36,6 @@
 
 namespace llmperf {
 namespace {
-
-std::string utc_iso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
 
 // Sleeps up to `seconds`, waking early when the user interrupts.
 void interruptible_sleep(double seconds) {
@@ -221,7 +211,7 @@ class Benchmark {
     info.server = server_.identity();
     info.shard = {config_.shard, config_.shards, config_.shard_source, run_id_, false, {}};
     wait_for_start_at();
-    info.started_at = utc_iso8601();
+    info.started_at = wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
     info.anchor_steady_ns = now_ns();
     info.anchor_unix_ns = unix_now_ns();
     const char* unit = plan.sessions != nullptr ? "conversations" : "requests";

@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <ctime>
+#include <string>
 
 namespace llmperf {
 
@@ -17,6 +19,22 @@ inline int64_t unix_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
+}
+
+// The wall clock now as text, by std::strftime's `format`, in UTC or in the local time zone: the one
+// helper for every time a file or a directory name shows.
+enum class TimeZone : bool { kUtc, kLocal };
+inline std::string wall_clock_text(const char* format, TimeZone zone) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  if (zone == TimeZone::kUtc) {
+    gmtime_r(&now, &tm);
+  } else {
+    localtime_r(&now, &tm);
+  }
+  char buffer[64];
+  const size_t length = std::strftime(buffer, sizeof buffer, format, &tm);
+  return std::string(buffer, length);
 }
 
 // Seconds (a flag's value) as whole milliseconds, rounded.

@@ -8,7 +8,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "core/clock.h"
 #include "report/internal.h"
 #include "report/views.h"
 
@@ -114,14 +114,7 @@ nlohmann::json report_detail::read_json_file(const std::string& path) {
   return j;
 }
 
-std::string output_timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y%m%d_%H%M%S", &tm);
-  return buffer;
-}
+std::string output_timestamp() { return wall_clock_text("%Y%m%d_%H%M%S", TimeZone::kLocal); }
 
 void write_file_atomic(const std::string& path, const std::string& content) {
   const std::string tmp = fmt::format("{}.tmp.{}", path, getpid());

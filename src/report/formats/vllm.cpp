@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -15,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "core/clock.h"
 #include "report/internal.h"
 
 namespace llmperf::report_detail {
@@ -71,15 +71,6 @@ bool selected(const ReportOptions& options, std::string_view key) {
          options.percentile_metrics.end();
 }
 
-// The local time as vLLM's date: YYYYmmdd-HHMMSS.
-std::string vllm_date() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y%m%d-%H%M%S", &tm);
-  return buffer;
-}
 
 // JSON number text of seconds from nanoseconds (nlohmann's float format).
 std::string seconds_text(int64_t ns) { return Json(static_cast<double>(ns) / kNsPerS).dump(); }
@@ -245,7 +236,7 @@ void write_vllm_result(const ReportOptions& options, const RunInfo& info, const 
   // vLLM's order (vllm/benchmarks/serve.py): setup, --metadata, traffic, then the results; a
   // metadata pair named like a setup or traffic key is overwritten in place, as in a Python dict.
   Json head{
-      {"date", vllm_date()},
+      {"date", wall_clock_text("%Y%m%d-%H%M%S", TimeZone::kLocal)},  // vLLM's date, local time
       {"endpoint_type", backend},
       {"backend", backend},
       {"label", options.vllm.label.empty() ? Json(nullptr) : Json(options.vllm.label)},
