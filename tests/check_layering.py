@@ -6,7 +6,8 @@ Usage: check_layering.py SRC_DIR STAGE=DEP,DEP ...   (CMake passes one STAGE=DEP
 Every file under src/<stage>/ may include "<other>/..." only when <other> is the stage itself or a
 stage it links, directly or through the stages it links. src/main.cpp may include any stage. Every
 quoted include must name an existing file under src/, and no chain of includes may lead back to
-the file it started from. Prints each violation with file:line and exits 1 when there is any.
+the file it started from. CONTRIBUTING.md's dependency picture must show each stage's links as
+CMakeLists.txt has them. Prints each violation with file:line and exits 1 when there is any.
 """
 import pathlib
 import re
@@ -22,6 +23,32 @@ def closure(stage, deps, seen=None):
             seen.add(dep)
             closure(dep, deps, seen)
     return seen
+
+
+def diagram_problems(contributing, deps):
+    """CONTRIBUTING.md's dependency picture (the first code block of its "Code layout" section,
+    one "stage ─► dep, dep" line per stage) against the stages' link lines."""
+    if not contributing.is_file():
+        return [f"{contributing}: missing (its Code layout section draws the stages)"]
+    text = contributing.read_text(encoding="utf-8")
+    section = text.split("## Code layout", 1)[-1]
+    block = section.split("```", 2)[1] if section.count("```") >= 2 else ""
+    drawn = {}
+    for line in block.splitlines():
+        name, arrow, listed = line.partition("─►")
+        name = name.strip()
+        if not arrow or name == "main.cpp":
+            continue
+        drawn[name] = sorted(d.strip() for d in listed.split(",")
+                             if d.strip() and not d.strip().startswith("("))
+    problems = []
+    for stage in sorted(set(deps) | set(drawn)):
+        linked = sorted(deps.get(stage, ["(no such stage)"]))
+        if drawn.get(stage) != linked:
+            problems.append(f"CONTRIBUTING.md, Code layout: the picture shows {stage} ─► "
+                            f"{', '.join(drawn.get(stage, ['(nothing)']))}; CMakeLists.txt links "
+                            f"{', '.join(linked) or '(no stage)'}")
+    return problems
 
 
 def main():
@@ -59,6 +86,8 @@ def main():
                 problems.append(f'{where}: stage {stage} includes "{target}" from stage '
                                 f"{target_stage}, which it does not link "
                                 f"(it may use: {', '.join(sorted(allowed[stage]))})")
+
+    problems += diagram_problems(src.parent / "CONTRIBUTING.md", deps)
 
     # Include cycles: depth-first search with colours.
     state = {}
