@@ -137,7 +137,8 @@ struct ChunkFrame {
 
 // SAX handler: the hooks of sax_support::SaxHandler. Interesting paths are at most 7 containers
 // deep; anything deeper is ignored.
-class ChunkHandler : public sax_support::SaxHandler<ChunkHandler, ChunkFrame, 8> {
+class ChunkHandler
+    : public sax_support::SaxHandler<ChunkHandler, ChunkFrame, 8, classify_chunk_key> {
  public:
   // Clears `out`, keeping its inputs.
   explicit ChunkHandler(DecodedChunk& out) : out_(out) { out_.clear(); }
@@ -158,10 +159,6 @@ class ChunkHandler : public sax_support::SaxHandler<ChunkHandler, ChunkFrame, 8>
  private:
   friend SaxHandler;
   using Frame = ChunkFrame;
-
-  static Key classify_key(std::string_view name) { return classify_chunk_key(name); }
-
-  Frame root_object() { return {Scope::kRoot}; }
 
   Frame object_in(Frame& parent) {
     switch (parent.scope) {

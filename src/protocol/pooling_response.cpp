@@ -109,7 +109,8 @@ struct PoolingFrame {
 
 // SAX handler: the hooks of sax_support::SaxHandler. Interesting paths are at most 5 containers
 // deep (root, data, item, vector, row); anything deeper is ignored.
-class PoolingHandler : public sax_support::SaxHandler<PoolingHandler, PoolingFrame, 6> {
+class PoolingHandler
+    : public sax_support::SaxHandler<PoolingHandler, PoolingFrame, 6, classify_pooling_key> {
  public:
   // Resets `out`.
   PoolingHandler(PoolingKind kind, PoolingResponse& out) : kind_(kind), out_(out) {
@@ -146,9 +147,6 @@ class PoolingHandler : public sax_support::SaxHandler<PoolingHandler, PoolingFra
   using K = PoolingKey;
   using S = PoolingScope;
 
-  static PoolingKey classify_key(std::string_view name) { return classify_pooling_key(name); }
-
-  Frame root_object() { return {S::kRoot}; }
   Frame root_array() { return {S::kList}; }
 
   Frame object_in(const Frame& parent) {
@@ -165,15 +163,9 @@ class PoolingHandler : public sax_support::SaxHandler<PoolingHandler, PoolingFra
         start_item();
         return {S::kItem};
       case S::kItem:
-        if (parent.key == K::kEmbedding) {
-          item_has_embedding_ = true;
-          item_ok_ = false;
-        }
-        if (parent.key == K::kScore) item_has_score_ = false;
-        break;
       case S::kVector:
       case S::kRow:
-        item_ok_ = false;
+        misplaced_value(parent);
         break;
       default:
         break;
@@ -328,8 +320,11 @@ class PoolingHandler : public sax_support::SaxHandler<PoolingHandler, PoolingFra
     }
   }
 
-  // null, true/false (and binary, which JSON never yields).
-  void on_scalar(const Frame& in) {
+  void on_scalar(const Frame& in) { misplaced_value(in); }
+
+  // A value in `in` where an item wants a number or a vector, or a list an item: null, true/false
+  // (and binary, which JSON never yields), or an object.
+  void misplaced_value(const Frame& in) {
     switch (in.scope) {
       case S::kVector:
       case S::kRow:

@@ -193,7 +193,8 @@ struct ResponsesFrame {
 
 // SAX handler: the hooks of sax_support::SaxHandler. Interesting paths are at most 5 containers
 // deep; anything deeper is ignored.
-class ResponsesHandler : public sax_support::SaxHandler<ResponsesHandler, ResponsesFrame, 8> {
+class ResponsesHandler
+    : public sax_support::SaxHandler<ResponsesHandler, ResponsesFrame, 8, classify_responses_key> {
  public:
   // Clears `out`, keeping its inputs.
   explicit ResponsesHandler(DecodedChunk& out) : out_(out) { out_.clear(); }
@@ -267,10 +268,6 @@ class ResponsesHandler : public sax_support::SaxHandler<ResponsesHandler, Respon
   using Frame = ResponsesFrame;
   using K = ResponsesKey;
   using S = ResponsesScope;
-
-  static ResponsesKey classify_key(std::string_view name) { return classify_responses_key(name); }
-
-  Frame root_object() { return {S::kRoot}; }
 
   Frame object_in(const Frame& parent) {
     switch (parent.scope) {

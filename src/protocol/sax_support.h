@@ -79,24 +79,25 @@ class JsonFloat {
   bool parsed_ = false;    // value_ holds the value
 };
 
-// CRTP base of a decoder's SAX handler: `class MyHandler : public SaxHandler<MyHandler, MyFrame,
-// 8>`. It holds the open containers, each described by a Frame (the decoder's own small struct, for
-// instance {scope, key}: default-constructed it means "a container the decoder ignores", and
-// its member `key` holds the classified key of the value being read in an object). Paths deeper
-// than kMaxDepth share one ignored frame. Scalars at the top level reach no hook. Hooks the
-// handler defines (it befriends its base when they are private):
-//   static Key classify_key(std::string_view name)   the type of Frame::key; for every key
-//   Frame root_object()                      the frame of a top-level object
+// CRTP base of a decoder's SAX handler:
+//   class MyHandler : public SaxHandler<MyHandler, MyFrame, 8, classify_my_key> {...};
+// It holds the open containers, each described by a Frame, the decoder's own small struct with
+// at least `scope`, an enum whose default value means "a container the decoder ignores" and
+// whose kRoot is the top-level object, and `key`, set by kClassify(name) for every key of an
+// object. Paths deeper than kMaxDepth share one ignored frame. Values at the top level other than
+// containers reach no hook. Hooks the handler defines (it befriends its base when they are
+// private):
 //   Frame object_in(Frame& parent)           the frame of an object inside `parent`
 //   Frame array_in(Frame& parent)            the frame of an array inside `parent`
 //   void on_string(const Frame& in, std::string_view value)
-// and, where it needs them (the defaults below do nothing or ignore):
-//   Frame root_array()                       a top-level array (default: ignored)
+// and, where it needs them (the defaults below do nothing, or ignore):
+//   Frame root_object(), Frame root_array()  the frame of a top-level container (defaults: kRoot,
+//                                            and an ignored array)
 //   void on_integer(const Frame& in, int64_t value)   integers (unsigned ones saturated)
 //   void on_float(const Frame& in, const JsonFloat& value)
 //   void on_scalar(const Frame& in)          null, true, false (and binary, which JSON never
 //   yields) void on_end_object(const Frame& closing), void on_end_array(const Frame& closing)
-template <typename Derived, typename Frame, size_t kMaxDepth>
+template <typename Derived, typename Frame, size_t kMaxDepth, auto kClassify>
 class SaxHandler {
  public:
   using number_integer_t = nlohmann::json::number_integer_t;
@@ -120,30 +121,22 @@ class SaxHandler {
     return true;
   }
   bool key(std::string_view name) {
-    top().key = Derived::classify_key(name);
+    top().key = kClassify(name);
     return true;
   }
   bool start_object(std::size_t /*elements*/) {
-    if (depth_ == 0) {
-      root_ = Root::kObject;
-      push(derived().root_object());
-    } else {
-      push(derived().object_in(top()));
-    }
+    if (depth_ == 0) root_ = Root::kObject;
+    push(depth_ == 0 ? derived().root_object() : derived().object_in(top()));
+    return true;
+  }
+  bool start_array(std::size_t /*elements*/) {
+    if (depth_ == 0) root_ = Root::kArray;
+    push(depth_ == 0 ? derived().root_array() : derived().array_in(top()));
     return true;
   }
   bool end_object() {
     derived().on_end_object(top());
     --depth_;
-    return true;
-  }
-  bool start_array(std::size_t /*elements*/) {
-    if (depth_ == 0) {
-      root_ = Root::kArray;
-      push(derived().root_array());
-    } else {
-      push(derived().array_in(top()));
-    }
     return true;
   }
   bool end_array() {
@@ -171,6 +164,7 @@ class SaxHandler {
   bool root_is_container() const { return root_ != Root::kScalar; }
 
   // Default hooks (see the list above); a handler hides those it needs.
+  Frame root_object() { return Frame{decltype(Frame::scope)::kRoot}; }
   Frame root_array() { return Frame{}; }
   void on_integer(const Frame& /*in*/, int64_t /*value*/) {}
   void on_float(const Frame& /*in*/, const JsonFloat& /*value*/) {}
