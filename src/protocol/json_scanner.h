@@ -1,9 +1,10 @@
-// Private to chunk_decoder.cpp: a strict recursive-descent JSON scanner that drives a SAX-style
-// handler, several times faster than nlohmann's lexer on stream chunks (bench/parse_bench.cpp).
-// It accepts only valid JSON (RFC 8259, strings checked as UTF-8 per RFC 3629) and gives up on
-// anything it does not handle: \u escapes, integers over 18 digits, floats near overflow,
-// nesting deeper than kMaxNesting, and every error. The caller then parses again with nlohmann,
-// which stays the authority on validity, so "gave up" never means "invalid".
+// Private to the protocol stage's SAX decoders (through sax_support.h): a strict recursive-descent
+// JSON scanner that drives a SAX-style handler, several times faster than nlohmann's lexer on
+// stream chunks (bench/parse_bench.cpp). It accepts only valid JSON (RFC 8259, strings checked as
+// UTF-8 per RFC 3629) and gives up on anything it does not handle: \u escapes, integers over 18
+// digits, floats near overflow, nesting deeper than kMaxNesting, and every error. The caller then
+// parses again with nlohmann, which stays the authority on validity, so "gave up" never means
+// "invalid".
 //
 // Handler interface: null(), boolean(bool), number_integer(int64_t), number_unsigned(uint64_t),
 // float_number(std::string_view text), string(std::string_view), key(std::string_view),

@@ -87,16 +87,17 @@ class JsonFloat {
 // object. Paths deeper than kMaxDepth share one ignored frame. Values at the top level other than
 // containers reach no hook. Hooks the handler defines (it befriends its base when they are
 // private):
-//   Frame object_in(Frame& parent)           the frame of an object inside `parent`
-//   Frame array_in(Frame& parent)            the frame of an array inside `parent`
+//   Frame object_in(Frame& parent)  the frame of an object inside `parent`
+//   Frame array_in(Frame& parent)   the frame of an array inside `parent`
 //   void on_string(const Frame& in, std::string_view value)
-// and, where it needs them (the defaults below do nothing, or ignore):
-//   Frame root_object(), Frame root_array()  the frame of a top-level container (defaults: kRoot,
-//                                            and an ignored array)
-//   void on_integer(const Frame& in, int64_t value)   integers (unsigned ones saturated)
+// and, where it needs them (the defaults below ignore the value):
+//   Frame root_object()             a top-level object (default: scope kRoot)
+//   Frame root_array()              a top-level array (default: ignored)
+//   void on_integer(const Frame& in, int64_t value)  unsigned ones saturated to int64
 //   void on_float(const Frame& in, const JsonFloat& value)
-//   void on_scalar(const Frame& in)          null, true, false (and binary, which JSON never
-//   yields) void on_end_object(const Frame& closing), void on_end_array(const Frame& closing)
+//   void on_scalar(const Frame& in)  null, true, false (and binary, which JSON never yields)
+//   void on_end_object(const Frame& closing)
+//   void on_end_array(const Frame& closing)
 template <typename Derived, typename Frame, size_t kMaxDepth, auto kClassify>
 class SaxHandler {
  public:
