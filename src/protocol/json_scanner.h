@@ -135,7 +135,7 @@ class JsonScanner {
     bool escaped = false;
     while (true) {
       const char* const run = p_;
-      while (p_ < end_ && kPlain[static_cast<unsigned char>(*p_)]) ++p_;
+      p_ = skip_plain(p_);
       if (escaped) scratch_.append(run, p_);
       if (p_ == end_) return false;
       const auto c = static_cast<unsigned char>(*p_);
@@ -158,6 +158,13 @@ class JsonScanner {
         if (escaped) scratch_.append(start, p_);
       }
     }
+  }
+
+  // The end of the run of plain bytes from `p`. The loop runs on a local pointer: every byte it
+  // reads is a char, which may alias p_, so a loop on p_ itself stores p_ at every byte.
+  const char* skip_plain(const char* p) const {
+    while (p < end_ && kPlain[static_cast<unsigned char>(*p)]) ++p;
+    return p;
   }
 
   // Value of a one-character escape; 0 for \u (left to nlohmann) and invalid escapes.
