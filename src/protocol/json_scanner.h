@@ -1,9 +1,10 @@
-// Private to chunk_decoder.cpp: a strict recursive-descent JSON scanner that drives a SAX-style
-// handler, several times faster than nlohmann's lexer on stream chunks (bench/parse_bench.cpp).
-// It accepts only valid JSON (RFC 8259, strings checked as UTF-8 per RFC 3629) and gives up on
-// anything it does not handle: \u escapes, integers over 18 digits, floats near overflow,
-// nesting deeper than kMaxNesting, and every error. The caller then parses again with nlohmann,
-// which stays the authority on validity, so "gave up" never means "invalid".
+// Private to the protocol stage's SAX decoders (through sax_support.h): a strict recursive-descent
+// JSON scanner that drives a SAX-style handler, several times faster than nlohmann's lexer on
+// stream chunks (bench/parse_bench.cpp). It accepts only valid JSON (RFC 8259, strings checked as
+// UTF-8 per RFC 3629) and gives up on anything it does not handle: \u escapes, integers over 18
+// digits, floats near overflow, nesting deeper than kMaxNesting, and every error. The caller then
+// parses again with nlohmann, which stays the authority on validity, so "gave up" never means
+// "invalid".
 //
 // Handler interface: null(), boolean(bool), number_integer(int64_t), number_unsigned(uint64_t),
 // float_number(std::string_view text), string(std::string_view), key(std::string_view),
@@ -134,7 +135,7 @@ class JsonScanner {
     bool escaped = false;
     while (true) {
       const char* const run = p_;
-      while (p_ < end_ && kPlain[static_cast<unsigned char>(*p_)]) ++p_;
+      p_ = skip_plain(p_);
       if (escaped) scratch_.append(run, p_);
       if (p_ == end_) return false;
       const auto c = static_cast<unsigned char>(*p_);
@@ -157,6 +158,13 @@ class JsonScanner {
         if (escaped) scratch_.append(start, p_);
       }
     }
+  }
+
+  // The end of the run of plain bytes from `p`. The loop runs on a local pointer: every byte it
+  // reads is a char, which may alias p_, so a loop on p_ itself stores p_ at every byte.
+  const char* skip_plain(const char* p) const {
+    while (p < end_ && kPlain[static_cast<unsigned char>(*p)]) ++p;
+    return p;
   }
 
   // Value of a one-character escape; 0 for \u (left to nlohmann) and invalid escapes.

@@ -1,15 +1,15 @@
 // Pooling response decoder: an embeddings or rerank body -> PoolingResponse through a SAX handler.
-// The handler keeps a small fixed stack of scopes (root, data[], item, vector, ...) and the state
-// of the one item being read; a number inside a vector costs a scope check and an increment. An
-// item is judged when it closes, since its keys come in any order. Names in the anonymous
-// namespace carry a Pooling prefix: CI builds src/protocol as one unity source.
+// The handler judges each container from its path (root, data[], item, vector, ...; sax_support.h
+// keeps the stack) and keeps the state of the one item being read; a number inside a vector costs
+// a scope check and an increment. An item is judged when it closes, since its keys come in any
+// order. Names in the anonymous namespace carry a Pooling prefix: CI builds src/protocol as one
+// unity source.
 #include "protocol/pooling_response.h"
 
 #include <algorithm>
 #include <array>
 
 #include "protocol/chunk_decoder.h"
-#include "protocol/json_scanner.h"
 #include "protocol/sax_support.h"
 
 namespace llmperf {
@@ -101,216 +101,29 @@ int64_t pooling_base64_floats(std::string_view text) {
   return bytes % 4 == 0 ? bytes / 4 : -1;
 }
 
-// SAX handler, driven by JsonScanner or by nlohmann (duck-typed interface, no virtual calls).
-class PoolingHandler {
+// One open container on the path from the root.
+struct PoolingFrame {
+  PoolingScope scope = PoolingScope::kIgnored;  // what this container is
+  PoolingKey key = PoolingKey::kOther;          // the key of the value being read
+};
+
+// SAX handler: the hooks of sax_support::SaxHandler. Interesting paths are at most 5 containers
+// deep (root, data, item, vector, row); anything deeper is ignored.
+class PoolingHandler
+    : public sax_support::SaxHandler<PoolingHandler, PoolingFrame, 6, classify_pooling_key> {
  public:
-  using Json = nlohmann::json;
-  using number_integer_t = Json::number_integer_t;
-  using number_unsigned_t = Json::number_unsigned_t;
-  using number_float_t = Json::number_float_t;
-  using string_t = Json::string_t;
-  using binary_t = Json::binary_t;
-
-  PoolingHandler(PoolingKind kind, PoolingResponse& out) : kind_(kind), out_(out) {}
-
-  bool null() { return scalar(); }
-  bool boolean(bool /*value*/) { return scalar(); }
-  bool binary(binary_t& /*value*/) { return scalar(); }
-  bool number_integer(number_integer_t value) { return number(value, true); }
-  bool number_unsigned(number_unsigned_t value) {
-    return number(static_cast<int64_t>(std::min<number_unsigned_t>(value, INT64_MAX)), true);
-  }
-  bool number_float(number_float_t value, const string_t& /*text*/) {
-    return number(sax_support::rounded_int(value), true);
-  }
-  bool float_number(std::string_view text) {
-    // Only usage needs the value; a vector's float is just counted.
-    int64_t value = 0;
-    const bool exact =
-        depth_ > 0 && top().scope == PoolingScope::kUsage && sax_support::rounded_int(text, value);
-    return number(value, exact);
-  }
-
-  bool string(std::string_view value) {
-    if (depth_ == 0) return true;
-    const Frame& frame = top();
-    switch (frame.scope) {
-      case PoolingScope::kRoot:
-        switch (frame.key) {
-          case PoolingKey::kId:
-            out_.response_id.assign(value);
-            break;
-          case PoolingKey::kObject:
-            object_is_error_ = value == "error";
-            break;
-          case PoolingKey::kMessage:
-            root_message_.assign(value);
-            break;
-          case PoolingKey::kError:
-            has_error_ = true;
-            error_message_.assign(value);
-            break;
-          case PoolingKey::kDetail:
-            has_error_ = true;
-            detail_.assign(value);
-            break;
-          default:
-            break;
-        }
-        break;
-      case PoolingScope::kError:
-        if (frame.key == PoolingKey::kMessage) error_message_.assign(value);
-        break;
-      case PoolingScope::kItem:
-        if (frame.key == PoolingKey::kEmbedding) {
-          item_has_embedding_ = true;
-          const int64_t floats = pooling_base64_floats(value);
-          item_ok_ = floats != -2;
-          item_length_ = floats >= 0 ? floats : -1;
-        } else if (frame.key == PoolingKey::kScore) {
-          item_has_score_ = false;  // "0.9" is not a score; a repeated key replaces the earlier
-        }
-        break;
-      case PoolingScope::kList:
-        stray_list_entry();
-        break;
-      case PoolingScope::kVector:
-      case PoolingScope::kRow:
-        item_ok_ = false;
-        break;
-      default:
-        break;
-    }
-    return true;
-  }
-
-  bool start_object(std::size_t /*elements*/) {
-    PoolingScope scope = PoolingScope::kIgnored;
-    if (depth_ == 0) {
-      scope = PoolingScope::kRoot;
-      out_.valid_json = true;
-    } else {
-      const Frame& parent = top();
-      switch (parent.scope) {
-        case PoolingScope::kRoot:
-          if (parent.key == PoolingKey::kUsage) scope = PoolingScope::kUsage;
-          if (parent.key == PoolingKey::kError) {
-            scope = PoolingScope::kError;
-            has_error_ = true;
-          }
-          if (parent.key == PoolingKey::kDetail) has_error_ = true;
-          break;
-        case PoolingScope::kList:
-          scope = PoolingScope::kItem;
-          start_item();
-          break;
-        case PoolingScope::kItem:
-          if (parent.key == PoolingKey::kEmbedding) {
-            item_has_embedding_ = true;
-            item_ok_ = false;
-          }
-          if (parent.key == PoolingKey::kScore) item_has_score_ = false;
-          break;
-        case PoolingScope::kVector:
-        case PoolingScope::kRow:
-          item_ok_ = false;
-          break;
-        default:
-          break;
-      }
-    }
-    push(scope);
-    return true;
-  }
-
-  bool start_array(std::size_t /*elements*/) {
-    PoolingScope scope = PoolingScope::kIgnored;
-    if (depth_ == 0) {
-      scope = PoolingScope::kList;
-      out_.valid_json = true;
-    } else {
-      const Frame& parent = top();
-      switch (parent.scope) {
-        case PoolingScope::kRoot:
-          // Embeddings are in data[]; rerank results in results[] (or data[]).
-          if (parent.key == PoolingKey::kData ||
-              (parent.key == PoolingKey::kResults && kind_ == PoolingKind::kRerank)) {
-            scope = PoolingScope::kList;
-          }
-          if (parent.key == PoolingKey::kDetail) has_error_ = true;
-          break;
-        case PoolingScope::kList:
-          if (kind_ == PoolingKind::kEmbeddings) {
-            // A bare vector in the list: the item is the vector itself.
-            scope = PoolingScope::kVector;
-            start_item();
-            start_vector();
-            vector_is_item_ = true;
-          } else {
-            stray_list_entry();
-          }
-          break;
-        case PoolingScope::kItem:
-          if (parent.key == PoolingKey::kEmbedding) {
-            scope = PoolingScope::kVector;
-            start_vector();
-          }
-          if (parent.key == PoolingKey::kScore) item_has_score_ = false;
-          break;
-        case PoolingScope::kVector:
-          scope = PoolingScope::kRow;
-          if (vector_numbers_ > 0) item_ok_ = false;  // numbers and rows mixed
-          row_numbers_ = 0;
-          break;
-        case PoolingScope::kRow:
-          item_ok_ = false;  // deeper than rows of numbers
-          break;
-        default:
-          break;
-      }
-    }
-    push(scope);
-    return true;
-  }
-
-  bool key(std::string_view name) {
-    top().key = classify_pooling_key(name);
-    return true;
-  }
-
-  bool end_object() {
-    if (top().scope == PoolingScope::kItem) end_item();
-    --depth_;
-    return true;
-  }
-
-  bool end_array() {
-    switch (top().scope) {
-      case PoolingScope::kRow:
-        end_row();
-        break;
-      case PoolingScope::kVector:
-        end_vector();
-        if (vector_is_item_) end_item();
-        break;
-      default:
-        break;
-    }
-    --depth_;
-    return true;
-  }
-
-  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
-                   const nlohmann::detail::exception& /*error*/) {
-    return false;
+  // Resets `out`.
+  PoolingHandler(PoolingKind kind, PoolingResponse& out) : kind_(kind), out_(out) {
+    out_ = PoolingResponse{};
   }
 
   // Completes `out` once the handler has seen a whole, valid JSON body.
   void finish(std::string_view body) {
-    if (!out_.valid_json) {
+    if (!root_is_container()) {
       out_ = PoolingResponse{};
       return;
     }
+    out_.valid_json = true;
     out_.has_usage = has_prompt_tokens_ || has_total_tokens_;
     if (!has_prompt_tokens_ && has_total_tokens_) out_.prompt_tokens = out_.total_tokens;
     if (has_error_ || object_is_error_) {
@@ -329,87 +142,208 @@ class PoolingHandler {
   }
 
  private:
-  // One open container on the path from the root.
-  struct Frame {
-    PoolingScope scope = PoolingScope::kIgnored;  // what this container is
-    PoolingKey key = PoolingKey::kOther;          // the key of the value being read
-  };
-  // Interesting paths are at most 5 containers deep (root, data, item, vector, row).
-  static constexpr size_t kMaxDepth = 6;
+  friend SaxHandler;
+  using Frame = PoolingFrame;
+  using K = PoolingKey;
+  using S = PoolingScope;
 
-  Frame& top() { return depth_ <= kMaxDepth ? frames_[depth_ - 1] : overflow_; }
+  Frame root_array() { return {S::kList}; }
 
-  void push(PoolingScope scope) {
-    ++depth_;
-    if (depth_ <= kMaxDepth) {
-      frames_[depth_ - 1] = Frame{scope, PoolingKey::kOther};
-    } else {
-      overflow_ = Frame{};
+  Frame object_in(const Frame& parent) {
+    switch (parent.scope) {
+      case S::kRoot:
+        if (parent.key == K::kUsage) return {S::kUsage};
+        if (parent.key == K::kError) {
+          has_error_ = true;
+          return {S::kError};
+        }
+        if (parent.key == K::kDetail) has_error_ = true;
+        break;
+      case S::kList:
+        start_item();
+        return {S::kItem};
+      case S::kItem:
+      case S::kVector:
+      case S::kRow:
+        misplaced_value(parent);
+        break;
+      default:
+        break;
+    }
+    return {};
+  }
+
+  Frame array_in(const Frame& parent) {
+    switch (parent.scope) {
+      case S::kRoot:
+        // Embeddings are in data[]; rerank results in results[] (or data[]).
+        if (parent.key == K::kData ||
+            (parent.key == K::kResults && kind_ == PoolingKind::kRerank)) {
+          return {S::kList};
+        }
+        if (parent.key == K::kDetail) has_error_ = true;
+        break;
+      case S::kList:
+        if (kind_ != PoolingKind::kEmbeddings) {
+          stray_list_entry();
+          break;
+        }
+        // A bare vector in the list: the item is the vector itself.
+        start_item();
+        start_vector();
+        vector_is_item_ = true;
+        return {S::kVector};
+      case S::kItem:
+        if (parent.key == K::kEmbedding) {
+          start_vector();
+          return {S::kVector};
+        }
+        if (parent.key == K::kScore) item_has_score_ = false;
+        break;
+      case S::kVector:
+        if (vector_numbers_ > 0) item_ok_ = false;  // numbers and rows mixed
+        row_numbers_ = 0;
+        return {S::kRow};
+      case S::kRow:
+        item_ok_ = false;  // deeper than rows of numbers
+        break;
+      default:
+        break;
+    }
+    return {};
+  }
+
+  void on_end_object(const Frame& closing) {
+    if (closing.scope == S::kItem) end_item();
+  }
+
+  void on_end_array(const Frame& closing) {
+    if (closing.scope == S::kRow) {
+      end_row();
+    } else if (closing.scope == S::kVector) {
+      end_vector();
+      if (vector_is_item_) end_item();
     }
   }
 
+  void on_string(const Frame& in, std::string_view value) {
+    switch (in.scope) {
+      case S::kRoot:
+        switch (in.key) {
+          case K::kId:
+            out_.response_id.assign(value);
+            break;
+          case K::kObject:
+            object_is_error_ = value == "error";
+            break;
+          case K::kMessage:
+            root_message_.assign(value);
+            break;
+          case K::kError:
+            has_error_ = true;
+            error_message_.assign(value);
+            break;
+          case K::kDetail:
+            has_error_ = true;
+            detail_.assign(value);
+            break;
+          default:
+            break;
+        }
+        break;
+      case S::kError:
+        if (in.key == K::kMessage) error_message_.assign(value);
+        break;
+      case S::kItem:
+        if (in.key == K::kEmbedding) {
+          item_has_embedding_ = true;
+          const int64_t floats = pooling_base64_floats(value);
+          item_ok_ = floats != -2;
+          item_length_ = floats >= 0 ? floats : -1;
+        } else if (in.key == K::kScore) {
+          item_has_score_ = false;  // "0.9" is not a score; a repeated key replaces the earlier
+        }
+        break;
+      case S::kList:
+        stray_list_entry();
+        break;
+      case S::kVector:
+      case S::kRow:
+        item_ok_ = false;
+        break;
+      default:
+        break;
+    }
+  }
+
+  void on_integer(const Frame& in, int64_t value) { number(in, value, true); }
+
+  void on_float(const Frame& in, const sax_support::JsonFloat& value) {
+    // Only usage needs the value; a vector's float is just counted.
+    int64_t rounded = 0;
+    const bool exact = in.scope == S::kUsage && value.rounded(rounded);
+    number(in, rounded, exact);
+  }
+
   // A number; `exact` is false for a float whose value was not needed (and so not parsed).
-  bool number(int64_t value, bool exact) {
-    if (depth_ == 0) return true;
-    const Frame& frame = top();
-    switch (frame.scope) {
-      case PoolingScope::kVector:
+  void number(const Frame& in, int64_t value, bool exact) {
+    switch (in.scope) {
+      case S::kVector:
         ++vector_numbers_;
         if (vector_rows_ > 0) item_ok_ = false;  // rows and numbers mixed
         break;
-      case PoolingScope::kRow:
+      case S::kRow:
         ++row_numbers_;
         break;
-      case PoolingScope::kItem:
-        if (frame.key == PoolingKey::kScore) item_has_score_ = true;
-        if (frame.key == PoolingKey::kEmbedding) {
+      case S::kItem:
+        if (in.key == K::kScore) item_has_score_ = true;
+        if (in.key == K::kEmbedding) {
           item_has_embedding_ = true;
           item_ok_ = false;
         }
         break;
-      case PoolingScope::kUsage:
+      case S::kUsage:
         if (!exact) break;
-        if (frame.key == PoolingKey::kPromptTokens) {
+        if (in.key == K::kPromptTokens) {
           out_.prompt_tokens = value;
           has_prompt_tokens_ = true;
-        } else if (frame.key == PoolingKey::kTotalTokens) {
+        } else if (in.key == K::kTotalTokens) {
           out_.total_tokens = value;
           has_total_tokens_ = true;
         }
         break;
-      case PoolingScope::kList:
+      case S::kList:
         stray_list_entry();
         break;
       default:
         break;
     }
-    return true;
   }
 
-  // null, true/false (and binary, which JSON never yields).
-  bool scalar() {
-    if (depth_ == 0) return true;
-    const Frame& frame = top();
-    switch (frame.scope) {
-      case PoolingScope::kVector:
-      case PoolingScope::kRow:
+  void on_scalar(const Frame& in) { misplaced_value(in); }
+
+  // A value in `in` where an item wants a number or a vector, or a list an item: null, true/false
+  // (and binary, which JSON never yields), or an object.
+  void misplaced_value(const Frame& in) {
+    switch (in.scope) {
+      case S::kVector:
+      case S::kRow:
         item_ok_ = false;
         break;
-      case PoolingScope::kItem:
-        if (frame.key == PoolingKey::kEmbedding) {
+      case S::kItem:
+        if (in.key == K::kEmbedding) {
           item_has_embedding_ = true;
           item_ok_ = false;
-        } else if (frame.key == PoolingKey::kScore) {
+        } else if (in.key == K::kScore) {
           item_has_score_ = false;
         }
         break;
-      case PoolingScope::kList:
+      case S::kList:
         stray_list_entry();
         break;
       default:
         break;
     }
-    return true;
   }
 
   void start_item() {
@@ -469,16 +403,13 @@ class PoolingHandler {
 
   const PoolingKind kind_;
   PoolingResponse& out_;
-  std::array<Frame, kMaxDepth> frames_{};  // open containers, root first
-  Frame overflow_;                         // stands in for every container deeper than kMaxDepth
-  size_t depth_ = 0;                       // number of open containers
-  bool has_prompt_tokens_ = false;         // usage.prompt_tokens was a number
-  bool has_total_tokens_ = false;          // usage.total_tokens was a number
-  bool has_error_ = false;                 // root.error (object or string) or root.detail
-  bool object_is_error_ = false;           // root.object == "error" (vLLM error style)
-  std::string error_message_;              // root.error.message, or the root.error string
-  std::string root_message_;               // root.message (vLLM error style)
-  std::string detail_;                     // root.detail when a string (FastAPI)
+  bool has_prompt_tokens_ = false;  // usage.prompt_tokens was a number
+  bool has_total_tokens_ = false;   // usage.total_tokens was a number
+  bool has_error_ = false;          // root.error (object or string) or root.detail
+  bool object_is_error_ = false;    // root.object == "error" (vLLM error style)
+  std::string error_message_;       // root.error.message, or the root.error string
+  std::string root_message_;        // root.message (vLLM error style)
+  std::string detail_;              // root.detail when a string (FastAPI)
   // The item being read.
   bool item_has_embedding_ = false;  // it has an "embedding" key (or is a bare vector)
   bool item_ok_ = true;              // its embedding passed the checks so far
@@ -494,21 +425,8 @@ class PoolingHandler {
 }  // namespace
 
 void decode_pooling_response(PoolingKind kind, std::string_view body, PoolingResponse& out) {
-  out = PoolingResponse{};
-  {
-    PoolingHandler fast(kind, out);
-    if (JsonScanner<PoolingHandler>(body, fast).scan()) {
-      fast.finish(body);
-      return;
-    }
-  }
-  out = PoolingResponse{};
-  PoolingHandler handler(kind, out);
-  if (sax_support::nlohmann_sax_parse(body, handler)) {
-    handler.finish(body);
-  } else {
-    out = PoolingResponse{};
-  }
+  const auto finish = [body](PoolingHandler& handler) { handler.finish(body); };
+  if (!sax_support::sax_decode<PoolingHandler>(body, finish, kind, out)) out = PoolingResponse{};
 }
 
 }  // namespace llmperf

@@ -1,8 +1,9 @@
 // Responses API decoder: one event's JSON (or a whole non-stream body) -> DecodedChunk through a
-// SAX handler. The handler tracks where it is with a small fixed stack of scopes (root, response,
-// usage, output[i], ...) and gathers what it sees into pending facts; only at the end, once the
-// event's "type" is known wherever it appeared, does it decide what the event means. Names in the
-// anonymous namespace carry a Responses prefix: CI builds src/protocol as one unity source.
+// SAX handler. The handler judges each container from its path (root, response, usage,
+// output[i], ...; sax_support.h keeps the stack) and gathers what it sees into pending facts; only
+// at the end, once the event's "type" is known wherever it appeared, does it decide what the event
+// means. Names in the anonymous namespace carry a Responses prefix: CI builds src/protocol as one
+// unity source.
 #include "protocol/responses_decoder.h"
 
 #include <algorithm>
@@ -10,7 +11,6 @@
 #include <initializer_list>
 #include <string>
 
-#include "protocol/json_scanner.h"
 #include "protocol/sax_support.h"
 
 namespace llmperf {
@@ -184,190 +184,24 @@ struct ResponsesFacts {
   std::string error_code;         // error.code (strings and integers)
 };
 
-// SAX handler, driven by JsonScanner or by nlohmann (duck-typed interface, no virtual calls).
-class ResponsesHandler {
+// One open container on the path from the root.
+struct ResponsesFrame {
+  ResponsesScope scope = ResponsesScope::kIgnored;  // what this container is
+  ResponsesKey key = ResponsesKey::kOther;          // the key of the value being read
+  uint8_t owner = 0;  // response-object scopes: facts_ index (0 root, 1 root.response)
+};
+
+// SAX handler: the hooks of sax_support::SaxHandler. Interesting paths are at most 5 containers
+// deep; anything deeper is ignored.
+class ResponsesHandler
+    : public sax_support::SaxHandler<ResponsesHandler, ResponsesFrame, 8, classify_responses_key> {
  public:
-  using Json = nlohmann::json;
-  using number_integer_t = Json::number_integer_t;
-  using number_unsigned_t = Json::number_unsigned_t;
-  using number_float_t = Json::number_float_t;
-  using string_t = Json::string_t;
-  using binary_t = Json::binary_t;
-
-  explicit ResponsesHandler(DecodedChunk& out) : out_(out) {}
-
-  bool null() { return true; }
-  bool boolean(bool /*value*/) { return true; }
-  bool binary(binary_t& /*value*/) { return true; }
-  bool number_integer(number_integer_t value) { return integer(value); }
-  bool number_unsigned(number_unsigned_t value) {
-    return integer(static_cast<int64_t>(std::min<number_unsigned_t>(value, INT64_MAX)));
-  }
-  bool number_float(number_float_t value, const string_t& /*text*/) {
-    return integer(sax_support::rounded_int(value));
-  }
-  bool float_number(std::string_view text) {
-    if (depth_ == 0 || !counts_tokens(top())) return true;
-    int64_t value = 0;
-    return !sax_support::rounded_int(text, value) || integer(value);
-  }
-
-  bool string(std::string_view value) {
-    if (depth_ == 0) return true;
-    const Frame& frame = top();
-    using K = ResponsesKey;
-    switch (frame.scope) {
-      case ResponsesScope::kRoot:
-        switch (frame.key) {
-          case K::kType:
-            type_ = classify_responses_type(value);
-            has_type_ = true;
-            break;
-          case K::kDelta:
-            set_delta(value);
-            break;
-          case K::kObject:
-            object_is_error_ = value == "error";
-            break;
-          case K::kMessage:
-            root_message_.assign(value);
-            break;
-          case K::kCode:
-            root_code_.assign(value);
-            break;
-          default:
-            response_string(facts_[0], frame.key, value);
-            break;
-        }
-        break;
-      case ResponsesScope::kResponse:
-        response_string(facts_[1], frame.key, value);
-        break;
-      case ResponsesScope::kError:
-        if (frame.key == K::kMessage) facts_[frame.owner].error_message.assign(value);
-        if (frame.key == K::kCode) facts_[frame.owner].error_code.assign(value);
-        break;
-      case ResponsesScope::kIncompleteDetails:
-        if (frame.key == K::kReason) facts_[frame.owner].incomplete_reason.assign(value);
-        break;
-      case ResponsesScope::kItem:
-        if (frame.key == K::kType) {
-          if (value == "message") {
-            item_type_ = ResponsesItemType::kMessage;
-          } else if (value == "reasoning") {
-            item_type_ = ResponsesItemType::kReasoning;
-          } else if (value == "function_call") {
-            item_type_ = ResponsesItemType::kFunctionCall;
-          } else {
-            item_type_ = ResponsesItemType::kUnknown;
-          }
-        } else if (frame.key == K::kArguments) {
-          item_arguments_chars_ += code_points(value);
-        }
-        break;
-      case ResponsesScope::kPart:
-        if (frame.key == K::kText || frame.key == K::kRefusal) {
-          const int64_t chars = code_points(value);
-          if (part_in_summary_) {
-            item_summary_chars_ += chars;
-          } else {
-            item_content_chars_ += chars;
-            if (out_.want_content) out_.content.append(value);
-          }
-        }
-        break;
-      default:
-        break;
-    }
-    return true;
-  }
-
-  bool start_object(std::size_t /*elements*/) {
-    ResponsesScope scope = ResponsesScope::kIgnored;
-    uint8_t owner = 0;
-    if (depth_ == 0) {
-      scope = ResponsesScope::kRoot;
-      root_is_object_ = true;
-    } else {
-      const Frame& parent = top();
-      using K = ResponsesKey;
-      switch (parent.scope) {
-        case ResponsesScope::kRoot:
-        case ResponsesScope::kResponse:
-          owner = parent.scope == ResponsesScope::kRoot ? 0 : 1;
-          if (parent.key == K::kResponse && parent.scope == ResponsesScope::kRoot) {
-            scope = ResponsesScope::kResponse;
-            owner = 1;
-          } else if (parent.key == K::kUsage) {
-            scope = ResponsesScope::kUsage;
-          } else if (parent.key == K::kError) {
-            scope = ResponsesScope::kError;
-            facts_[owner].has_error = true;
-          } else if (parent.key == K::kIncompleteDetails) {
-            scope = ResponsesScope::kIncompleteDetails;
-          }
-          break;
-        case ResponsesScope::kUsage:
-          owner = parent.owner;
-          if (parent.key == K::kInputDetails) scope = ResponsesScope::kInputDetails;
-          if (parent.key == K::kOutputDetails) scope = ResponsesScope::kOutputDetails;
-          break;
-        case ResponsesScope::kOutput:
-          scope = ResponsesScope::kItem;
-          start_item();
-          break;
-        case ResponsesScope::kItemContent:
-        case ResponsesScope::kItemSummary:
-          scope = ResponsesScope::kPart;
-          part_in_summary_ = parent.scope == ResponsesScope::kItemSummary;
-          break;
-        default:
-          break;
-      }
-    }
-    push(scope, owner);
-    return true;
-  }
-
-  bool start_array(std::size_t /*elements*/) {
-    ResponsesScope scope = ResponsesScope::kIgnored;
-    if (depth_ > 0) {
-      const Frame& parent = top();
-      if (parent.scope == ResponsesScope::kRoot && parent.key == ResponsesKey::kOutput) {
-        scope = ResponsesScope::kOutput;
-      } else if (parent.scope == ResponsesScope::kItem && parent.key == ResponsesKey::kContent) {
-        scope = ResponsesScope::kItemContent;
-      } else if (parent.scope == ResponsesScope::kItem && parent.key == ResponsesKey::kSummary) {
-        scope = ResponsesScope::kItemSummary;
-      }
-    }
-    push(scope, 0);
-    return true;
-  }
-
-  bool key(std::string_view name) {
-    top().key = classify_responses_key(name);
-    return true;
-  }
-
-  bool end_object() {
-    if (top().scope == ResponsesScope::kItem) end_item();
-    --depth_;
-    return true;
-  }
-  bool end_array() {
-    --depth_;
-    return true;
-  }
-
-  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
-                   const nlohmann::detail::exception& /*error*/) {
-    return false;
-  }
+  // Clears `out`, keeping its inputs.
+  explicit ResponsesHandler(DecodedChunk& out) : out_(out) { out_.clear(); }
 
   // Completes `out` once the handler has seen a whole, valid JSON payload.
   void finish(std::string_view event_name, std::string_view data) {
-    if (!root_is_object_) {
+    if (!root_is_object()) {
       out_.clear();
       return;
     }
@@ -430,65 +264,162 @@ class ResponsesHandler {
   }
 
  private:
-  // One open container on the path from the root.
-  struct Frame {
-    ResponsesScope scope = ResponsesScope::kIgnored;  // what this container is
-    ResponsesKey key = ResponsesKey::kOther;          // the key of the value being read
-    uint8_t owner = 0;  // response-object scopes: facts_ index (0 root, 1 root.response)
-  };
-  // Interesting paths are at most 5 containers deep; anything deeper is ignored.
-  static constexpr size_t kMaxDepth = 8;
+  friend SaxHandler;
+  using Frame = ResponsesFrame;
+  using K = ResponsesKey;
+  using S = ResponsesScope;
 
-  Frame& top() { return depth_ <= kMaxDepth ? frames_[depth_ - 1] : overflow_; }
-
-  void push(ResponsesScope scope, uint8_t owner) {
-    ++depth_;
-    if (depth_ <= kMaxDepth) {
-      frames_[depth_ - 1] = Frame{scope, ResponsesKey::kOther, owner};
-    } else {
-      overflow_ = Frame{};
+  Frame object_in(const Frame& parent) {
+    switch (parent.scope) {
+      case S::kRoot:
+      case S::kResponse: {
+        const uint8_t owner = parent.scope == S::kRoot ? 0 : 1;
+        if (parent.key == K::kResponse && parent.scope == S::kRoot) {
+          has_response_ = true;
+          return {S::kResponse, K::kOther, 1};
+        }
+        if (parent.key == K::kUsage) return {S::kUsage, K::kOther, owner};
+        if (parent.key == K::kError) {
+          facts_[owner].has_error = true;
+          return {S::kError, K::kOther, owner};
+        }
+        if (parent.key == K::kIncompleteDetails) return {S::kIncompleteDetails, K::kOther, owner};
+        break;
+      }
+      case S::kUsage:
+        if (parent.key == K::kInputDetails) return {S::kInputDetails, K::kOther, parent.owner};
+        if (parent.key == K::kOutputDetails) return {S::kOutputDetails, K::kOther, parent.owner};
+        break;
+      case S::kOutput:
+        start_item();
+        return {S::kItem};
+      case S::kItemContent:
+      case S::kItemSummary:
+        part_in_summary_ = parent.scope == S::kItemSummary;
+        return {S::kPart};
+      default:
+        break;
     }
-    if (scope == ResponsesScope::kResponse) has_response_ = true;
+    return {};
   }
 
-  static bool counts_tokens(const Frame& frame) {
-    return frame.scope == ResponsesScope::kUsage || frame.scope == ResponsesScope::kInputDetails ||
-           frame.scope == ResponsesScope::kOutputDetails ||
-           (frame.scope == ResponsesScope::kError && frame.key == ResponsesKey::kCode) ||
-           (frame.scope == ResponsesScope::kRoot && frame.key == ResponsesKey::kCode);
+  Frame array_in(const Frame& parent) {
+    if (parent.scope == S::kRoot && parent.key == K::kOutput) return {S::kOutput};
+    if (parent.scope == S::kItem && parent.key == K::kContent) return {S::kItemContent};
+    if (parent.scope == S::kItem && parent.key == K::kSummary) return {S::kItemSummary};
+    return {};
   }
 
-  bool integer(int64_t value) {
-    if (depth_ == 0) return true;
-    const Frame& frame = top();
-    ResponsesFacts& facts = facts_[frame.owner];
-    using K = ResponsesKey;
-    switch (frame.scope) {
-      case ResponsesScope::kUsage:
-        if (frame.key == K::kInputTokens) {
-          facts.input_tokens = value;
-          facts.has_usage = true;
-        } else if (frame.key == K::kOutputTokens) {
-          facts.output_tokens = value;
-          facts.has_usage = true;
+  void on_end_object(const Frame& closing) {
+    if (closing.scope == S::kItem) end_item();
+  }
+
+  void on_string(const Frame& in, std::string_view value) {
+    switch (in.scope) {
+      case S::kRoot:
+        switch (in.key) {
+          case K::kType:
+            type_ = classify_responses_type(value);
+            has_type_ = true;
+            break;
+          case K::kDelta:
+            set_delta(value);
+            break;
+          case K::kObject:
+            object_is_error_ = value == "error";
+            break;
+          case K::kMessage:
+            root_message_.assign(value);
+            break;
+          case K::kCode:
+            root_code_.assign(value);
+            break;
+          default:
+            response_string(facts_[0], in.key, value);
+            break;
         }
         break;
-      case ResponsesScope::kInputDetails:
-        if (frame.key == K::kCachedTokens) facts.cached_tokens = value;
+      case S::kResponse:
+        response_string(facts_[1], in.key, value);
         break;
-      case ResponsesScope::kOutputDetails:
-        if (frame.key == K::kReasoningTokens) facts.reasoning_tokens = value;
+      case S::kError:
+        if (in.key == K::kMessage) facts_[in.owner].error_message.assign(value);
+        if (in.key == K::kCode) facts_[in.owner].error_code.assign(value);
         break;
-      case ResponsesScope::kError:
-        if (frame.key == K::kCode) facts.error_code = std::to_string(value);
+      case S::kIncompleteDetails:
+        if (in.key == K::kReason) facts_[in.owner].incomplete_reason.assign(value);
         break;
-      case ResponsesScope::kRoot:
-        if (frame.key == K::kCode) root_code_ = std::to_string(value);
+      case S::kItem:
+        if (in.key == K::kType) {
+          if (value == "message") {
+            item_type_ = ResponsesItemType::kMessage;
+          } else if (value == "reasoning") {
+            item_type_ = ResponsesItemType::kReasoning;
+          } else if (value == "function_call") {
+            item_type_ = ResponsesItemType::kFunctionCall;
+          } else {
+            item_type_ = ResponsesItemType::kUnknown;
+          }
+        } else if (in.key == K::kArguments) {
+          item_arguments_chars_ += code_points(value);
+        }
+        break;
+      case S::kPart:
+        if (in.key == K::kText || in.key == K::kRefusal) {
+          const int64_t chars = code_points(value);
+          if (part_in_summary_) {
+            item_summary_chars_ += chars;
+          } else {
+            item_content_chars_ += chars;
+            if (out_.want_content) out_.content.append(value);
+          }
+        }
         break;
       default:
         break;
     }
-    return true;
+  }
+
+  // Token counts (and codes) may come as floats.
+  void on_float(const Frame& in, const sax_support::JsonFloat& value) {
+    int64_t rounded = 0;
+    if (counts_tokens(in) && value.rounded(rounded)) on_integer(in, rounded);
+  }
+
+  static bool counts_tokens(const Frame& frame) {
+    return frame.scope == S::kUsage || frame.scope == S::kInputDetails ||
+           frame.scope == S::kOutputDetails ||
+           (frame.scope == S::kError && frame.key == K::kCode) ||
+           (frame.scope == S::kRoot && frame.key == K::kCode);
+  }
+
+  void on_integer(const Frame& in, int64_t value) {
+    ResponsesFacts& facts = facts_[in.owner];
+    switch (in.scope) {
+      case S::kUsage:
+        if (in.key == K::kInputTokens) {
+          facts.input_tokens = value;
+          facts.has_usage = true;
+        } else if (in.key == K::kOutputTokens) {
+          facts.output_tokens = value;
+          facts.has_usage = true;
+        }
+        break;
+      case S::kInputDetails:
+        if (in.key == K::kCachedTokens) facts.cached_tokens = value;
+        break;
+      case S::kOutputDetails:
+        if (in.key == K::kReasoningTokens) facts.reasoning_tokens = value;
+        break;
+      case S::kError:
+        if (in.key == K::kCode) facts.error_code = std::to_string(value);
+        break;
+      case S::kRoot:
+        if (in.key == K::kCode) root_code_ = std::to_string(value);
+        break;
+      default:
+        break;
+    }
   }
 
   // A string field of a response object (root or root.response).
@@ -606,11 +537,7 @@ class ResponsesHandler {
   }
 
   DecodedChunk& out_;
-  std::array<Frame, kMaxDepth> frames_{};  // open containers, root first
-  Frame overflow_;                         // stands in for every container deeper than kMaxDepth
-  size_t depth_ = 0;                       // number of open containers
-  bool root_is_object_ = false;            // the payload's top-level value is an object
-  bool has_type_ = false;                  // root.type was present
+  bool has_type_ = false;                                // root.type was present
   ResponsesEventType type_ = ResponsesEventType::kBody;  // root.type, classified
   bool has_response_ = false;                            // root.response was an object
   std::array<ResponsesFacts, 2> facts_;                  // [0] the root, [1] root.response
@@ -634,21 +561,8 @@ class ResponsesHandler {
 }  // namespace
 
 void decode_responses_event(std::string_view event_name, std::string_view data, DecodedChunk& out) {
-  out.clear();
-  {
-    ResponsesHandler fast(out);
-    if (JsonScanner<ResponsesHandler>(data, fast).scan()) {
-      fast.finish(event_name, data);
-      return;
-    }
-  }
-  out.clear();
-  ResponsesHandler handler(out);
-  if (sax_support::nlohmann_sax_parse(data, handler)) {
-    handler.finish(event_name, data);
-  } else {
-    out.clear();
-  }
+  const auto finish = [&](ResponsesHandler& handler) { handler.finish(event_name, data); };
+  if (!sax_support::sax_decode<ResponsesHandler>(data, finish, out)) out.clear();
 }
 
 }  // namespace llmperf
