@@ -3,9 +3,10 @@
 # build-fuzz and runs each for SECONDS (default 10) on its corpus in fuzz/corpus/<target>/, seeded
 # from tests/fixtures and datasets/. New inputs found go to build-fuzz/corpus/<target>/ (not
 # checked in); crashes to build-fuzz/artifacts/. Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
-# Exits non-zero on the first target that crashes or hangs (one input running longer than
-# FUZZ_UNIT_TIMEOUT seconds, default 10; raise it for long runs on a busy machine, where a starved
-# process can trip it). Prints executions and exec/s per target.
+# Runs FUZZ_JOBS targets at a time (default: one per core). Exits non-zero once a target has
+# crashed or hung (one input running longer than FUZZ_UNIT_TIMEOUT seconds, default 10; raise it
+# for long runs on a busy machine, where a starved process can trip it), after the targets already
+# running end. Prints executions and exec/s per target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
@@ -27,19 +28,36 @@ fi
 ninja -C "$build" -j "${FUZZ_JOBS:-$(nproc)}" "${targets[@]}"
 
 mkdir -p "$build/artifacts"
-for target in "${targets[@]}"; do
-  work="$build/corpus/$target"
+# One target: its log in $build/<target>.log; the outcome line is printed when it ends.
+fuzz_one() {
+  local target=$1
+  local work="$build/corpus/$target" log="$build/$target.log"
   mkdir -p "$work"
-  log="$build/$target.log"
-  echo "fuzz: $target for ${seconds}s (seeds: fuzz/corpus/$target)"
-  if ! "$build/fuzz/$target" -max_total_time="$seconds" -print_final_stats=1 -timeout="${FUZZ_UNIT_TIMEOUT:-10}" \
-      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$build/artifacts/$target"- \
-      "$work" "fuzz/corpus/$target" >"$log" 2>&1; then
+  if ! "$build/fuzz/$target" -max_total_time="$seconds" -print_final_stats=1 \
+      -timeout="${FUZZ_UNIT_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=65536 \
+      -artifact_prefix="$build/artifacts/$target"- "$work" "fuzz/corpus/$target" >"$log" 2>&1; then
     tail -n 40 "$log"
     echo "fuzz: $target FAILED (log: $log)"
-    exit 1
+    return 1
   fi
+  local runs rate
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
   rate=$(grep -o 'exec/s: *[0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*$' || echo '?')
-  echo "fuzz: $target ok: $runs executions, $rate exec/s"
+  echo "fuzz: $target ok: $runs executions, $rate exec/s (${seconds}s, seeds: fuzz/corpus/$target)"
+}
+
+# FUZZ_JOBS targets at a time; a failure stops the starting of new ones.
+jobs_at_once="${FUZZ_JOBS:-$(nproc)}"
+running=()
+failed=0
+for target in "${targets[@]}"; do
+  while [ ${#running[@]} -ge "$jobs_at_once" ]; do
+    wait "${running[0]}" || failed=1
+    running=("${running[@]:1}")
+  done
+  [ "$failed" = 1 ] && break
+  fuzz_one "$target" &
+  running+=($!)
 done
+for pid in "${running[@]}"; do wait "$pid" || failed=1; done
+exit "$failed"

@@ -9,7 +9,11 @@
 #      libFuzzer targets into build-sanitize/, runs each fuzz target briefly on its seed corpus
 #      (FUZZ_SECONDS, default 5), then the whole suite there.
 # The sanitizer builds are unity builds (fewer, larger translation units: faster to build); the
-# g++ build is the ordinary one, as users build it. QUICK=1 runs only step 1.
+# g++ build is the ordinary one, as users build it (its test executables are unity builds in all
+# three). QUICK=1 runs only step 1.
+# The two clang builds compile in the background, one after the other, niced, from the moment the
+# g++ suite starts: the suites mostly wait on servers and sleeps, and the compilers take the cores
+# they leave. Each build's output goes to <dir>/build.log, shown if it fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
@@ -17,10 +21,61 @@ jobs="$(nproc)"
 started=$SECONDS
 step() { echo "== test: $1 [$(( SECONDS - started )) s]"; }
 
-step "g++ Release build and suite (build/)"
+step "g++ Release build (build/)"
 BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON
-(cd build && ctest --output-on-failure --timeout 600 -j "$jobs")
 
+# The sanitizer builds: -O1 with line tables only (what a sanitizer report needs, at a fraction of
+# -O2 -g's compile and link time), linked by lld, without the bench programs.
+clang_build() {  # dir, targets ("" for all), extra cmake options...
+  local dir=$1 targets=$2
+  shift 2
+  if [ ! -f "$dir/CMakeCache.txt" ]; then
+    CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+      -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DLLMPERF_BENCH=OFF \
+      -DCMAKE_UNITY_BUILD=ON -DBUILD_TESTING=ON "$@" >/dev/null
+  fi
+  # shellcheck disable=SC2086  # targets is a list
+  cmake --build "$dir" --parallel "$jobs" ${targets:+--target $targets}
+}
+tsan_targets="llmperf llmperf-mock engine_tests integration_threaded_tests"
+# Each clang build leaves <dir>/build.log and, when it ends, <dir>/.test-build-ok or -failed.
+background=""
+if [ "${QUICK:-0}" != "1" ]; then
+  mkdir -p build-tsan build-sanitize
+  rm -f build-{tsan,sanitize}/.test-build-{ok,failed}
+  # Its own process group (setsid), which the script ends if it stops first.
+  setsid nice -n 19 bash -c "$(declare -f clang_build); jobs=$jobs
+    if clang_build build-tsan '$tsan_targets' -DLLMPERF_TSAN=ON >build-tsan/build.log 2>&1; then
+      touch build-tsan/.test-build-ok
+    else
+      touch build-tsan/.test-build-failed; exit 1
+    fi
+    if clang_build build-sanitize '' -DLLMPERF_FUZZ=ON >build-sanitize/build.log 2>&1; then
+      touch build-sanitize/.test-build-ok
+    else
+      touch build-sanitize/.test-build-failed; exit 1
+    fi" &
+  background=$!
+  trap 'kill -- -$background 2>/dev/null || true' EXIT
+  trap 'exit 130' INT TERM
+fi
+# Waits for the background build of `dir`; shows the end of its log and stops if it failed.
+wait_for_build() {
+  local dir=$1
+  while [ ! -f "$dir/.test-build-ok" ]; do
+    if [ -f "$dir/.test-build-failed" ] || ! kill -0 "$background" 2>/dev/null; then
+      [ -f "$dir/.test-build-ok" ] && break
+      tail -n 60 "$dir/build.log"
+      echo "== test: the build in $dir/ failed (whole log: $dir/build.log)"
+      exit 1
+    fi
+    sleep 2
+  done
+}
+
+step "g++ suite (build/)"
+(cd build && ctest --output-on-failure --timeout 600 -j "$jobs")
 step "Debian package from build/, installed into a fresh Debian root (tests/package/)"
 # In a variable first, so that a failing package step stops the script with its own message.
 deb="$(BUILD_DIR=build bash scripts/package.sh | tail -n 1)"
@@ -31,29 +86,13 @@ bash tests/deploy/deploy_recipes_test.sh build
 
 if [ "${QUICK:-0}" = "1" ]; then exit 0; fi
 
-# The sanitizer builds: -O1 with line tables only (what a sanitizer report needs, at a fraction of
-# -O2 -g's compile and link time), linked by lld, without the bench programs.
-clang_build() {  # dir, extra cmake options...
-  local dir=$1
-  shift
-  if [ ! -f "$dir/CMakeCache.txt" ]; then
-    CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
-      -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DLLMPERF_BENCH=OFF \
-      -DCMAKE_UNITY_BUILD=ON -DBUILD_TESTING=ON "$@" >/dev/null
-  fi
-}
-
 step "clang ThreadSanitizer build and the multi-threaded tests (build-tsan/)"
-clang_build build-tsan -DLLMPERF_TSAN=ON
-cmake --build build-tsan --parallel "$jobs" --target llmperf llmperf-mock engine_tests \
-  integration_threaded_tests
+wait_for_build build-tsan
 # A race report makes llmperf (and so the test that ran it) fail.
 (cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest -L threads --output-on-failure --timeout 600 -j "$jobs")
 
 step "clang ASan+UBSan build, fuzz smoke and suite (build-sanitize/)"
-clang_build build-sanitize -DLLMPERF_FUZZ=ON
-cmake --build build-sanitize --parallel "$jobs"
+wait_for_build build-sanitize
 FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-5}"
 (cd build-sanitize && ctest --output-on-failure --timeout 600 -j "$jobs")

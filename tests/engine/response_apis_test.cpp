@@ -10,11 +10,11 @@
 namespace llmperf {
 namespace {
 
-struct Exchange {
+struct ApiExchange {
   RequestRecord record;
   ResponseHandler handler;
 
-  explicit Exchange(ApiKind api = ApiKind::kChat, bool stream = true, int32_t items = 0) {
+  explicit ApiExchange(ApiKind api = ApiKind::kChat, bool stream = true, int32_t items = 0) {
     record.stream = stream;
     record.sent_ns = 0;
     record.items = items;
@@ -34,7 +34,7 @@ std::string delta(const std::string& key, const std::string& text) {
 }
 
 TEST(ReasoningStream, SplitsTheReasoningPhaseFromTheAnswer) {
-  Exchange x;
+  ApiExchange x;
   x.headers(200, "text/event-stream");
   x.body(delta("reasoning_content", "Let"), 100);
   x.body(delta("reasoning_content", " me"), 120);
@@ -59,7 +59,7 @@ TEST(ReasoningStream, SplitsTheReasoningPhaseFromTheAnswer) {
 }
 
 TEST(ReasoningStream, WithoutUsageDetailsReasoningTokensAreChunkCounts) {
-  Exchange x;
+  ApiExchange x;
   x.headers(200, "text/event-stream");
   x.body(delta("reasoning", "a"), 100);  // newer vLLM's key
   x.body(delta("reasoning", "b"), 110);
@@ -76,7 +76,7 @@ TEST(ReasoningStream, WithoutUsageDetailsReasoningTokensAreChunkCounts) {
 }
 
 TEST(ReasoningStream, StreamWithoutReasoningHasTtfatEqualToTtft) {
-  Exchange x;
+  ApiExchange x;
   x.headers(200, "text/event-stream");
   x.body(delta("content", "a"), 100);
   x.body(delta("content", "b"), 110);
@@ -94,7 +94,7 @@ TEST(ReasoningStream, StreamWithoutReasoningHasTtfatEqualToTtft) {
 }
 
 TEST(ReasoningStream, ReasoningOnlyStreamHasNoAnswer) {
-  Exchange x;
+  ApiExchange x;
   x.headers(200, "text/event-stream");
   x.body(delta("reasoning_content", "hmm"), 100);
   x.body("data: [DONE]\n\n", 110);
@@ -111,7 +111,7 @@ std::string event(const std::string& type, const std::string& fields) {
 }
 
 TEST(ResponsesApi, StreamOfTypedEventsIsMeasuredLikeChat) {
-  Exchange x(ApiKind::kResponses);
+  ApiExchange x(ApiKind::kResponses);
   x.headers(200, "text/event-stream");
   x.body(event("response.created", ",\"response\":{\"id\":\"resp_1\",\"status\":\"in_progress\"}"),
          20);
@@ -139,7 +139,7 @@ TEST(ResponsesApi, StreamOfTypedEventsIsMeasuredLikeChat) {
 }
 
 TEST(ResponsesApi, FailedEventFailsTheRequestWithItsMessage) {
-  Exchange x(ApiKind::kResponses);
+  ApiExchange x(ApiKind::kResponses);
   x.headers(200, "text/event-stream");
   x.body(event("response.output_text.delta", ",\"delta\":\"a\""), 100);
   x.body(event("response.failed",
@@ -153,7 +153,7 @@ TEST(ResponsesApi, FailedEventFailsTheRequestWithItsMessage) {
 }
 
 TEST(ResponsesApi, StreamWithoutOutputSaysNoCompletedEventCame) {
-  Exchange x(ApiKind::kResponses);
+  ApiExchange x(ApiKind::kResponses);
   x.headers(200, "text/event-stream");
   x.body(event("response.created", ",\"response\":{\"id\":\"resp_1\"}"), 20);
   x.finish(30);
@@ -163,7 +163,7 @@ TEST(ResponsesApi, StreamWithoutOutputSaysNoCompletedEventCame) {
 }
 
 TEST(ResponsesApi, NonStreamBodyCountsReasoningAndAnswer) {
-  Exchange x(ApiKind::kResponses, false);
+  ApiExchange x(ApiKind::kResponses, false);
   x.headers(200, "application/json");
   x.body(
       "{\"id\":\"resp_2\",\"object\":\"response\",\"status\":\"completed\",\"output\":["
@@ -182,7 +182,7 @@ TEST(ResponsesApi, NonStreamBodyCountsReasoningAndAnswer) {
 }
 
 TEST(PoolingReply, EmbeddingsWithOneVectorPerInputSucceed) {
-  Exchange x(ApiKind::kEmbeddings, false, 2);
+  ApiExchange x(ApiKind::kEmbeddings, false, 2);
   x.headers(200, "application/json");
   x.body(
       "{\"object\":\"list\",\"data\":[{\"object\":\"embedding\",\"index\":0,\"embedding\":[0.1,"
@@ -199,7 +199,7 @@ TEST(PoolingReply, EmbeddingsWithOneVectorPerInputSucceed) {
 }
 
 TEST(PoolingReply, EmbeddingsMissingAVectorFailWithItemCount) {
-  Exchange x(ApiKind::kEmbeddings, false, 3);
+  ApiExchange x(ApiKind::kEmbeddings, false, 3);
   x.headers(200, "application/json");
   x.body("{\"data\":[{\"embedding\":[0.1]},{\"embedding\":[0.3]}],\"usage\":{\"prompt_tokens\":4}}",
          100);
@@ -210,7 +210,7 @@ TEST(PoolingReply, EmbeddingsMissingAVectorFailWithItemCount) {
 }
 
 TEST(PoolingReply, RerankTakesTotalTokensAndAllowsTopN) {
-  Exchange x(ApiKind::kRerank, false, 4);
+  ApiExchange x(ApiKind::kRerank, false, 4);
   x.headers(200, "application/json");
   x.body(
       "{\"id\":\"rerank-1\",\"results\":[{\"index\":2,\"relevance_score\":0.9},{\"index\":0,"
@@ -224,7 +224,7 @@ TEST(PoolingReply, RerankTakesTotalTokensAndAllowsTopN) {
 }
 
 TEST(PoolingReply, RerankWithMoreScoresThanDocumentsFails) {
-  Exchange x(ApiKind::kRerank, false, 1);
+  ApiExchange x(ApiKind::kRerank, false, 1);
   x.headers(200, "application/json");
   x.body("{\"results\":[{\"index\":0,\"relevance_score\":0.9},{\"index\":1,\"relevance_score\":1}]}",
          100);
@@ -233,7 +233,7 @@ TEST(PoolingReply, RerankWithMoreScoresThanDocumentsFails) {
 }
 
 TEST(PoolingReply, ErrorBodyInA200IsAStreamError) {
-  Exchange x(ApiKind::kEmbeddings, false, 1);
+  ApiExchange x(ApiKind::kEmbeddings, false, 1);
   x.headers(200, "application/json");
   x.body("{\"error\":{\"message\":\"input too long\"}}", 100);
   x.finish(110);

@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kRequests = 16;
+constexpr int kPerRun = 16;
 
 std::vector<std::string> mode_args(bool stream) {
   return {stream ? "--stream" : "--no-stream", "--no-probe"};
@@ -122,7 +122,7 @@ std::vector<std::string> messages_of(const BenchRun& run, const std::string& kin
   return out;
 }
 
-// A run of kRequests against a fresh mock with `mock_args`.
+// A run of kPerRun against a fresh mock with `mock_args`.
 BenchRun run_against(const std::vector<std::string>& mock_args, bool stream,
                      const std::vector<std::string>& extra = {}) {
   std::vector<std::string> args = {"--seed", "11"};
@@ -131,7 +131,7 @@ BenchRun run_against(const std::vector<std::string>& mock_args, bool stream,
   }
   MockServer mock(concat(args, mock_args));
   return run_llmperf(concat(concat(base_args(mock), mode_args(stream)),
-                            concat({"--parallel", "4", "-n", std::to_string(kRequests)}, extra)));
+                            concat({"--parallel", "4", "-n", std::to_string(kPerRun)}, extra)));
 }
 
 class FaultMatrix : public ::testing::TestWithParam<bool> {};
@@ -191,7 +191,7 @@ TEST_P(FaultMatrix, Row01ServerKilledMidRun) {
 // Row 2: the connection is reset (RST) halfway through a reply.
 TEST_P(FaultMatrix, Row02ConnectionResetMidStream) {
   const BenchRun run = run_against({"--fault-reset-rate", "0.5"}, GetParam());
-  const auto kinds = check_accounted(run, kRequests);
+  const auto kinds = check_accounted(run, kPerRun);
   expect_only(run, kinds, {"stream_truncated"});
   EXPECT_GT(kinds.count("stream_truncated"), 0u);
   EXPECT_GT(run.summary["requests"]["succeeded"].get<int>(), 0);
@@ -204,7 +204,7 @@ TEST_P(HttpErrorRow, Row03MessageComesFromErrorMessage) {
   const auto [status, stream] = GetParam();
   const BenchRun run = run_against(
       {"--fault-http-rate", "0.5", "--fault-http-status", std::to_string(status)}, stream);
-  const auto kinds = check_accounted(run, kRequests);
+  const auto kinds = check_accounted(run, kPerRun);
   const std::string kind = "http_" + std::to_string(status);
   expect_only(run, kinds, {kind});
   ASSERT_GT(kinds.count(kind), 0u);
@@ -228,7 +228,7 @@ INSTANTIATE_TEST_SUITE_P(Statuses, HttpErrorRow,
 // Row 4: 429 with Retry-After.
 TEST_P(FaultMatrix, Row04TooManyRequests) {
   const BenchRun run = run_against({"--fault-429-rate", "0.5"}, GetParam());
-  const auto kinds = check_accounted(run, kRequests);
+  const auto kinds = check_accounted(run, kPerRun);
   expect_only(run, kinds, {"http_429"});
   ASSERT_GT(kinds.count("http_429"), 0u);
   for (const std::string& m : messages_of(run, "http_429")) {
@@ -240,7 +240,7 @@ TEST_P(FaultMatrix, Row04TooManyRequests) {
 // (non-stream). A stream that still carries output succeeds, with the bad events counted.
 TEST_P(FaultMatrix, Row05MalformedResponse) {
   const BenchRun run = run_against({"--fault-malformed-rate", "0.5"}, GetParam());
-  const auto kinds = check_accounted(run, kRequests);
+  const auto kinds = check_accounted(run, kPerRun);
   if (GetParam()) {
     EXPECT_TRUE(kinds.empty());
     int malformed = 0;
@@ -257,7 +257,7 @@ TEST_P(FaultMatrix, Row05MalformedResponse) {
 // body is an error object).
 TEST_P(FaultMatrix, Row06ErrorEventInA200) {
   const BenchRun run = run_against({"--fault-error-event-rate", "0.5"}, GetParam());
-  const auto kinds = check_accounted(run, kRequests);
+  const auto kinds = check_accounted(run, kPerRun);
   expect_only(run, kinds, {"stream_error"});
   ASSERT_GT(kinds.count("stream_error"), 0u);
   for (const std::string& m : messages_of(run, "stream_error")) {
@@ -269,7 +269,7 @@ TEST_P(FaultMatrix, Row06ErrorEventInA200) {
 TEST_P(FaultMatrix, Row07StallPastReadTimeout) {
   const BenchRun run =
       run_against({"--fault-stall-rate", "0.5"}, GetParam(), {"--read-timeout", "1"});
-  const auto kinds = check_accounted(run, kRequests);
+  const auto kinds = check_accounted(run, kPerRun);
   expect_only(run, kinds, {"timeout_read"});
   EXPECT_GT(kinds.count("timeout_read"), 0u);
 }
@@ -278,14 +278,14 @@ TEST_P(FaultMatrix, Row07StallPastReadTimeout) {
 TEST_P(FaultMatrix, Row08TotalTimeout) {
   const BenchRun run = run_against({"--output-tokens", "31", "--itl-ms", "100"}, GetParam(),
                                    {"--total-timeout", "1", "--read-timeout", "60"});
-  const auto kinds = check_accounted(run, kRequests);
-  EXPECT_EQ(kinds, (std::map<std::string, int>{{"timeout_total", kRequests}}));
+  const auto kinds = check_accounted(run, kPerRun);
+  EXPECT_EQ(kinds, (std::map<std::string, int>{{"timeout_total", kPerRun}}));
 }
 
 // Row 9: a chunked body that ends without its terminating zero-size chunk.
 TEST_P(FaultMatrix, Row09ChunkedBodyTruncated) {
   const BenchRun run = run_against({"--fault-truncate-rate", "0.5"}, GetParam());
-  const auto kinds = check_accounted(run, kRequests);
+  const auto kinds = check_accounted(run, kPerRun);
   expect_only(run, kinds, {"stream_truncated"});
   EXPECT_GT(kinds.count("stream_truncated"), 0u);
 }
@@ -293,7 +293,7 @@ TEST_P(FaultMatrix, Row09ChunkedBodyTruncated) {
 // Row 10: a 200 whose body is an HTML page, neither SSE nor JSON.
 TEST_P(FaultMatrix, Row10BodyIsNeitherSseNorJson) {
   const BenchRun run = run_against({"--fault-garbage-rate", "0.5"}, GetParam());
-  const auto kinds = check_accounted(run, kRequests);
+  const auto kinds = check_accounted(run, kPerRun);
   expect_only(run, kinds, {"bad_response"});
   ASSERT_GT(kinds.count("bad_response"), 0u);
   for (const std::string& m : messages_of(run, "bad_response")) {
@@ -310,7 +310,7 @@ TEST_P(FaultMatrix, Row11SingleLineOfSeveralMegabytes) {
   const BenchRun run = run_against(
       {"--fault-huge-line-rate", "0.5", "--huge-line-bytes", std::to_string(kHugeBytes)},
       GetParam(), {"--keep-text", "0"});
-  const auto kinds = check_accounted(run, kRequests);
+  const auto kinds = check_accounted(run, kPerRun);
   EXPECT_TRUE(kinds.empty());
   int huge = 0;
   for (const json& r : read_requests(run.run_dirs.front())) {
@@ -324,7 +324,7 @@ TEST_P(FaultMatrix, Row11SingleLineOfSeveralMegabytes) {
 // drops that one event as malformed and succeeds on the rest; a non-stream body is unusable.
 TEST_P(FaultMatrix, Row12InvalidUtf8InContent) {
   const BenchRun run = run_against({"--fault-bad-utf8-rate", "0.5"}, GetParam());
-  const auto kinds = check_accounted(run, kRequests);
+  const auto kinds = check_accounted(run, kPerRun);
   int malformed = 0;
   for (const json& r : read_requests(run.run_dirs.front()))
     malformed += r["malformed_events"].get<int>();

@@ -162,13 +162,6 @@ std::vector<std::string> sharegpt_args(const MockServer& mock) {
           "sharegpt", "--dataset-path", kFixture,  "--sleep-interval", "0"};
 }
 
-// The one run of `run`, which must have succeeded.
-fs::path only_run_dir(const BenchRun& run) {
-  EXPECT_EQ(run.process.exit_code, 0) << diagnostics(run);
-  EXPECT_EQ(run.run_dirs.size(), 1u) << diagnostics(run);
-  return run.run_dirs.empty() ? fs::path() : run.run_dirs.front();
-}
-
 // The space-separated words of `text`.
 std::vector<std::string> words(const std::string& text) {
   std::istringstream in(text);

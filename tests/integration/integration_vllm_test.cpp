@@ -21,19 +21,13 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-constexpr const char* kFixture = LLMPERF_FIXTURES_DIR "/sharegpt/sample.json";
+constexpr const char* kShareGptFile = LLMPERF_FIXTURES_DIR "/sharegpt/sample.json";
 
 // A working directory holding the fixture as `name`, as the vLLM lines expect to find it.
 std::string directory_with_sharegpt(const std::string& name) {
   const std::string dir = make_temp_dir();
-  fs::copy_file(kFixture, fs::path(dir) / name);
+  fs::copy_file(kShareGptFile, fs::path(dir) / name);
   return dir;
-}
-
-fs::path only_run_dir(const BenchRun& run) {
-  EXPECT_EQ(run.process.exit_code, 0) << diagnostics(run);
-  EXPECT_EQ(run.run_dirs.size(), 1u) << diagnostics(run);
-  return run.run_dirs.empty() ? fs::path() : run.run_dirs.front();
 }
 
 TEST(ComingFromVllm, OldBenchmarkServingWithTheShareGptFileAsDataset) {

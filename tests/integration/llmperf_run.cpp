@@ -1,6 +1,8 @@
 // Runs the real llmperf binary for integration tests (see llmperf_run.h).
 #include "llmperf_run.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <sstream>
 
@@ -42,6 +44,12 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
 std::string diagnostics(const BenchRun& run) {
   return "exit " + std::to_string(run.process.exit_code) + "\nstdout:\n" + run.process.out +
          "\nstderr:\n" + run.process.err;
+}
+
+fs::path only_run_dir(const BenchRun& run) {
+  EXPECT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  EXPECT_EQ(run.run_dirs.size(), 1u) << diagnostics(run);
+  return run.run_dirs.empty() ? fs::path() : run.run_dirs.front();
 }
 
 bool contains(const std::string& text, const std::string& part) {

@@ -31,6 +31,9 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
 // Exit code, stdout and stderr of a run, for assertion messages.
 std::string diagnostics(const BenchRun& run);
 
+// The one run directory of `run`, which must have succeeded (a failed expectation otherwise).
+std::filesystem::path only_run_dir(const BenchRun& run);
+
 // Whether `text` (a run's output, a file) contains `part`.
 bool contains(const std::string& text, const std::string& part);
 

@@ -2,6 +2,7 @@
 // times make the expected errors obvious: the server writes chunks 100, 110 and 120 ms after it
 // received the request; the client stamps them 100.2, 110.5 and 120.3 ms after sending it.
 #include "metrics/calibration.h"
+#include "test_units.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,6 @@
 namespace llmperf {
 namespace {
 
-constexpr int64_t kMs = 1'000'000;
 constexpr int64_t kUs = 1'000;
 constexpr int64_t kAnchor = 5'000 * kMs;  // records count from here (as in requests.jsonl)
 constexpr int64_t kRecv = 7'000 * kMs;    // the server received request 7 (CLOCK_MONOTONIC)

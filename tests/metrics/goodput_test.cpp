@@ -7,11 +7,10 @@
 
 #include "metrics/goodput.h"
 #include "metrics/metrics.h"
+#include "test_units.h"
 
 namespace llmperf {
 namespace {
-
-constexpr int64_t kMs = 1'000'000;
 
 // A successful stream request sent at `sent_ms` with the given TTFT, E2E and output tokens.
 RequestRecord stream_record(int64_t sent_ms, int64_t ttft_ms, int64_t e2e_ms, int64_t tokens) {

@@ -1,6 +1,7 @@
 // Tests for summarize(): hand-built records on round millisecond timestamps, with every expected
 // number worked out by hand in the comments (DESIGN §3 definitions).
 #include "metrics/metrics.h"
+#include "test_units.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +9,6 @@
 
 namespace llmperf {
 namespace {
-
-constexpr int64_t kMs = 1'000'000;  // ns per ms
 
 // A successful stream record; times in ms. first_content is the first chunk.
 RequestRecord stream_record(int64_t sent_ms, int64_t first_byte_ms, std::vector<int64_t> chunks_ms,

@@ -6,11 +6,10 @@
 
 #include "metrics/goodput.h"
 #include "metrics/metrics.h"
+#include "test_units.h"
 
 namespace llmperf {
 namespace {
-
-constexpr int64_t kMs = 1'000'000;
 
 // A stream sent at 0 whose chunks arrive at `chunks_ms`; the first `reasoning` of them reasoned.
 RequestRecord reasoning_record(std::vector<int64_t> chunks_ms, int32_t reasoning,

@@ -1,13 +1,12 @@
 // Conversation statistics from hand-made records: turns, failures that end a conversation,
 // conversations cut short, durations and cached shares.
 #include "metrics/sessions.h"
+#include "test_units.h"
 
 #include <gtest/gtest.h>
 
 namespace llmperf {
 namespace {
-
-constexpr int64_t kMs = 1'000'000;
 
 // Turn `turn` of conversation `session` (of `planned` turns), sent at `sent_ms`, first token
 // `ttft_ms` later, ended at `end_ms`.

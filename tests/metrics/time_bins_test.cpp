@@ -1,6 +1,7 @@
 // Tests for TimeBins: amounts land in the bin of their time, bins merge in pairs and double their
 // width once the span outgrows kMaxBins, and nothing is lost on the way.
 #include "metrics/stats/time_bins.h"
+#include "test_units.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +9,6 @@
 
 namespace llmperf {
 namespace {
-
-constexpr int64_t kMs = 1'000'000;
 
 double total(const TimeBins& bins) {
   return std::accumulate(bins.sums().begin(), bins.sums().end(), 0.0);

@@ -19,7 +19,7 @@
 namespace llmperf {
 namespace {
 
-std::string read_fixture(const std::string& name) {
+std::string read_responses_fixture(const std::string& name) {
   const std::string path = std::string(LLMPERF_FIXTURES_DIR) + "/responses/" + name;
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << "cannot open " << path;
@@ -235,7 +235,7 @@ TEST(ResponsesTranscripts, EveryStreamFixtureIsListed) {
 class ResponsesTranscriptTest : public ::testing::TestWithParam<Transcript> {};
 
 TEST_P(ResponsesTranscriptTest, SameTotalsAtEveryTwoWaySplit) {
-  const std::string text = read_fixture(GetParam().file);
+  const std::string text = read_responses_fixture(GetParam().file);
   ASSERT_FALSE(text.empty());
   EXPECT_EQ(decode_stream(text, 0), GetParam().expected);
   for (size_t cut = 1; cut <= text.size(); ++cut) {
@@ -253,7 +253,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, ResponsesTranscriptTest, ::testing::ValuesIn(
 // Non-stream bodies.
 
 TEST(ResponsesBody, ReasoningAndMessage) {
-  const DecodedChunk c = decode("", read_fixture("nonstream_reasoning.json"), true);
+  const DecodedChunk c = decode("", read_responses_fixture("nonstream_reasoning.json"), true);
   EXPECT_TRUE(c.valid_json);
   EXPECT_TRUE(c.has_output);
   EXPECT_TRUE(c.has_answer);
@@ -273,7 +273,7 @@ TEST(ResponsesBody, ReasoningAndMessage) {
 }
 
 TEST(ResponsesBody, IncompleteWithUsageFirstAndFloatTokens) {
-  const DecodedChunk c = decode("", read_fixture("nonstream_incomplete.json"), true);
+  const DecodedChunk c = decode("", read_responses_fixture("nonstream_incomplete.json"), true);
   EXPECT_TRUE(c.valid_json);
   EXPECT_TRUE(c.has_answer);
   EXPECT_TRUE(c.has_reasoning);

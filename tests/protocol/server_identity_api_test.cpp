@@ -15,7 +15,7 @@
 namespace llmperf {
 namespace {
 
-namespace api = identity_api;
+namespace id_api = identity_api;
 using Details = std::vector<std::pair<std::string, std::string>>;
 using Strings = std::vector<std::string>;
 
@@ -64,7 +64,7 @@ constexpr const char* kFastApiNotFound = R"({"detail":"Not Found"})";
 
 ServerIdentity absorbed(std::string_view endpoint, std::string_view body) {
   ServerIdentity id;
-  api::absorb(endpoint, body, id);
+  id_api::absorb(endpoint, body, id);
   return id;
 }
 
@@ -73,14 +73,14 @@ template <typename Answer>
 ServerIdentity probe(const std::string& server_header, Answer answer) {
   ServerIdentity id;
   id.server_header = server_header;
-  for (const std::string_view endpoint : api::kEndpoints)
-    api::absorb(endpoint, answer(endpoint), id);
-  api::guess_engine(id);
+  for (const std::string_view endpoint : id_api::kEndpoints)
+    id_api::absorb(endpoint, answer(endpoint), id);
+  id_api::guess_engine(id);
   return id;
 }
 
 TEST(IdentityEndpoints, InTheOrderAsked) {
-  const Strings endpoints(std::begin(api::kEndpoints), std::end(api::kEndpoints));
+  const Strings endpoints(std::begin(id_api::kEndpoints), std::end(id_api::kEndpoints));
   EXPECT_EQ(endpoints, (Strings{"/v1/models", "/version", "/props", "/info", "/get_server_info"}));
 }
 
@@ -156,7 +156,7 @@ TEST(AbsorbVersion, VllmAndSglang) {
 TEST(AbsorbVersion, TheFirstVersionStays) {
   ServerIdentity id;
   id.version = "b4567";
-  api::absorb("/version", R"({"version":"9.9"})", id);
+  id_api::absorb("/version", R"({"version":"9.9"})", id);
   EXPECT_EQ(id.version, "b4567");
   EXPECT_EQ(id.answered, (Strings{"/version"}));
 }
@@ -250,7 +250,7 @@ TEST(AbsorbServerInfo, SglangGivesPathParallelismAndVersion) {
 TEST(AbsorbServerInfo, SglangOverridesAGuessedEngine) {
   ServerIdentity id;
   id.engine = "vLLM";
-  api::absorb("/get_server_info", kSglangInfo, id);
+  id_api::absorb("/get_server_info", kSglangInfo, id);
   EXPECT_EQ(id.engine, "SGLang");
 }
 
@@ -268,10 +268,10 @@ TEST(Absorb, GarbageAndOtherJsonAddNothing) {
                                 "{\"data\":{\"id\":\"m\"}}",
                                 "{\"data\":\"m\"}",
                                 "{\"version\":\"\xff\xfe\"}"};
-  for (const std::string_view endpoint : api::kEndpoints) {
+  for (const std::string_view endpoint : id_api::kEndpoints) {
     for (const std::string& body : bodies) {
       ServerIdentity id;
-      ASSERT_NO_THROW(api::absorb(endpoint, body, id)) << endpoint << " " << body;
+      ASSERT_NO_THROW(id_api::absorb(endpoint, body, id)) << endpoint << " " << body;
       EXPECT_FALSE(id.known()) << endpoint << " " << body;
       EXPECT_EQ(id.version, "") << endpoint << " " << body;
       EXPECT_TRUE(id.details.empty()) << endpoint << " " << body;
@@ -346,7 +346,7 @@ TEST(GuessEngine, FromTheServerHeader) {
     ServerIdentity id;
     id.server_header = header;
     id.answered = std::move(answered);
-    api::guess_engine(id);
+    id_api::guess_engine(id);
     return id.engine;
   };
   EXPECT_EQ(guess("llama.cpp"), "llama.cpp");
@@ -363,7 +363,7 @@ TEST(GuessEngine, KeepsAnEngineAlreadyKnown) {
   ServerIdentity id;
   id.engine = "SGLang";
   id.server_header = "llama.cpp";
-  api::guess_engine(id);
+  id_api::guess_engine(id);
   EXPECT_EQ(id.engine, "SGLang");
 }
 
@@ -384,16 +384,16 @@ TEST(TextOf, ScalarsAsTextAnythingElseEmpty) {
   const auto doc =
       nlohmann::json::parse(R"({"s":"abc","i":-7,"u":42,"t":true,"f":false,"d":1.5,"n":null,)"
                             R"("a":[1],"o":{"k":"v"}})");
-  EXPECT_EQ(api::text_of(doc, "s"), "abc");
-  EXPECT_EQ(api::text_of(doc, "i"), "-7");
-  EXPECT_EQ(api::text_of(doc, "u"), "42");
-  EXPECT_EQ(api::text_of(nlohmann::json::parse(R"({"big":18446744073709551615})"), "big"),
+  EXPECT_EQ(id_api::text_of(doc, "s"), "abc");
+  EXPECT_EQ(id_api::text_of(doc, "i"), "-7");
+  EXPECT_EQ(id_api::text_of(doc, "u"), "42");
+  EXPECT_EQ(id_api::text_of(nlohmann::json::parse(R"({"big":18446744073709551615})"), "big"),
             "18446744073709551615");
-  EXPECT_EQ(api::text_of(doc, "t"), "true");
-  EXPECT_EQ(api::text_of(doc, "f"), "false");
+  EXPECT_EQ(id_api::text_of(doc, "t"), "true");
+  EXPECT_EQ(id_api::text_of(doc, "f"), "false");
   for (const char* key : {"d", "n", "a", "o", "absent"})
-    EXPECT_EQ(api::text_of(doc, key), "") << key;
-  EXPECT_EQ(api::text_of(nlohmann::json::array({"s"}), "s"), "");  // not an object
+    EXPECT_EQ(id_api::text_of(doc, key), "") << key;
+  EXPECT_EQ(id_api::text_of(nlohmann::json::array({"s"}), "s"), "");  // not an object
 }
 
 TEST(ServerIdentity, NameJoinsEngineAndVersion) {

@@ -15,6 +15,7 @@
 
 #include "metrics/metrics.h"
 #include "report/report.h"
+#include "test_units.h"
 
 namespace llmperf {
 namespace {
@@ -22,7 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kChromium = "/usr/bin/chromium";
-constexpr int64_t kMs = 1'000'000;
 
 std::string read(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

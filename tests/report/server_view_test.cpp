@@ -369,7 +369,7 @@ TEST(ServerText, UnknownEngineShowsNoTables) {
 
 // --- server_metrics.jsonl -----------------------------------------------------------------------
 
-constexpr int64_t kAnchor = 5'000'000'000;
+constexpr int64_t kViewAnchor = 5'000'000'000;
 
 MetricSample sample(std::string name, double value,
                     std::vector<std::pair<std::string, std::string>> labels = {}) {
@@ -383,7 +383,7 @@ MetricSample sample(std::string name, double value,
 ScrapeLine answered_scrape(const ServerPoint& point, const std::vector<MetricSample>& samples) {
   ScrapeLine line;
   line.phase = "during";
-  line.t_ns = kAnchor + 1'500'000'000;
+  line.t_ns = kViewAnchor + 1'500'000'000;
   line.t_unix_ns = 1'700'000'001'500'000'000;
   line.duration_ns = 2'500'000;
   line.ok = true;
@@ -401,7 +401,7 @@ TEST(ScrapeLine, AnsweredScrape) {
       sample("vllm:num_requests_running", 3, {{"engine", "0"}, {"model_name", "m"}}),
       sample("process_open_fds", 12),
   };
-  const std::string line = render_scrape_line(answered_scrape(point, samples), kAnchor);
+  const std::string line = render_scrape_line(answered_scrape(point, samples), kViewAnchor);
   EXPECT_EQ(line.find('\n'), std::string::npos);
   const nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
   std::vector<std::string> keys;
@@ -423,12 +423,12 @@ TEST(ScrapeLine, AnsweredScrape) {
 TEST(ScrapeLine, FailedScrapeHasTheErrorAndNoSeries) {
   ScrapeLine scrape;
   scrape.phase = "before";
-  scrape.t_ns = kAnchor - 200'000'000;  // before the anchor: negative
+  scrape.t_ns = kViewAnchor - 200'000'000;  // before the anchor: negative
   scrape.t_unix_ns = 1'699'999'999'800'000'000;
   scrape.duration_ns = 1'000'000'000;
   scrape.ok = false;
   scrape.error = "HTTP 503: \"overloaded\"";
-  const json j = json::parse(render_scrape_line(scrape, kAnchor));
+  const json j = json::parse(render_scrape_line(scrape, kViewAnchor));
   EXPECT_EQ(j, json::parse(R"({"phase": "before", "t_ns": -200000000,
       "t_unix_ns": 1699999999800000000, "duration_ms": 1000, "ok": false,
       "error": "HTTP 503: \"overloaded\""})"));
@@ -440,7 +440,7 @@ TEST(ScrapeLine, SeriesKeysEscapeLabelValues) {
       sample("m", 1, {{"path", "C:\\dir"}, {"msg", "say \"hi\"\nbye"}}),
       sample("m", 2, {{"a", ""}}),
   };
-  const json j = json::parse(render_scrape_line(answered_scrape(point, samples), kAnchor));
+  const json j = json::parse(render_scrape_line(answered_scrape(point, samples), kViewAnchor));
   EXPECT_EQ(j.at("common"), json::object());
   const json& series = j.at("series");
   ASSERT_EQ(series.size(), 2U);
@@ -454,7 +454,7 @@ TEST(ScrapeLine, NonFiniteValuesAsStrings) {
   point.running = kInf;
   const std::vector<MetricSample> samples = {sample("a", kNan), sample("b", kInf),
                                              sample("c", -kInf), sample("d", 0.5)};
-  const json j = json::parse(render_scrape_line(answered_scrape(point, samples), kAnchor));
+  const json j = json::parse(render_scrape_line(answered_scrape(point, samples), kViewAnchor));
   EXPECT_EQ(j.at("series"), json::parse(R"({"a": "NaN", "b": "+Inf", "c": "-Inf", "d": 0.5})"));
   EXPECT_EQ(j.at("common"), json::parse(R"({"running": "+Inf", "kv_usage": "NaN"})"));
 }
@@ -463,7 +463,7 @@ TEST(ScrapeLine, InvalidUtf8IsReplacedSoTheLineStaysJson) {
   const ServerPoint point;
   const std::vector<MetricSample> samples = {sample("m\xff", 1, {{"l", "ab\xe4\xb8"}})};
   std::string line;
-  ASSERT_NO_THROW(line = render_scrape_line(answered_scrape(point, samples), kAnchor));
+  ASSERT_NO_THROW(line = render_scrape_line(answered_scrape(point, samples), kViewAnchor));
   const json j = json::parse(line);
   EXPECT_EQ(j.at("series").size(), 1U);
 }
@@ -487,11 +487,11 @@ TEST_F(ServerMetricsFileTest, AppendsOneJsonLinePerScrape) {
   point.running = 1;
   const std::vector<MetricSample> samples = {sample("x", 1)};
   {
-    ServerMetricsFile file(path, kAnchor);
+    ServerMetricsFile file(path, kViewAnchor);
     EXPECT_EQ(file.path(), path);
     ScrapeLine failed;
     failed.phase = "before";
-    failed.t_ns = kAnchor;
+    failed.t_ns = kViewAnchor;
     failed.error = "timeout";
     file.append(failed);
     file.append(answered_scrape(point, samples));
@@ -516,7 +516,7 @@ TEST_F(ServerMetricsFileTest, TruncatesAnEarlierFile) {
   fs::create_directories(dir_);
   const std::string path = (dir_ / "server_metrics.jsonl").string();
   std::ofstream(path) << "old line\n";
-  { ServerMetricsFile file(path, kAnchor); }
+  { ServerMetricsFile file(path, kViewAnchor); }
   std::ifstream in(path);
   std::stringstream content;
   content << in.rdbuf();
@@ -528,7 +528,7 @@ TEST_F(ServerMetricsFileTest, UnwritablePathThrowsNamingIt) {
   std::ofstream(dir_ / "a_file") << "x";
   const std::string path = (dir_ / "a_file" / "server_metrics.jsonl").string();
   try {
-    ServerMetricsFile file(path, kAnchor);
+    ServerMetricsFile file(path, kViewAnchor);
     FAIL() << "no error for " << path;
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();

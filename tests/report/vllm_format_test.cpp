@@ -19,6 +19,7 @@
 
 #include "report/internal.h"
 #include "report/report.h"
+#include "test_units.h"
 
 namespace llmperf {
 namespace {
@@ -63,7 +64,7 @@ RunSummary test_summary() {
   return s;
 }
 
-Config test_config() {
+Config qwen_config() {
   Config c;
   c.model = "qwen";
   c.url = "http://127.0.0.1:8000/v1/chat/completions";
@@ -71,7 +72,7 @@ Config test_config() {
   return c;
 }
 
-RunInfo test_info() {
+RunInfo info_2x10() {
   RunInfo info;
   info.parallel = 2;
   info.number = 10;
@@ -128,7 +129,7 @@ TEST(VllmBlock, ClosedLoopIsVllmsBlockLineForLine) {
       "Median ITL (ms):                         19.00     \n"
       "P99 ITL (ms):                            35.00     \n"
       "==================================================\n";
-  const std::string block = render_vllm_block(report_options(test_config()), test_info(), test_summary());
+  const std::string block = render_vllm_block(report_options(qwen_config()), info_2x10(), test_summary());
   EXPECT_EQ(block, expected);
   // Compared line by line too, so that a failure names the line.
   const std::vector<std::string> got = lines_of(block);
@@ -141,10 +142,10 @@ TEST(VllmBlock, ClosedLoopIsVllmsBlockLineForLine) {
 }
 
 TEST(VllmBlock, RateRunShowsTheConfiguredRateAfterTheConcurrency) {
-  RunInfo info = test_info();
+  RunInfo info = info_2x10();
   info.rate = 12.5;
   const std::vector<std::string> lines =
-      lines_of(render_vllm_block(report_options(test_config()), info, test_summary()));
+      lines_of(render_vllm_block(report_options(qwen_config()), info, test_summary()));
   const int rate = index_of(lines, "Request rate configured (RPS):           12.50     ");
   ASSERT_NE(rate, -1);
   EXPECT_EQ(lines[static_cast<size_t>(rate) - 1],
@@ -152,16 +153,16 @@ TEST(VllmBlock, RateRunShowsTheConfiguredRateAfterTheConcurrency) {
   EXPECT_EQ(lines[static_cast<size_t>(rate) + 1],
             "Benchmark duration (s):                  8.00      ");
   // A closed loop has no such line.
-  EXPECT_EQ(index_starting(lines_of(render_vllm_block(report_options(test_config()), test_info(), test_summary())),
+  EXPECT_EQ(index_starting(lines_of(render_vllm_block(report_options(qwen_config()), info_2x10(), test_summary())),
                            "Request rate configured"),
             -1);
 }
 
 TEST(VllmBlock, RateRunWithTheDefaultCapHasNoConcurrencyLine) {
   // vLLM prints the cap only when --max-concurrency was given.
-  Config config = test_config();
+  Config config = qwen_config();
   config.default_cap = true;
-  RunInfo info = test_info();
+  RunInfo info = info_2x10();
   info.parallel = 1000;
   info.rate = 12.5;
   const std::vector<std::string> lines = lines_of(render_vllm_block(report_options(config), info, test_summary()));
@@ -175,11 +176,11 @@ TEST(VllmBlock, RateRunWithTheDefaultCapHasNoConcurrencyLine) {
 TEST(VllmBlock, GoodputLineOnlyWithGoodput) {
   RunSummary s = test_summary();
   EXPECT_EQ(
-      index_starting(lines_of(render_vllm_block(report_options(test_config()), test_info(), s)), "Request goodput"),
+      index_starting(lines_of(render_vllm_block(report_options(qwen_config()), info_2x10(), s)), "Request goodput"),
       -1);
   s.goodput_enabled = true;
   s.goodput_rps = 0.25;
-  const std::vector<std::string> lines = lines_of(render_vllm_block(report_options(test_config()), test_info(), s));
+  const std::vector<std::string> lines = lines_of(render_vllm_block(report_options(qwen_config()), info_2x10(), s));
   const int goodput = index_of(lines, "Request goodput (req/s):                 0.25      ");
   ASSERT_NE(goodput, -1);
   EXPECT_EQ(lines[static_cast<size_t>(goodput) - 1],
@@ -189,9 +190,9 @@ TEST(VllmBlock, GoodputLineOnlyWithGoodput) {
 }
 
 TEST(VllmBlock, SectionsFollowPercentileMetricsInVllmsOrder) {
-  Config config = test_config();
+  Config config = qwen_config();
   config.percentile_metrics = {"e2el"};
-  std::vector<std::string> lines = lines_of(render_vllm_block(report_options(config), test_info(), test_summary()));
+  std::vector<std::string> lines = lines_of(render_vllm_block(report_options(config), info_2x10(), test_summary()));
   EXPECT_EQ(index_starting(lines, "Mean TTFT"), -1);
   EXPECT_EQ(index_starting(lines, "Mean TPOT"), -1);
   EXPECT_EQ(index_starting(lines, "Mean ITL"), -1);
@@ -206,7 +207,7 @@ TEST(VllmBlock, SectionsFollowPercentileMetricsInVllmsOrder) {
 
   // Given out of order, the sections still come in vLLM's order: TTFT, TPOT, ITL, E2EL.
   config.percentile_metrics = {"e2el", "itl", "ttft"};
-  lines = lines_of(render_vllm_block(report_options(config), test_info(), test_summary()));
+  lines = lines_of(render_vllm_block(report_options(config), info_2x10(), test_summary()));
   const int ttft = index_starting(lines, "Mean TTFT");
   const int itl = index_starting(lines, "Mean ITL");
   const int e2 = index_starting(lines, "Mean E2EL");
@@ -217,11 +218,11 @@ TEST(VllmBlock, SectionsFollowPercentileMetricsInVllmsOrder) {
 }
 
 TEST(VllmBlock, OnePLinePerMetricPercentileInTheirOrder) {
-  Config config = test_config();
+  Config config = qwen_config();
   config.percentile_metrics = {"e2el"};
   config.metric_percentiles = {50, 90, 99.9};
   const std::vector<std::string> lines =
-      lines_of(render_vllm_block(report_options(config), test_info(), test_summary()));
+      lines_of(render_vllm_block(report_options(config), info_2x10(), test_summary()));
   const int median = index_starting(lines, "Median E2EL");
   ASSERT_NE(median, -1);
   const size_t at = static_cast<size_t>(median);
@@ -236,7 +237,7 @@ TEST(VllmBlock, EmptyDistributionAndNonFiniteValuesPrintZero) {
   s.ttft_ns = Distribution{};
   s.ttft_ns.percentiles = {0, 0, 0, 0};
   s.qps = std::numeric_limits<double>::quiet_NaN();
-  const std::vector<std::string> lines = lines_of(render_vllm_block(report_options(test_config()), test_info(), s));
+  const std::vector<std::string> lines = lines_of(render_vllm_block(report_options(qwen_config()), info_2x10(), s));
   EXPECT_NE(index_of(lines, "Mean TTFT (ms):                          0.00      "), -1);
   EXPECT_NE(index_of(lines, "Median TTFT (ms):                        0.00      "), -1);
   EXPECT_NE(index_of(lines, "P99 TTFT (ms):                           0.00      "), -1);
@@ -246,28 +247,27 @@ TEST(VllmBlock, EmptyDistributionAndNonFiniteValuesPrintZero) {
 TEST(VllmBlock, LongValuesOverflowTheirColumnAsInPython) {
   RunSummary s = test_summary();
   s.qps = 123456789.123;
-  const std::vector<std::string> lines = lines_of(render_vllm_block(report_options(test_config()), test_info(), s));
+  const std::vector<std::string> lines = lines_of(render_vllm_block(report_options(qwen_config()), info_2x10(), s));
   EXPECT_NE(index_of(lines, "Request throughput (req/s):              123456789.12"), -1);
 }
 
 // --- vllm_result.json ---
 
-constexpr int64_t kAnchor = 7'000'000'000;
+constexpr int64_t kFileAnchor = 7'000'000'000;
 constexpr int64_t kS = 1'000'000'000;  // ns per s
-constexpr int64_t kMs = 1'000'000;     // ns per ms
 
 // A streamed success at 1 s (chunks at 1.2, 1.25, 1.3 s, end 1.5 s), an HTTP 503 at 2 s with
 // partial output, a non-streamed success at 3 s (end 4 s, no usage for its input: the target
 // length stands in), and a warm-up request that must not appear.
-std::vector<RequestRecord> test_records() {
+std::vector<RequestRecord> four_records() {
   std::vector<RequestRecord> records(4);
   RequestRecord& stream = records[0];
   stream.id = 1;
-  stream.planned_ns = stream.sent_ns = kAnchor + 1 * kS;
-  stream.first_byte_ns = kAnchor + 1 * kS + 100 * kMs;
-  stream.chunk_ns = {kAnchor + 1200 * kMs, kAnchor + 1250 * kMs, kAnchor + 1300 * kMs};
+  stream.planned_ns = stream.sent_ns = kFileAnchor + 1 * kS;
+  stream.first_byte_ns = kFileAnchor + 1 * kS + 100 * kMs;
+  stream.chunk_ns = {kFileAnchor + 1200 * kMs, kFileAnchor + 1250 * kMs, kFileAnchor + 1300 * kMs};
   stream.first_content_ns = stream.chunk_ns.front();
-  stream.last_event_ns = stream.end_ns = kAnchor + 1500 * kMs;
+  stream.last_event_ns = stream.end_ns = kFileAnchor + 1500 * kMs;
   stream.input_tokens = 12;
   stream.output_tokens = 3;
   stream.input_source = stream.output_source = TokenSource::kUsage;
@@ -275,9 +275,9 @@ std::vector<RequestRecord> test_records() {
 
   RequestRecord& failed = records[1];
   failed.id = 2;
-  failed.planned_ns = failed.sent_ns = kAnchor + 2 * kS;
-  failed.first_byte_ns = failed.end_ns = kAnchor + 2 * kS + 12 * kMs;
-  failed.chunk_ns = {kAnchor + 2 * kS + 5 * kMs, kAnchor + 2 * kS + 10 * kMs};
+  failed.planned_ns = failed.sent_ns = kFileAnchor + 2 * kS;
+  failed.first_byte_ns = failed.end_ns = kFileAnchor + 2 * kS + 12 * kMs;
+  failed.chunk_ns = {kFileAnchor + 2 * kS + 5 * kMs, kFileAnchor + 2 * kS + 10 * kMs};
   failed.first_content_ns = failed.chunk_ns.front();
   failed.input_tokens = 30;
   failed.output_tokens = 2;
@@ -288,8 +288,8 @@ std::vector<RequestRecord> test_records() {
   RequestRecord& plain = records[2];
   plain.id = 3;
   plain.stream = false;
-  plain.planned_ns = plain.sent_ns = kAnchor + 3 * kS;
-  plain.first_byte_ns = plain.end_ns = kAnchor + 4 * kS;
+  plain.planned_ns = plain.sent_ns = kFileAnchor + 3 * kS;
+  plain.first_byte_ns = plain.end_ns = kFileAnchor + 4 * kS;
   plain.target_input_tokens = 50;
   plain.output_tokens = 10;
   plain.output_source = TokenSource::kCharCount;
@@ -298,10 +298,10 @@ std::vector<RequestRecord> test_records() {
   RequestRecord& warm = records[3];
   warm.id = 0;
   warm.warmup = true;
-  warm.planned_ns = warm.sent_ns = kAnchor;
-  warm.chunk_ns = {kAnchor + 10 * kMs, kAnchor + 20 * kMs};
+  warm.planned_ns = warm.sent_ns = kFileAnchor;
+  warm.chunk_ns = {kFileAnchor + 10 * kMs, kFileAnchor + 20 * kMs};
   warm.first_content_ns = warm.chunk_ns.front();
-  warm.end_ns = kAnchor + 30 * kMs;
+  warm.end_ns = kFileAnchor + 30 * kMs;
   warm.input_tokens = 999;
   warm.output_tokens = 999;
   warm.http_status = 200;
@@ -319,16 +319,16 @@ class VllmResultTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   RunInfo info() const {
-    RunInfo i = test_info();
+    RunInfo i = info_2x10();
     i.output_dir = dir_.string();
-    i.anchor_steady_ns = kAnchor;
+    i.anchor_steady_ns = kFileAnchor;
     i.started_at = "2026-11-21T12:48:33Z";
     return i;
   }
 
   // Writes the run's files and returns vllm_result.json with its key order.
   ordered_json write(const Config& config, const RunInfo& run, const RunSummary& s) const {
-    write_run_outputs(report_options(config), run, s, test_records());
+    write_run_outputs(report_options(config), run, s, four_records());
     return ordered_json::parse(read("vllm_result.json"));
   }
 
@@ -395,14 +395,14 @@ std::vector<std::string> keys_of(const ordered_json& j) {
 }
 
 TEST_F(VllmResultTest, EveryKeyOfVllmsFileInItsOrder) {
-  Config config = test_config();
+  Config config = qwen_config();
   config.metric_percentiles = {99, 99.9};
   const ordered_json j = write(config, info(), test_summary());
   EXPECT_EQ(keys_of(j), vllm_keys({}, {99, 99.9}));
 }
 
 TEST_F(VllmResultTest, MetadataLabelBackendAndTokenizerAsGiven) {
-  Config config = test_config();
+  Config config = qwen_config();
   config.vllm.backend = "vllm";
   config.vllm.label = "nightly";
   config.vllm.tokenizer = "/data/qwen-tokenizer";
@@ -422,11 +422,11 @@ TEST_F(VllmResultTest, MetadataLabelBackendAndTokenizerAsGiven) {
 }
 
 TEST_F(VllmResultTest, GeneratedTextsAreTheAnswersKept) {
-  std::vector<RequestRecord> records = test_records();
+  std::vector<RequestRecord> records = four_records();
   records[0].output_text = "Hello \"world\"\n\xe4\xbd\xa0\xe5\xa5\xbd";
   records[1].output_text = "cut";  // what a failed request received before it failed
   records[3].output_text = "warm-up";
-  write_run_outputs(report_options(test_config()), info(), test_summary(), records);
+  write_run_outputs(report_options(qwen_config()), info(), test_summary(), records);
   const ordered_json j = ordered_json::parse(read("vllm_result.json"));
   // The non-streamed request kept none (beyond --keep-text, say): "" as vLLM writes for none.
   EXPECT_EQ(j["generated_texts"],
@@ -434,9 +434,9 @@ TEST_F(VllmResultTest, GeneratedTextsAreTheAnswersKept) {
 }
 
 TEST_F(VllmResultTest, QueueTimesAreTheWaitsAfterThePlannedSend) {
-  std::vector<RequestRecord> records = test_records();
+  std::vector<RequestRecord> records = four_records();
   records[0].planned_ns = records[0].sent_ns - 250 * kMs;
-  write_run_outputs(report_options(test_config()), info(), test_summary(), records);
+  write_run_outputs(report_options(qwen_config()), info(), test_summary(), records);
   const ordered_json j = ordered_json::parse(read("vllm_result.json"));
   ASSERT_EQ(j["queue_times"].size(), 3u);
   EXPECT_DOUBLE_EQ(j["queue_times"][0].get<double>(), 0.25);
@@ -445,7 +445,7 @@ TEST_F(VllmResultTest, QueueTimesAreTheWaitsAfterThePlannedSend) {
 }
 
 TEST_F(VllmResultTest, SaveResultWritesACopyUnderVllmsName) {
-  Config config = test_config();
+  Config config = qwen_config();
   config.vllm.save = true;
   config.vllm.dir = (dir_ / "results").string();
   config.vllm.backend = "openai-chat";
@@ -480,7 +480,7 @@ TEST_F(VllmResultTest, SaveResultWritesACopyUnderVllmsName) {
 }
 
 TEST_F(VllmResultTest, HeadValuesForAClosedLoopChatRun) {
-  const ordered_json j = write(test_config(), info(), test_summary());
+  const ordered_json j = write(qwen_config(), info(), test_summary());
   EXPECT_TRUE(std::regex_match(j["date"].get<std::string>(), std::regex(R"(\d{8}-\d{6})")))
       << j["date"];
   EXPECT_EQ(j["endpoint_type"], "openai-chat");
@@ -506,7 +506,7 @@ TEST_F(VllmResultTest, HeadValuesForAClosedLoopChatRun) {
 }
 
 TEST_F(VllmResultTest, RateRunGoodputAndCompletionsBackend) {
-  Config config = test_config();
+  Config config = qwen_config();
   config.url = "http://127.0.0.1:8000/v1/completions";
   config.api_kind = ApiKind::kCompletions;
   config.burstiness = 0.5;
@@ -524,7 +524,7 @@ TEST_F(VllmResultTest, RateRunGoodputAndCompletionsBackend) {
 
 TEST_F(VllmResultTest, MaxConcurrencyIsNullForEverythingAtOnce) {
   // --request-rate inf without --max-concurrency: a closed loop of every request, no cap chosen.
-  Config config = test_config();
+  Config config = qwen_config();
   config.default_cap = true;
   RunInfo run = info();
   run.parallel = 10;
@@ -535,7 +535,7 @@ TEST_F(VllmResultTest, MaxConcurrencyIsNullForEverythingAtOnce) {
 }
 
 TEST_F(VllmResultTest, MaxConcurrencyIsNullOnlyForARateRunWithTheDefaultCap) {
-  Config config = test_config();
+  Config config = qwen_config();
   config.default_cap = true;
   RunInfo run = info();
   run.parallel = 1000;
@@ -546,7 +546,7 @@ TEST_F(VllmResultTest, MaxConcurrencyIsNullOnlyForARateRunWithTheDefaultCap) {
 }
 
 TEST_F(VllmResultTest, PerRequestArraysInSecondsWithoutWarmup) {
-  const ordered_json j = write(test_config(), info(), test_summary());
+  const ordered_json j = write(qwen_config(), info(), test_summary());
   // Measured requests only, in requests.jsonl's order: streamed, failed, non-streamed.
   EXPECT_EQ(j["input_lens"], ordered_json({12, 30, 50}));
   EXPECT_EQ(j["output_lens"], ordered_json({3, 0, 10}));
@@ -575,7 +575,7 @@ TEST_F(VllmResultTest, PerRequestArraysInSecondsWithoutWarmup) {
 }
 
 TEST_F(VllmResultTest, StatisticsInMsAgreeWithSummaryJson) {
-  Config config = test_config();
+  Config config = qwen_config();
   config.metric_percentiles = {90, 99.9};
   const ordered_json j = write(config, info(), test_summary());
   const json summary = json::parse(read("summary.json"));
@@ -615,7 +615,7 @@ TEST_F(VllmResultTest, StatisticsInMsAgreeWithSummaryJson) {
 }
 
 TEST_F(VllmResultTest, PercentileNotInThePercentilesIsNullAndEmptyMetricsAreNull) {
-  Config config = test_config();
+  Config config = qwen_config();
   config.metric_percentiles = {95};
   RunSummary s = test_summary();
   s.itl_ns = Distribution{};
@@ -629,9 +629,9 @@ TEST_F(VllmResultTest, PercentileNotInThePercentilesIsNullAndEmptyMetricsAreNull
 }
 
 TEST_F(VllmResultTest, NoMeasuredRequestsGiveEmptyArrays) {
-  std::vector<RequestRecord> records = test_records();
+  std::vector<RequestRecord> records = four_records();
   records.erase(records.begin(), records.begin() + 3);  // only the warm-up
-  write_run_outputs(report_options(test_config()), info(), test_summary(), records);
+  write_run_outputs(report_options(qwen_config()), info(), test_summary(), records);
   const ordered_json j = ordered_json::parse(read("vllm_result.json"));
   for (const char* key : {"input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
                           "queue_times", "generated_texts", "errors"}) {

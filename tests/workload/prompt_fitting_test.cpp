@@ -31,9 +31,9 @@ struct FakeOptions {
   int64_t drift_every = 0;       // count() adds one token per this many tokens (0: never)
 };
 
-class FakeTokenizer : public Tokenizer {
+class FakeFitTokenizer : public Tokenizer {
  public:
-  explicit FakeTokenizer(FakeOptions options = {}) : options_(options) {
+  explicit FakeFitTokenizer(FakeOptions options = {}) : options_(options) {
     info_.source = "fake";
     info_.exact = true;
   }
@@ -166,7 +166,7 @@ void expect_cut_of(const std::string& text, const std::string& prefix, const std
 }
 
 TEST(FitPrompts, EveryTargetReachedExactlyInOneBatchedRound) {
-  FakeTokenizer tokenizer;
+  FakeFitTokenizer tokenizer;
   FitOptions options;
   options.prefix = "Shared intro for every prompt";
   const int64_t base = tokenizer.counted(options.prefix);  // 5 + 11 pieces
@@ -206,7 +206,7 @@ TEST(FitPrompts, EveryTargetReachedExactlyInOneBatchedRound) {
 
 TEST(FitPrompts, SearchConvergesOverSeveralRoundsWithOneCountPerRound) {
   // count = 5 + n + n / 4 for n tokens: reachable totals are 5 + f(n), f = 0..3, 5..8, 10..13, ...
-  FakeTokenizer tokenizer({.drift_every = 4});
+  FakeFitTokenizer tokenizer({.drift_every = 4});
   std::vector<FitItem> items;
   for (const int64_t total : {10, 16, 17, 62}) items.push_back({ascii_body().substr(1), 5 + total});
   FitOptions options;
@@ -233,7 +233,7 @@ TEST(FitPrompts, UnreachableTargetKeepsTheClosestAttempt) {
   // 5 + 19 cannot be counted: f(15) = 18, f(16) = 20. The search counts n = 19 (23), 15 (18),
   // 16 (20), then n = 15 again would repeat: it stops after 3 counts. 18 and 20 are both 1 away;
   // the first of them stays.
-  FakeTokenizer tokenizer({.drift_every = 4});
+  FakeFitTokenizer tokenizer({.drift_every = 4});
   const std::vector<FitResult> results =
       fit_prompts(tokenizer, {{ascii_body().substr(1), 24}}, FitOptions{});
   ASSERT_EQ(results.size(), 1u);
@@ -245,7 +245,7 @@ TEST(FitPrompts, UnreachableTargetKeepsTheClosestAttempt) {
 }
 
 TEST(FitPrompts, CountsPerBodyAreBoundedByMaxTries) {
-  FakeTokenizer tokenizer({.drift_every = 4});
+  FakeFitTokenizer tokenizer({.drift_every = 4});
   std::vector<FitItem> items;
   for (int64_t target = 5; target <= 150; ++target)
     items.push_back({ascii_body().substr(1), target});
@@ -271,7 +271,7 @@ TEST(FitPrompts, CountsPerBodyAreBoundedByMaxTries) {
 const std::string kTrap = "aa. bb cc dd";
 
 TEST(FitPrompts, CutThatCanNeverHitIsAMissWithoutRedraw) {
-  FakeTokenizer tokenizer({.glue_final_stop = true});
+  FakeFitTokenizer tokenizer({.glue_final_stop = true});
   const std::vector<FitResult> results =
       fit_prompts(tokenizer, {{kTrap, 5 + 2}, {"ee ff gg hh", 5 + 2}}, FitOptions{});
   ASSERT_EQ(results.size(), 2u);
@@ -284,7 +284,7 @@ TEST(FitPrompts, CutThatCanNeverHitIsAMissWithoutRedraw) {
 }
 
 TEST(FitPrompts, RedrawGivesAMissANewBodyAndOnlyThatOne) {
-  FakeTokenizer tokenizer({.glue_final_stop = true});
+  FakeFitTokenizer tokenizer({.glue_final_stop = true});
   std::vector<std::pair<size_t, int>> redraws;
   FitOptions options;
   options.redraw = [&](size_t index, int attempt) {
@@ -307,7 +307,7 @@ TEST(FitPrompts, RedrawGivesAMissANewBodyAndOnlyThatOne) {
 TEST(FitPrompts, RedrawsAreBoundedAndAPersistentMissIsRecorded) {
   for (const int max_redraws : {0, 1, 2}) {
     SCOPED_TRACE(max_redraws);
-    FakeTokenizer tokenizer({.glue_final_stop = true});
+    FakeFitTokenizer tokenizer({.glue_final_stop = true});
     std::vector<int> attempts;
     FitOptions options;
     options.max_redraws = max_redraws;
@@ -338,7 +338,7 @@ TEST(FitPrompts, CutInsideACharacterIsDroppedNeverLeftBroken) {
     for (const bool replace_broken : {false, true}) {
       if (!decoder && replace_broken) continue;
       SCOPED_TRACE(::testing::Message() << "decoder " << decoder << ", U+FFFD " << replace_broken);
-      FakeTokenizer tokenizer({.decoder = decoder, .replace_broken = replace_broken});
+      FakeFitTokenizer tokenizer({.decoder = decoder, .replace_broken = replace_broken});
       const Encoding encoding = tokenizer.encode({body}).at(0);
       const auto total = static_cast<int64_t>(encoding.ids.size());
       FitOptions options;
@@ -369,7 +369,7 @@ TEST(FitPrompts, CutInsideACharacterIsDroppedNeverLeftBroken) {
 }
 
 TEST(FitPrompts, TargetBelowTheTemplateThrowsUnlessRaised) {
-  FakeTokenizer tokenizer;
+  FakeFitTokenizer tokenizer;
   FitOptions options;
   options.prefix = "Shared";  // 5 + 2 pieces
   const std::vector<FitItem> items = {{ascii_body(), 6}, {ascii_body(), 7}, {ascii_body(), 9}};
@@ -391,7 +391,7 @@ TEST(FitPrompts, TargetBelowTheTemplateThrowsUnlessRaised) {
 TEST(FitPrompts, TokenIdsModeTakesExactlyTargetIdsWithoutCounting) {
   for (const bool decoder : {true, false}) {
     SCOPED_TRACE(decoder);
-    FakeTokenizer tokenizer({.decoder = decoder});
+    FakeFitTokenizer tokenizer({.decoder = decoder});
     const std::string body = ascii_body();
     const Encoding encoding = tokenizer.encode({body}).at(0);
     FitOptions options;
@@ -423,7 +423,7 @@ TEST(FitPrompts, TokenIdsModeTakesExactlyTargetIdsWithoutCounting) {
 }
 
 TEST(FitPrompts, TokenIdsModeRecordsAShortBodyAndRejectsATargetBelowThePrefix) {
-  FakeTokenizer tokenizer({.decoder = false});
+  FakeFitTokenizer tokenizer({.decoder = false});
   FitOptions options;
   options.token_ids = true;
   options.prefix_ids = {7, 8};
@@ -437,7 +437,7 @@ TEST(FitPrompts, TokenIdsModeRecordsAShortBodyAndRejectsATargetBelowThePrefix) {
 }
 
 TEST(FitPrompts, OffsetsPathCutsAtEncodingEnds) {
-  FakeTokenizer tokenizer({.decoder = false, .drift_every = 4});
+  FakeFitTokenizer tokenizer({.decoder = false, .drift_every = 4});
   std::vector<FitItem> items;
   for (const int64_t total : {0, 3, 10, 17, 40})
     items.push_back({ascii_body(1).substr(1), 5 + total});
@@ -454,19 +454,19 @@ TEST(FitPrompts, OffsetsPathCutsAtEncodingEnds) {
 }
 
 // A tokenizer whose answers do not match its questions.
-class BrokenTokenizer : public FakeTokenizer {
+class BrokenTokenizer : public FakeFitTokenizer {
  public:
   bool short_count = false;  // count() answers one number fewer than asked
   bool bad_ends = false;     // encode() gives one offset fewer than ids
   std::vector<Encoding> encode(const std::vector<std::string>& texts) override {
-    std::vector<Encoding> out = FakeTokenizer::encode(texts);
+    std::vector<Encoding> out = FakeFitTokenizer::encode(texts);
     if (bad_ends) {
       for (Encoding& e : out) e.ends.pop_back();
     }
     return out;
   }
   std::vector<int64_t> count(const std::vector<std::string>& prompts) override {
-    std::vector<int64_t> out = FakeTokenizer::count(prompts);
+    std::vector<int64_t> out = FakeFitTokenizer::count(prompts);
     if (short_count && prompts.size() > 1) out.pop_back();
     return out;
   }
@@ -487,7 +487,7 @@ TEST(FitPrompts, MismatchedTokenizerAnswersThrowTokenizerError) {
 }
 
 TEST(FitPrompts, NoItemsAsksTheTokenizerNothing) {
-  FakeTokenizer tokenizer;
+  FakeFitTokenizer tokenizer;
   EXPECT_TRUE(fit_prompts(tokenizer, {}, FitOptions{}).empty());
   EXPECT_EQ(tokenizer.encode_calls + tokenizer.decode_calls + tokenizer.count_calls, 0);
 }

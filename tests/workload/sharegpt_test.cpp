@@ -426,7 +426,7 @@ class WordTokenizer final : public Tokenizer {
   TokenizerInfo info_{"fake", "one token per word", true};
 };
 
-constexpr int64_t kOverhead = 12;  // ChatML-like: BOS + the template around one message
+constexpr int64_t kChatMlOverhead = 12;  // ChatML-like: BOS + the template around one message
 constexpr int64_t kBos = 1;        // the special token a text alone gets
 
 // `n` words, the first naming the text so that tests can tell prompts apart.
@@ -509,7 +509,7 @@ class ShareGptSampleTest : public ::testing::Test {
   }
 
   fs::path dir_;
-  WordTokenizer tokenizer_{kOverhead, kBos};
+  WordTokenizer tokenizer_{kChatMlOverhead, kBos};
   DatasetStats stats_;
   ShareGptSampling sampling_;
 };
@@ -522,7 +522,7 @@ TEST_F(ShareGptSampleTest, FirstTurnIsThePromptAndSecondTheAnswer) {
   ASSERT_EQ(prompts.size(), 1u);
   EXPECT_EQ(prompts[0].text, "hello there how are you");
   EXPECT_EQ(prompts[0].length, 23);
-  EXPECT_EQ(prompts[0].target_input_tokens, 5 + kOverhead);  // counted with the template
+  EXPECT_EQ(prompts[0].target_input_tokens, 5 + kChatMlOverhead);  // counted with the template
   EXPECT_EQ(prompts[0].target_output_tokens, 5 + kBos);      // as vLLM counts it: with BOS
   EXPECT_TRUE(prompts[0].messages_json.empty());
   EXPECT_TRUE(prompts[0].body_json.empty());
@@ -556,7 +556,7 @@ TEST_F(ShareGptSampleTest, VllmFiltersAtTheirBoundaries) {
   EXPECT_EQ(stats_.accepted, 3);
   EXPECT_EQ(stats_.skipped_length, 4);
   for (const Prompt& p : prompts) {
-    EXPECT_EQ(p.target_input_tokens, WordTokenizer::words(p.text) + kOverhead) << p.text;
+    EXPECT_EQ(p.target_input_tokens, WordTokenizer::words(p.text) + kChatMlOverhead) << p.text;
   }
 }
 

@@ -23,11 +23,11 @@
 namespace llmperf {
 namespace {
 
-constexpr int64_t kOverhead = 5;  // tokens the fake's template adds to every prompt
+constexpr int64_t kSynthOverhead = 5;  // tokens the fake's template adds to every prompt
 
-class FakeTokenizer : public Tokenizer {
+class FakeSynthTokenizer : public Tokenizer {
  public:
-  explicit FakeTokenizer(bool decoder = true) : decoder_(decoder) { info_.exact = true; }
+  explicit FakeSynthTokenizer(bool decoder = true) : decoder_(decoder) { info_.exact = true; }
 
   const TokenizerInfo& info() const override { return info_; }
 
@@ -75,7 +75,7 @@ class FakeTokenizer : public Tokenizer {
   }
 
   static int64_t tokens(std::string_view text) { return static_cast<int64_t>(pieces(text).size()); }
-  static int64_t counted(std::string_view prompt) { return kOverhead + tokens(prompt); }
+  static int64_t counted(std::string_view prompt) { return kSynthOverhead + tokens(prompt); }
 
   static std::vector<std::string> pieces(std::string_view text) {
     std::vector<std::string> out;
@@ -123,7 +123,7 @@ size_t common_prefix(const std::string& a, const std::string& b) {
 }
 
 TEST(ExactPrompts, EveryPromptCountsItsTargetExactly) {
-  FakeTokenizer tokenizer;
+  FakeSynthTokenizer tokenizer;
   const SyntheticPrompts out =
       make_exact_prompts(tokenizer, spec(30, {40, 300}, {10, 20}, /*seed=*/7));
 
@@ -140,7 +140,7 @@ TEST(ExactPrompts, EveryPromptCountsItsTargetExactly) {
     EXPECT_LE(p.target_input_tokens, 300);
     EXPECT_GE(p.target_output_tokens, 10);
     EXPECT_LE(p.target_output_tokens, 20);
-    EXPECT_EQ(FakeTokenizer::counted(p.text), p.target_input_tokens);
+    EXPECT_EQ(FakeSynthTokenizer::counted(p.text), p.target_input_tokens);
     EXPECT_TRUE(utf8_valid(p.text));
     EXPECT_EQ(p.length, utf8_length(p.text));
     ASSERT_FALSE(p.text.empty());
@@ -155,12 +155,12 @@ TEST(ExactPrompts, EveryPromptCountsItsTargetExactly) {
 }
 
 TEST(ExactPrompts, OffsetsTokenizerGivesTheSameExactness) {
-  FakeTokenizer tokenizer(/*decoder=*/false);
+  FakeSynthTokenizer tokenizer(/*decoder=*/false);
   const SyntheticPrompts out = make_exact_prompts(tokenizer, spec(20, {30, 200}, {5, 5}, 11));
   ASSERT_EQ(out.prompts.size(), 20u);
   EXPECT_EQ(out.misses, 0);
   for (const Prompt& p : out.prompts) {
-    EXPECT_EQ(FakeTokenizer::counted(p.text), p.target_input_tokens);
+    EXPECT_EQ(FakeSynthTokenizer::counted(p.text), p.target_input_tokens);
     EXPECT_TRUE(utf8_valid(p.text));
     EXPECT_EQ(p.target_output_tokens, 5);
   }
@@ -170,20 +170,20 @@ TEST(ExactPrompts, SharedPrefixIsExactlyThePrefixText) {
   for (const bool decoder : {true, false}) {
     for (const uint64_t seed : {1, 2, 3, 4, 5, 6, 7, 8}) {
       SCOPED_TRACE(::testing::Message() << "decoder " << decoder << ", seed " << seed);
-      FakeTokenizer tokenizer(decoder);
+      FakeSynthTokenizer tokenizer(decoder);
       SyntheticSpec s = spec(12, {60, 60}, {8, 8}, seed);
       s.prefix_tokens = 16;
       const SyntheticPrompts out = make_exact_prompts(tokenizer, s);
 
       ASSERT_FALSE(out.prefix.empty());
       EXPECT_TRUE(utf8_valid(out.prefix)) << out.prefix;
-      EXPECT_LE(FakeTokenizer::tokens(out.prefix), 16);
+      EXPECT_LE(FakeSynthTokenizer::tokens(out.prefix), 16);
       EXPECT_EQ(out.misses, 0);
       ASSERT_EQ(out.prompts.size(), 12u);
       for (size_t i = 0; i < out.prompts.size(); ++i) {
         const Prompt& p = out.prompts[i];
         EXPECT_EQ(p.target_input_tokens, 60 + 16);
-        EXPECT_EQ(FakeTokenizer::counted(p.text), 60 + 16) << p.text;
+        EXPECT_EQ(FakeSynthTokenizer::counted(p.text), 60 + 16) << p.text;
         EXPECT_TRUE(utf8_valid(p.text));
         EXPECT_EQ(p.text.substr(0, out.prefix.size()), out.prefix);
         for (size_t j = 0; j < i; ++j) {
@@ -197,7 +197,7 @@ TEST(ExactPrompts, SharedPrefixIsExactlyThePrefixText) {
 }
 
 TEST(ExactPrompts, TokenIdsShareThePrefixIdsAndAreNeverCounted) {
-  FakeTokenizer tokenizer;
+  FakeSynthTokenizer tokenizer;
   SyntheticSpec s = spec(10, {20, 80}, {4, 4}, 3);
   s.prefix_tokens = 8;
   s.token_ids = true;
@@ -217,7 +217,7 @@ TEST(ExactPrompts, TokenIdsShareThePrefixIdsAndAreNeverCounted) {
 }
 
 TEST(ExactPrompts, SameSeedSamePromptsOtherSeedOtherText) {
-  FakeTokenizer tokenizer;
+  FakeSynthTokenizer tokenizer;
   SyntheticSpec s = spec(8, {30, 90}, {1, 50}, 42);
   s.prefix_tokens = 4;
   const SyntheticPrompts a = make_exact_prompts(tokenizer, s);
@@ -240,7 +240,7 @@ TEST(ExactPrompts, SameSeedSamePromptsOtherSeedOtherText) {
 }
 
 TEST(ExactPrompts, LengthsAreDrawnWithinTheRangeIncludingBothEnds) {
-  FakeTokenizer tokenizer;
+  FakeSynthTokenizer tokenizer;
   const SyntheticPrompts out = make_exact_prompts(tokenizer, spec(200, {20, 23}, {7, 9}, 5));
   std::set<int64_t> inputs;
   std::set<int64_t> outputs;
@@ -259,16 +259,16 @@ TEST(ExactPrompts, LengthsAreDrawnWithinTheRangeIncludingBothEnds) {
 }
 
 TEST(ExactPrompts, LengthsBelowTheTemplateAreRaisedInARangeAndRefusedWhenFixed) {
-  FakeTokenizer tokenizer;
+  FakeSynthTokenizer tokenizer;
   // Inputs 1..12: those below the template's 5 tokens become 5-token prompts.
   const SyntheticPrompts out = make_exact_prompts(tokenizer, spec(60, {1, 12}, {3, 3}, 9));
   EXPECT_GT(out.raised, 0);
   EXPECT_EQ(out.misses, 0);
   int64_t at_floor = 0;
   for (const Prompt& p : out.prompts) {
-    EXPECT_GE(p.target_input_tokens, kOverhead);
-    EXPECT_EQ(FakeTokenizer::counted(p.text), p.target_input_tokens);
-    if (p.target_input_tokens == kOverhead) ++at_floor;
+    EXPECT_GE(p.target_input_tokens, kSynthOverhead);
+    EXPECT_EQ(FakeSynthTokenizer::counted(p.text), p.target_input_tokens);
+    if (p.target_input_tokens == kSynthOverhead) ++at_floor;
   }
   EXPECT_GE(at_floor, out.raised);
 
