@@ -1,10 +1,10 @@
-// summary.json ("llmperf.summary/1") and the masked config, plus the JSON helpers the other report
-// files share. Times leave here in explicit units: metrics in ms or s.
+// summary.json's content from a run (summary_file(): a SummaryFile, which summary_file.cpp writes
+// and reads) and the run's identity read back from one (run_info_from_summary), the masked config,
+// plus the JSON helpers the other report files share. Times leave here in explicit units: metrics
+// in ms or s.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <iterator>
-#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
@@ -19,39 +19,6 @@ namespace report_detail {
 namespace {
 
 constexpr const char* kVersion = "0.1.0";
-constexpr const char* kMasked = "***";
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-template <typename T>
-Json optional_json(const std::optional<T>& value) {
-  if (!value) return nullptr;
-  if constexpr (std::is_floating_point_v<T>) return number_or_null(*value);
-  return *value;
-}
-
-Json extra_args_json(const std::string& extra_args) {
-  if (extra_args.empty()) return nullptr;
-  Json parsed = Json::parse(extra_args, nullptr, false);
-  if (parsed.is_discarded()) return extra_args;
-  return parsed;
-}
-
-// vLLM's result-file flags, so that `llmperf report` writes vllm_result.json as the run did.
-Json vllm_options_json(const VllmResultOptions& vllm) {
-  Json metadata = Json::object();
-  for (const auto& [key, value] : vllm.metadata) metadata[key] = value;
-  return Json{{"backend", vllm.backend},
-              {"label", vllm.label},
-              {"model_id", vllm.model_id},
-              {"tokenizer", vllm.tokenizer},
-              {"metadata", metadata}};
-}
-
 Json dataset_json(const DatasetStats& stats) {
   return Json{{"records_read", stats.records_read},
               {"accepted", stats.accepted},
@@ -167,106 +134,6 @@ std::string approximation_note(const RunSummary& s) {
       "ITL percentiles come from a histogram of all {} gaps (more than the {} kept exactly): each "
       "is within {:.4f} % of the exact value; count, mean, std, min and max are exact.\n",
       s.itl_ns.count, PooledSamples::kDefaultExactLimit, PooledSamples::kRelativeError * 100);
-}
-
-bool is_secret_header(const std::string& name) {
-  static const char* const kExact[] = {"authorization", "proxy-authorization", "x-api-key",
-                                       "api-key", "cookie"};
-  std::string lower = lowercase(name);
-  for (const char* exact : kExact) {
-    if (lower == exact) return true;
-  }
-  return lower.find("token") != std::string::npos || lower.find("secret") != std::string::npos ||
-         lower.find("key") != std::string::npos;
-}
-
-Json config_json(const Config& config) {
-  Json headers = Json::object();
-  for (const auto& [name, value] : config.headers) {
-    headers[name] = is_secret_header(name) ? Json(kMasked) : Json(value);
-  }
-  Json max_prompt_length = nullptr;
-  if (config.max_prompt_length != std::numeric_limits<int64_t>::max()) {
-    max_prompt_length = config.max_prompt_length;
-  }
-  return Json{
-      {"api", config.api},
-      {"api_kind", api_kind_name(config.api_kind)},
-      {"url", config.url},
-      {"model", config.model},
-      {"api_key", config.api_key.empty() ? Json(nullptr) : Json(kMasked)},
-      {"headers", headers},
-      {"insecure", config.insecure},
-      {"dataset", config.dataset},
-      {"dataset_path", config.dataset_path},
-      {"prompt", config.prompt},
-      {"min_prompt_length", config.min_prompt_length},
-      {"max_prompt_length", max_prompt_length},
-      {"input_tokens", config.input_tokens},
-      {"output_tokens", config.output_tokens},
-      {"prefix_length", config.prefix_length},
-      {"prefix_groups", config.prefix_groups},
-      {"prompts_per_group", config.prompts_per_group},
-      {"prefix_zipf", config.prefix_zipf},
-      {"ignore_eos", optional_json(config.ignore_eos)},
-      {"tokenize_prompt", config.tokenize_prompt},
-      {"tokenize_url", config.tokenize_url},
-      {"server_metrics", config.server_metrics},
-      {"metrics_url", config.metrics_url},
-      {"metrics_interval", config.metrics_interval_s},
-      {"profile", config.profile},
-      {"sharegpt_output_len",
-       config.sharegpt_output_len < 0 ? Json(nullptr) : Json(config.sharegpt_output_len)},
-      {"sharegpt_min_len", config.sharegpt_min_len},
-      {"sharegpt_max_input_len", config.sharegpt_max_input_len},
-      {"sharegpt_max_total_len", config.sharegpt_max_total_len},
-      {"parallel", config.parallel},
-      {"number", config.number},
-      {"threads", config.threads > 0 ? Json(config.threads) : Json("auto")},
-      {"sleep_interval", number_or_null(config.sleep_interval_s)},
-      {"seed", config.seed},
-      {"stream", config.stream},
-      {"max_tokens", optional_json(config.max_tokens)},
-      {"max_tokens_low", config.max_tokens_low < 0 ? Json(nullptr) : Json(config.max_tokens_low)},
-      {"min_tokens", optional_json(config.min_tokens)},
-      {"temperature", optional_json(config.temperature)},
-      {"top_p", optional_json(config.top_p)},
-      {"stop", config.stop},
-      {"stop_token_ids", config.stop_token_ids},
-      {"extra_args", extra_args_json(config.extra_args)},
-      {"connect_timeout", number_or_null(config.connect_timeout_s)},
-      {"read_timeout", number_or_null(config.read_timeout_s)},
-      {"total_timeout", number_or_null(config.total_timeout_s)},
-      {"outputs_dir", config.outputs_dir},
-      {"name", config.name},
-      {"log_every_n_query", config.log_every_n_query},
-      {"debug", config.debug},
-      {"percentiles", config.percentiles},
-      {"percentile_metrics", config.percentile_metrics},
-      {"metric_percentiles", config.metric_percentiles},
-      {"vllm", vllm_options_json(config.vllm)},
-      {"probe", config.probe},
-      {"allow_truncation", config.allow_truncation},
-      {"rate", config.rate},
-      {"arrival", config.arrival},
-      {"burstiness", config.burstiness},
-      {"duration", config.duration_s},
-      {"warmup_num", config.warmup_num},
-      {"goodput", config.goodput},
-      {"slo", config.slo},
-      {"junit", config.junit_path},
-      {"baseline", config.baseline_path},
-      {"tolerance", config.tolerance},
-      {"search", config.search},
-      {"search_range", config.search_range},
-      {"batch_size", config.batch_size},
-      {"documents", config.documents},
-      {"image_num", config.image_num},
-      {"image_width", config.image_width},
-      {"image_height", config.image_height},
-      {"start_at_unix_ns",
-       config.start_at_unix_ns < 0 ? Json(nullptr) : Json(config.start_at_unix_ns)},
-  };
 }
 
 // The "goodput" object: the bounds (ms, null when not given) and the results; null when disabled.
@@ -497,22 +364,4 @@ RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir) {
 }
 
 }  // namespace report_detail
-
-using report_detail::Json;
-
-std::string benchmark_run_id(const Config& config) {
-  Json j = report_detail::config_json(config);
-  // Where each shard writes and how it logs may differ; the benchmark is the same.
-  for (const char* key : {"outputs_dir", "debug", "log_every_n_query", "junit", "baseline"}) {
-    j.erase(key);
-  }
-  uint64_t hash = 14695981039346656037ull;  // FNV-1a: the same id on every machine and build
-  for (const unsigned char c : j.dump()) hash = (hash ^ c) * 1099511628211ull;
-  return fmt::format("{:016x}", hash);
-}
-
-std::string config_to_json(const Config& config) {
-  return report_detail::config_json(config).dump(2);
-}
-
 }  // namespace llmperf
