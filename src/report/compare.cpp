@@ -67,28 +67,22 @@ MetricPoint point_from_sweep_row(const json& row) {
   return p;
 }
 
-std::string name_of(const json& summary) {
-  const json config = summary.value("config", json::object());
-  std::string name = config.value("name", "");
-  return name.empty() ? config.value("model", "") : name;
-}
-
 Source load_source(const std::string& dir_text) {
   const fs::path dir(dir_text);
   Source source;
   source.dir = dir_text;
   bool first = true;
   auto add_summary = [&](const fs::path& file) {
-    const json summary = report_detail::read_json_file(file.string());
-    source.deployment.points.push_back(report_detail::point_from_summary_json(summary));
+    const SummaryFile summary = report_detail::read_summary_file(file.string());
+    source.deployment.points.push_back(report_detail::point_from_summary_file(summary));
     if (!first) return;
     first = false;
-    source.deployment.label = name_of(summary);
-    const json config = summary.value("config", json::object());
-    source.model = config.is_object() ? config.value("model", "") : "";
-    source.facts.name = config.is_object() ? config.value("name", "") : "";
-    source.facts.config = config;
-    const ServerIdentity id = report_detail::identity_from_json(summary.value("server", json()));
+    const ReportOptions options = report_options(summary);
+    source.deployment.label = options.name.empty() ? options.model : options.name;
+    source.model = options.model;
+    source.facts.name = options.name;
+    source.facts.config = nlohmann::json(summary.config);  // keys sorted, as the labels read them
+    const ServerIdentity id = report_detail::identity_from_json(nlohmann::json(summary.server));
     source.facts.server = id.name().empty() ? id.server_header : id.name();
   };
   if (fs::exists(dir / "summary.json")) {

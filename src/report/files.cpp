@@ -143,7 +143,7 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
     write_file_atomic((dir / name).string(),
                       report_detail::redact(std::move(content), options.secrets));
   };
-  emit("summary.json", dump(report_detail::summary_json(options, info, summary)));
+  emit("summary.json", summary_file_text(report_detail::summary_file(options, info, summary)));
   emit("benchmark_summary.json", dump(report_detail::benchmark_summary_json(info, summary)));
   emit("benchmark_percentile.json", dump(report_detail::benchmark_percentile_json(summary)));
   emit("report.html", report_detail::render_run_html(options, info, summary, trace));

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/report.h"
+#include "report/summary_file.h"
 
 namespace llmperf::report_detail {
 
@@ -24,34 +25,7 @@ using Json = nlohmann::ordered_json;
 inline constexpr double kNsPerMs = 1e6;
 inline constexpr double kNsPerS = 1e9;
 
-// The integer `value` holds when it is a JSON integer, or a float with an integral value, that
-// fits T; nullopt otherwise. nlohmann's get<T>() converts a float without a range check (undefined
-// behaviour for 1e30), so numbers from files that users keep and edit go through this.
-template <typename T, typename BasicJson>
-std::optional<T> json_integer(const BasicJson& value) {
-  static_assert(std::is_integral_v<T>);
-  if (value.is_number_unsigned()) {
-    const auto v = value.template get<uint64_t>();
-    if (!std::in_range<T>(v)) return std::nullopt;
-    return static_cast<T>(v);
-  }
-  if (value.is_number_integer()) {
-    const auto v = value.template get<int64_t>();
-    if (!std::in_range<T>(v)) return std::nullopt;
-    return static_cast<T>(v);
-  }
-  if (value.is_number_float()) {
-    const auto d = value.template get<double>();
-    // [min, 2^digits): both ends exact in a double, so no value out of T's range slips through.
-    const double upper = std::ldexp(1.0, std::numeric_limits<T>::digits);
-    if (!(d >= static_cast<double>(std::numeric_limits<T>::min()) && d < upper) ||
-        std::trunc(d) != d) {
-      return std::nullopt;
-    }
-    return static_cast<T>(d);
-  }
-  return std::nullopt;
-}
+using llmperf::json_integer;  // summary_file.h: the range-checked integer of a JSON value
 
 // A finite number, or JSON null (JSON has no NaN or infinity).
 Json number_or_null(double value);
@@ -71,7 +45,11 @@ std::optional<size_t> percentile_index(const std::vector<double>& percentiles, d
 std::optional<double> percentile_in(const Distribution& d, size_t i, double unit);
 std::optional<double> mean_in(const Distribution& d, double unit);
 
-// {"count","mean","std","min","max","percentiles":{"p50":...}} divided by `unit`, or null.
+// A distribution as summary.json gives it: divided by `unit` (1e6 for ns -> ms), its percentiles
+// keyed "p50", ...; nullopt when empty. distribution_json() is its JSON (or null).
+std::optional<SummaryDistribution> summary_distribution(const Distribution& d,
+                                                        const std::vector<double>& percentiles,
+                                                        double unit);
 Json distribution_json(const Distribution& d, const std::vector<double>& percentiles, double unit);
 
 // A line saying that the ITL percentiles are approximate and how closely, or "" when every
@@ -115,7 +93,14 @@ std::string render_vllm_block(const ReportOptions& options, const RunInfo& info,
                               const RunSummary& summary);
 void write_vllm_result(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const VllmArrays& requests);
-Json summary_json(const ReportOptions& options, const RunInfo& info, const RunSummary& summary);
+// summary.json of a run (summary_file_text() writes it), and the run's identity read back from one
+// (for `llmperf report`: what requests.jsonl does not hold); `dir` is where it is now.
+SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
+                         const RunSummary& summary);
+RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir);
+// A run directory's summary.json; throws std::runtime_error naming the file when it cannot be
+// read or is not an llmperf summary.
+SummaryFile read_summary_file(const std::string& path);
 // Open loop: "the in-flight cap of 64 was reached for 93.0% of sends (279 of 300): the server
 // did not keep up with 20 req/s; ..." for the text, summary.json and report.html; "" when no send
 // waited for a free slot.

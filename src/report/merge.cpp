@@ -12,8 +12,6 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "report/internal.h"
 #include "report/report.h"
 #include "report/tools.h"
@@ -22,7 +20,6 @@ namespace llmperf {
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 bool holds_run(const fs::path& dir) {
   return fs::exists(dir / "summary.json") && fs::exists(dir / "requests.jsonl");
@@ -55,15 +52,13 @@ ShardDir read_shard_dir(const fs::path& dir) {
                     "requests.jsonl in them or in their run subdirectories)",
                     dir.string()));
   }
-  const json summary =
-      report_detail::read_json_file((shard.runs.begin()->second / "summary.json").string());
-  shard.first_anchor_unix_ns =
-      summary.value("run", json::object()).value("anchor_unix_ns", int64_t{0});
-  const json s = summary.value("shard", json());
-  if (s.is_object() && !s.value("merged", false)) {
-    shard.index = s.value("index", -1);
-    shard.count = s.value("count", 0);
-    shard.run_id = s.value("run_id", "");
+  const SummaryFile summary =
+      report_detail::read_summary_file((shard.runs.begin()->second / "summary.json").string());
+  shard.first_anchor_unix_ns = summary.run.anchor_unix_ns;
+  if (summary.shard.count > 1 && !summary.shard.merged) {
+    shard.index = summary.shard.index;
+    shard.count = summary.shard.count;
+    shard.run_id = summary.shard.run_id;
   }
   return shard;
 }
@@ -122,19 +117,12 @@ void shift(int64_t& t, int64_t by) {
 
 // Writes the merged run `name` into `out` from each shard's run directory of that name.
 void merge_run(const std::vector<fs::path>& runs, const fs::path& out, const ShardDir& first) {
-  struct Part {
-    json summary;
-    int64_t anchor_unix_ns = 0;
-  };
-  std::vector<Part> parts;
+  std::vector<SummaryFile> parts;
   for (const fs::path& run : runs) {
-    Part part{report_detail::read_json_file((run / "summary.json").string()), 0};
-    const json r = part.summary.value("run", json::object());
-    part.anchor_unix_ns = r.value("anchor_unix_ns", int64_t{0});
-    parts.push_back(std::move(part));
+    parts.push_back(report_detail::read_summary_file((run / "summary.json").string()));
   }
   int64_t anchor = std::numeric_limits<int64_t>::max();
-  for (const Part& part : parts) anchor = std::min(anchor, part.anchor_unix_ns);
+  for (const SummaryFile& part : parts) anchor = std::min(anchor, part.run.anchor_unix_ns);
 
   std::vector<RequestRecord> records;
   double duration_s = 0;
@@ -143,13 +131,13 @@ void merge_run(const std::vector<fs::path>& runs, const fs::path& out, const Sha
   bool interrupted = false;
   std::vector<int64_t> starts;
   for (size_t i = 0; i < runs.size(); ++i) {
-    const json& r = parts[i].summary["run"];
-    const int64_t by = parts[i].anchor_unix_ns - anchor;
-    parallel += r.value("parallel", 0);
-    number += r.value("number", int64_t{0});
-    interrupted = interrupted || r.value("interrupted", false);
-    duration_s = std::max(duration_s, static_cast<double>(by) / 1e9 + r.value("duration_s", 0.0));
-    starts.push_back(parts[i].anchor_unix_ns);
+    const SummaryRun& r = parts[i].run;
+    const int64_t by = r.anchor_unix_ns - anchor;
+    parallel += r.parallel;
+    number += r.number;
+    interrupted = interrupted || r.interrupted;
+    duration_s = std::max(duration_s, static_cast<double>(by) / 1e9 + r.duration_s.value_or(0));
+    starts.push_back(r.anchor_unix_ns);
     read_records_file((runs[i] / "requests.jsonl").string(), [&](RecordsLine& line) {
       RequestRecord& record = line.record;
       for (int64_t* t :
@@ -180,22 +168,23 @@ void merge_run(const std::vector<fs::path>& runs, const fs::path& out, const Sha
   for (const RequestRecord& record : records) jsonl += record_to_json(record, info) + "\n";
   write_file_atomic((out / "requests.jsonl").string(), jsonl);
 
-  json summary = parts.front().summary;
-  json& r = summary["run"];
-  r["parallel"] = parallel;
-  r["number"] = number;
-  r["duration_s"] = duration_s;
-  r["interrupted"] = interrupted;
-  r["anchor_unix_ns"] = anchor;
-  r["monotonic_anchor_ns"] = 0;
-  r["output_dir"] = out.string();
-  summary["shard"] = json{{"count", first.count},
-                          {"run_id", first.run_id},
-                          {"merged", true},
-                          {"starts_unix_ns", starts}};
+  SummaryFile summary = std::move(parts.front());
+  SummaryRun& r = summary.run;
+  r.parallel = parallel;
+  r.number = number;
+  r.duration_s = duration_s;
+  r.interrupted = interrupted;
+  r.anchor_unix_ns = anchor;
+  r.monotonic_anchor_ns = 0;
+  r.output_dir = out.string();
+  summary.shard = RunInfo::Shard{};
+  summary.shard.count = first.count;
+  summary.shard.run_id = first.run_id;
+  summary.shard.merged = true;
+  summary.shard.starts_unix_ns = starts;
   // Each shard watched the server on its own; their /metrics views do not add up.
-  summary["server"] = nullptr;
-  write_file_atomic((out / "summary.json").string(), summary.dump(2));
+  summary.server = nullptr;
+  write_file_atomic((out / "summary.json").string(), summary_file_text(summary));
 }
 
 // "qwen_shard_1_of_3" -> "qwen".

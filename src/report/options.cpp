@@ -1,10 +1,174 @@
-// What the reports read of a Config (ReportOptions): filled once per run, so that no report
-// takes the whole Config.
+// summary.json's config block: written from a Config (config_json, secrets masked), and read back
+// as what the reports need of it (report_options), so that no report takes the whole Config and
+// `llmperf report` writes the block back as it was.
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <optional>
+#include <type_traits>
+
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "report/internal.h"
 
 namespace llmperf {
+namespace report_detail {
+namespace {
+
+constexpr const char* kMasked = "***";
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+template <typename T>
+Json optional_json(const std::optional<T>& value) {
+  if (!value) return nullptr;
+  if constexpr (std::is_floating_point_v<T>) return number_or_null(*value);
+  return *value;
+}
+
+Json extra_args_json(const std::string& extra_args) {
+  if (extra_args.empty()) return nullptr;
+  Json parsed = Json::parse(extra_args, nullptr, false);
+  if (parsed.is_discarded()) return extra_args;
+  return parsed;
+}
+
+// vLLM's result-file flags, so that `llmperf report` writes vllm_result.json as the run did.
+Json vllm_options_json(const VllmResultOptions& vllm) {
+  Json metadata = Json::object();
+  for (const auto& [key, value] : vllm.metadata) metadata[key] = value;
+  return Json{{"backend", vllm.backend},
+              {"label", vllm.label},
+              {"model_id", vllm.model_id},
+              {"tokenizer", vllm.tokenizer},
+              {"metadata", metadata}};
+}
+
+}  // namespace
+
+bool is_secret_header(const std::string& name) {
+  static const char* const kExact[] = {"authorization", "proxy-authorization", "x-api-key",
+                                       "api-key", "cookie"};
+  std::string lower = lowercase(name);
+  for (const char* exact : kExact) {
+    if (lower == exact) return true;
+  }
+  return lower.find("token") != std::string::npos || lower.find("secret") != std::string::npos ||
+         lower.find("key") != std::string::npos;
+}
+
+Json config_json(const Config& config) {
+  Json headers = Json::object();
+  for (const auto& [name, value] : config.headers) {
+    headers[name] = is_secret_header(name) ? Json(kMasked) : Json(value);
+  }
+  Json max_prompt_length = nullptr;
+  if (config.max_prompt_length != std::numeric_limits<int64_t>::max()) {
+    max_prompt_length = config.max_prompt_length;
+  }
+  return Json{
+      {"api", config.api},
+      {"api_kind", api_kind_name(config.api_kind)},
+      {"url", config.url},
+      {"model", config.model},
+      {"api_key", config.api_key.empty() ? Json(nullptr) : Json(kMasked)},
+      {"headers", headers},
+      {"insecure", config.insecure},
+      {"dataset", config.dataset},
+      {"dataset_path", config.dataset_path},
+      {"prompt", config.prompt},
+      {"min_prompt_length", config.min_prompt_length},
+      {"max_prompt_length", max_prompt_length},
+      {"input_tokens", config.input_tokens},
+      {"output_tokens", config.output_tokens},
+      {"prefix_length", config.prefix_length},
+      {"prefix_groups", config.prefix_groups},
+      {"prompts_per_group", config.prompts_per_group},
+      {"prefix_zipf", config.prefix_zipf},
+      {"ignore_eos", optional_json(config.ignore_eos)},
+      {"tokenize_prompt", config.tokenize_prompt},
+      {"tokenize_url", config.tokenize_url},
+      {"server_metrics", config.server_metrics},
+      {"metrics_url", config.metrics_url},
+      {"metrics_interval", config.metrics_interval_s},
+      {"profile", config.profile},
+      {"sharegpt_output_len",
+       config.sharegpt_output_len < 0 ? Json(nullptr) : Json(config.sharegpt_output_len)},
+      {"sharegpt_min_len", config.sharegpt_min_len},
+      {"sharegpt_max_input_len", config.sharegpt_max_input_len},
+      {"sharegpt_max_total_len", config.sharegpt_max_total_len},
+      {"parallel", config.parallel},
+      {"number", config.number},
+      {"threads", config.threads > 0 ? Json(config.threads) : Json("auto")},
+      {"sleep_interval", number_or_null(config.sleep_interval_s)},
+      {"seed", config.seed},
+      {"stream", config.stream},
+      {"max_tokens", optional_json(config.max_tokens)},
+      {"max_tokens_low", config.max_tokens_low < 0 ? Json(nullptr) : Json(config.max_tokens_low)},
+      {"min_tokens", optional_json(config.min_tokens)},
+      {"temperature", optional_json(config.temperature)},
+      {"top_p", optional_json(config.top_p)},
+      {"stop", config.stop},
+      {"stop_token_ids", config.stop_token_ids},
+      {"extra_args", extra_args_json(config.extra_args)},
+      {"connect_timeout", number_or_null(config.connect_timeout_s)},
+      {"read_timeout", number_or_null(config.read_timeout_s)},
+      {"total_timeout", number_or_null(config.total_timeout_s)},
+      {"outputs_dir", config.outputs_dir},
+      {"name", config.name},
+      {"log_every_n_query", config.log_every_n_query},
+      {"debug", config.debug},
+      {"percentiles", config.percentiles},
+      {"percentile_metrics", config.percentile_metrics},
+      {"metric_percentiles", config.metric_percentiles},
+      {"vllm", vllm_options_json(config.vllm)},
+      {"probe", config.probe},
+      {"allow_truncation", config.allow_truncation},
+      {"rate", config.rate},
+      {"arrival", config.arrival},
+      {"burstiness", config.burstiness},
+      {"duration", config.duration_s},
+      {"warmup_num", config.warmup_num},
+      {"goodput", config.goodput},
+      {"slo", config.slo},
+      {"junit", config.junit_path},
+      {"baseline", config.baseline_path},
+      {"tolerance", config.tolerance},
+      {"search", config.search},
+      {"search_range", config.search_range},
+      {"batch_size", config.batch_size},
+      {"documents", config.documents},
+      {"image_num", config.image_num},
+      {"image_width", config.image_width},
+      {"image_height", config.image_height},
+      {"start_at_unix_ns",
+       config.start_at_unix_ns < 0 ? Json(nullptr) : Json(config.start_at_unix_ns)},
+  };
+}
+
+}  // namespace report_detail
+
+using report_detail::Json;
+
+std::string benchmark_run_id(const Config& config) {
+  Json j = report_detail::config_json(config);
+  // Where each shard writes and how it logs may differ; the benchmark is the same.
+  for (const char* key : {"outputs_dir", "debug", "log_every_n_query", "junit", "baseline"}) {
+    j.erase(key);
+  }
+  uint64_t hash = 14695981039346656037ull;  // FNV-1a: the same id on every machine and build
+  for (const unsigned char c : j.dump()) hash = (hash ^ c) * 1099511628211ull;
+  return fmt::format("{:016x}", hash);
+}
+
+std::string config_to_json(const Config& config) {
+  return report_detail::config_json(config).dump(2);
+}
 
 ReportOptions report_options(const Config& config) {
   ReportOptions options;
@@ -33,6 +197,47 @@ ReportOptions report_options(const Config& config) {
   // Invalid UTF-8 (a --prompt cut mid-character) becomes U+FFFD, as summary.json writes it.
   options.config_json = report_detail::config_json(config).dump(
       -1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return options;
+}
+
+// A value the block lacks (or holds with another type) keeps ReportOptions' default. Not recorded
+// there, so left at their defaults: summary_format (the caller's), default_cap, several_runs and
+// the --save-result copy (vllm_result.json is rewritten in the run directory only), and the
+// secrets (the block holds them masked).
+ReportOptions report_options(const SummaryFile& saved) {
+  const SummaryFile::Json& c = saved.config;
+  ReportOptions options;
+  read_json_field(c, "model", options.model);
+  read_json_field(c, "name", options.name);
+  read_json_field(c, "url", options.url);
+  options.api_kind = api_kind_from_name(json_field<std::string>(c, "api_kind").value_or("chat"));
+  read_json_field(c, "stream", options.stream);
+  read_json_field(c, "batch_size", options.batch_size);
+  read_json_field(c, "documents", options.documents);
+  read_json_field(c, "image_num", options.image_num);
+  read_json_field(c, "image_width", options.image_width);
+  read_json_field(c, "image_height", options.image_height);
+  read_json_field(c, "arrival", options.arrival);
+  read_json_field(c, "burstiness", options.burstiness);
+  read_json_field(c, "percentile_metrics", options.percentile_metrics);
+  read_json_field(c, "metric_percentiles", options.metric_percentiles);
+  read_json_field(c, "percentiles", options.percentiles);
+  options.output_forced = json_field<bool>(c, "ignore_eos").value_or(false);
+  read_json_field(c, "metrics_interval", options.metrics_interval_s);
+  if (const auto vllm = c.find("vllm"); vllm != c.end() && vllm->is_object()) {
+    read_json_field(*vllm, "backend", options.vllm.backend);
+    read_json_field(*vllm, "label", options.vllm.label);
+    read_json_field(*vllm, "model_id", options.vllm.model_id);
+    read_json_field(*vllm, "tokenizer", options.vllm.tokenizer);
+    if (const auto m = vllm->find("metadata"); m != vllm->end() && m->is_object()) {
+      for (const auto& [key, value] : m->items()) {
+        if (value.is_string()) options.vllm.metadata.emplace_back(key, value.get<std::string>());
+      }
+    }
+  }
+  if (!c.is_null()) {
+    options.config_json = c.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
   return options;
 }
 

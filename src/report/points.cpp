@@ -24,19 +24,6 @@ std::optional<size_t> tail_index(const std::vector<double>& p) {
   return static_cast<size_t>(std::max_element(p.begin(), p.end()) - p.begin());
 }
 
-std::optional<double> json_number(const nlohmann::json& j,
-                                  std::initializer_list<const char*> path) {
-  const nlohmann::json* node = &j;
-  for (const char* key : path) {
-    if (!node->is_object()) return std::nullopt;
-    auto it = node->find(key);
-    if (it == node->end()) return std::nullopt;
-    node = &*it;
-  }
-  if (!node->is_number()) return std::nullopt;
-  return node->get<double>();
-}
-
 std::string cell(std::optional<double> value) { return format_number(value); }
 
 struct RowDef {
@@ -241,46 +228,48 @@ MetricPoint point_from_row(const SweepRow& row) {
   return p;
 }
 
-MetricPoint point_from_summary_json(const nlohmann::json& j) {
+MetricPoint point_from_summary_file(const SummaryFile& f) {
+  const auto mean = [](const std::optional<SummaryDistribution>& d) {
+    return d ? d->mean : std::nullopt;
+  };
+  const auto at = [](const std::optional<SummaryDistribution>& d, const std::string& key) {
+    return d ? d->percentile(key) : std::nullopt;
+  };
+  const SummaryMetrics& m = f.metrics;
   MetricPoint p;
-  p.parallel = static_cast<int>(json_number(j, {"run", "parallel"}).value_or(0));
-  p.number = static_cast<int64_t>(json_number(j, {"run", "number"}).value_or(0));
-  p.rate = json_number(j, {"run", "rate"}).value_or(-1);
-  p.total = static_cast<int64_t>(json_number(j, {"requests", "total"}).value_or(0));
-  p.succeeded = static_cast<int64_t>(json_number(j, {"requests", "succeeded"}).value_or(0));
-  p.failed = static_cast<int64_t>(json_number(j, {"requests", "failed"}).value_or(0));
-  p.qps = json_number(j, {"qps"});
-  p.output_tps = json_number(j, {"output_throughput_tok_s"});
-  p.total_tps = json_number(j, {"total_throughput_tok_s"});
-  p.latency_mean_s = json_number(j, {"metrics", "latency_s", "mean"});
-  p.ttft_mean_ms = json_number(j, {"metrics", "ttft_ms", "mean"});
-  p.tpot_mean_ms = json_number(j, {"metrics", "tpot_ms", "mean"});
-  p.itl_mean_ms = json_number(j, {"metrics", "itl_ms", "mean"});
-  p.input_tokens_mean = json_number(j, {"metrics", "input_tokens", "mean"});
-  p.output_tokens_mean = json_number(j, {"metrics", "output_tokens", "mean"});
-  p.latency_p50_s = json_number(j, {"metrics", "latency_s", "percentiles", "p50"});
-  p.ttft_p50_ms = json_number(j, {"metrics", "ttft_ms", "percentiles", "p50"});
-  p.input_tokens = static_cast<int64_t>(json_number(j, {"run", "input_tokens"}).value_or(-1));
-  p.output_tokens = static_cast<int64_t>(json_number(j, {"run", "output_tokens"}).value_or(-1));
-  const auto window_s = json_number(j, {"window_s"});
-  const auto input_total = json_number(j, {"tokens", "input_total"});
-  if (window_s && input_total && *window_s > 0) p.input_tps = *input_total / *window_s;
-  p.output_tps_per_request = json_number(j, {"metrics", "output_tok_s_per_request", "mean"});
-  p.input_chars_s = json_number(j, {"input_throughput_chars_s"});
-  p.output_chars_s = json_number(j, {"output_throughput_chars_s"});
-  p.latency_p90_s = json_number(j, {"metrics", "latency_s", "percentiles", "p90"});
-  std::vector<double> requested;
-  if (auto it = j.find("config"); it != j.end() && it->is_object()) {
-    for (const auto& v : it->value("percentiles", nlohmann::json::array())) {
-      if (v.is_number()) requested.push_back(v.get<double>());
-    }
+  p.parallel = f.run.parallel;
+  p.number = f.run.number;
+  p.rate = f.run.rate.value_or(-1);
+  p.total = f.requests.total;
+  p.succeeded = f.requests.succeeded;
+  p.failed = f.requests.failed;
+  p.qps = f.qps;
+  p.output_tps = f.output_throughput_tok_s;
+  p.total_tps = f.total_throughput_tok_s;
+  p.latency_mean_s = mean(m.latency_s);
+  p.ttft_mean_ms = mean(m.ttft_ms);
+  p.tpot_mean_ms = mean(m.tpot_ms);
+  p.itl_mean_ms = mean(m.itl_ms);
+  p.input_tokens_mean = mean(m.input_tokens);
+  p.output_tokens_mean = mean(m.output_tokens);
+  p.latency_p50_s = at(m.latency_s, "p50");
+  p.ttft_p50_ms = at(m.ttft_ms, "p50");
+  p.input_tokens = f.run.input_tokens.value_or(-1);
+  p.output_tokens = f.run.output_tokens.value_or(-1);
+  if (f.window_s && *f.window_s > 0) {
+    p.input_tps = static_cast<double>(f.tokens.input_total) / *f.window_s;
   }
+  p.output_tps_per_request = mean(m.output_tok_s_per_request);
+  p.input_chars_s = f.input_throughput_chars_s;
+  p.output_chars_s = f.output_throughput_chars_s;
+  p.latency_p90_s = at(m.latency_s, "p90");
+  const std::vector<double> requested = report_options(f).percentiles;
   if (auto i = tail_index(requested)) p.tail = percentile_label(requested[*i]);
   const std::string key = "p" + p.tail;
-  p.latency_tail_s = json_number(j, {"metrics", "latency_s", "percentiles", key.c_str()});
-  p.ttft_tail_ms = json_number(j, {"metrics", "ttft_ms", "percentiles", key.c_str()});
-  p.tpot_tail_ms = json_number(j, {"metrics", "tpot_ms", "percentiles", key.c_str()});
-  p.itl_tail_ms = json_number(j, {"metrics", "itl_ms", "percentiles", key.c_str()});
+  p.latency_tail_s = at(m.latency_s, key);
+  p.ttft_tail_ms = at(m.ttft_ms, key);
+  p.tpot_tail_ms = at(m.tpot_ms, key);
+  p.itl_tail_ms = at(m.itl_ms, key);
   return p;
 }
 

@@ -44,7 +44,7 @@ struct ReportOptions {
   std::vector<double> metric_percentiles = {99};                          // and result file
   VllmResultOptions vllm;           // vllm_result.json's flags and its --save-result copy
   bool several_runs = false;        // the sweep has more than one run (copy file names)
-  std::vector<double> percentiles;  // --percentiles: the points summaries report
+  std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};  // --percentiles
   bool output_forced = false;       // --ignore-eos: outputs are forced to their length
   double metrics_interval_s = 1;    // --metrics-interval, seconds
   // Credential values (API key, secret header values; raw and JSON-escaped) that no file or text
@@ -54,8 +54,13 @@ struct ReportOptions {
   std::string config_json;
 };
 
+struct SummaryFile;  // report/summary_file.h
+
 // The report options of a run of `config`.
 ReportOptions report_options(const Config& config);
+// The report options of a run saved in `saved` (`llmperf report`, `llmperf compare`), read from
+// its config block, which config_json keeps as it was written.
+ReportOptions report_options(const SummaryFile& saved);
 
 // Identity and context of one run of a sweep.
 // A ramp-up run is reported in this many spans of planned send time (RateSegment).
@@ -249,6 +254,11 @@ std::string render_goodput_text(const RunSummary& summary);
 // Text for stdout: render_goodput_text(summary), then, when there are SLOs, an aligned block with
 // PASS/FAIL and the detail of each SLO and the run's overall verdict.
 std::string render_verdicts_text(const RunSummary& summary, const RunVerdict& verdict);
+
+// Reads a stored llmperf summary.json for --baseline: its key metrics and a description of its
+// run. Throws std::invalid_argument naming --baseline and the path when the file cannot be read,
+// is not JSON or has another schema.
+BaselineSummary load_baseline(const std::string& path);
 
 // The side-by-side table for stdout (Metric, Baseline, Current, Change, Verdict) with a title
 // naming the baseline and tolerance and a closing PASS/FAIL line listing the regressions.

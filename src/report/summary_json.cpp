@@ -1,10 +1,10 @@
-// summary.json ("llmperf.summary/1") and the masked config, plus the JSON helpers the other report
-// files share. Times leave here in explicit units: metrics in ms or s.
+// summary.json's content from a run (summary_file(): a SummaryFile, which summary_file.cpp writes
+// and reads) and the run's identity read back from one (run_info_from_summary), the masked config,
+// plus the JSON helpers the other report files share. Times leave here in explicit units: metrics
+// in ms or s.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <iterator>
-#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
@@ -13,46 +13,12 @@
 #include <fmt/format.h>
 
 #include "report/internal.h"
-#include "verdict/summary_schema.h"
 
 namespace llmperf {
 namespace report_detail {
 namespace {
 
 constexpr const char* kVersion = "0.1.0";
-constexpr const char* kMasked = "***";
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-template <typename T>
-Json optional_json(const std::optional<T>& value) {
-  if (!value) return nullptr;
-  if constexpr (std::is_floating_point_v<T>) return number_or_null(*value);
-  return *value;
-}
-
-Json extra_args_json(const std::string& extra_args) {
-  if (extra_args.empty()) return nullptr;
-  Json parsed = Json::parse(extra_args, nullptr, false);
-  if (parsed.is_discarded()) return extra_args;
-  return parsed;
-}
-
-// vLLM's result-file flags, so that `llmperf report` writes vllm_result.json as the run did.
-Json vllm_options_json(const VllmResultOptions& vllm) {
-  Json metadata = Json::object();
-  for (const auto& [key, value] : vllm.metadata) metadata[key] = value;
-  return Json{{"backend", vllm.backend},
-              {"label", vllm.label},
-              {"model_id", vllm.model_id},
-              {"tokenizer", vllm.tokenizer},
-              {"metadata", metadata}};
-}
-
 Json dataset_json(const DatasetStats& stats) {
   return Json{{"records_read", stats.records_read},
               {"accepted", stats.accepted},
@@ -62,6 +28,19 @@ Json dataset_json(const DatasetStats& stats) {
               {"malformed", stats.malformed},
               {"malformed_lines", stats.malformed_lines},
               {"first_malformed_reason", stats.first_malformed_reason}};
+}
+
+DatasetStats dataset_from_json(const Json& j) {
+  DatasetStats stats;
+  read_json_field(j, "records_read", stats.records_read);
+  read_json_field(j, "accepted", stats.accepted);
+  read_json_field(j, "skipped_length", stats.skipped_length);
+  read_json_field(j, "skipped_empty", stats.skipped_empty);
+  read_json_field(j, "skipped_turns", stats.skipped_turns);
+  read_json_field(j, "malformed", stats.malformed);
+  read_json_field(j, "malformed_lines", stats.malformed_lines);
+  read_json_field(j, "first_malformed_reason", stats.first_malformed_reason);
+  return stats;
 }
 
 Json metric_definitions_json() {
@@ -122,21 +101,31 @@ std::optional<double> mean_in(const Distribution& d, double unit) {
   return d.mean / unit;
 }
 
-Json distribution_json(const Distribution& d, const std::vector<double>& percentiles, double unit) {
-  if (d.empty()) return nullptr;
-  Json points = Json::object();
+std::optional<SummaryDistribution> summary_distribution(const Distribution& d,
+                                                        const std::vector<double>& percentiles,
+                                                        double unit) {
+  if (d.empty()) return std::nullopt;
+  const auto finite = [](double value) {
+    return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
+  };
+  SummaryDistribution out;
+  out.count = static_cast<int64_t>(d.count);
+  out.mean = finite(d.mean / unit);
+  out.stddev = finite(d.std / unit);
+  out.min = finite(d.min / unit);
+  out.max = finite(d.max / unit);
   for (size_t i = 0; i < percentiles.size(); ++i) {
-    points["p" + percentile_label(percentiles[i])] = number_or_null(percentile_in(d, i, unit));
+    const std::optional<double> value = percentile_in(d, i, unit);
+    out.percentiles.emplace_back("p" + percentile_label(percentiles[i]),
+                                 value ? finite(*value) : std::nullopt);
   }
-  Json out{{"count", d.count},
-           {"mean", number_or_null(d.mean / unit)},
-           {"std", number_or_null(d.std / unit)},
-           {"min", number_or_null(d.min / unit)},
-           {"max", number_or_null(d.max / unit)},
-           {"percentiles", points}};
   // Present only when the percentiles came from PooledSamples' histogram (very long runs).
-  if (d.percentiles_approximate) out["percentiles_relative_error"] = PooledSamples::kRelativeError;
+  if (d.percentiles_approximate) out.percentiles_relative_error = PooledSamples::kRelativeError;
   return out;
+}
+
+Json distribution_json(const Distribution& d, const std::vector<double>& percentiles, double unit) {
+  return distribution_file_json(summary_distribution(d, percentiles, unit));
 }
 
 std::string approximation_note(const RunSummary& s) {
@@ -145,125 +134,6 @@ std::string approximation_note(const RunSummary& s) {
       "ITL percentiles come from a histogram of all {} gaps (more than the {} kept exactly): each "
       "is within {:.4f} % of the exact value; count, mean, std, min and max are exact.\n",
       s.itl_ns.count, PooledSamples::kDefaultExactLimit, PooledSamples::kRelativeError * 100);
-}
-
-bool is_secret_header(const std::string& name) {
-  static const char* const kExact[] = {"authorization", "proxy-authorization", "x-api-key",
-                                       "api-key", "cookie"};
-  std::string lower = lowercase(name);
-  for (const char* exact : kExact) {
-    if (lower == exact) return true;
-  }
-  return lower.find("token") != std::string::npos || lower.find("secret") != std::string::npos ||
-         lower.find("key") != std::string::npos;
-}
-
-Json config_json(const Config& config) {
-  Json headers = Json::object();
-  for (const auto& [name, value] : config.headers) {
-    headers[name] = is_secret_header(name) ? Json(kMasked) : Json(value);
-  }
-  Json max_prompt_length = nullptr;
-  if (config.max_prompt_length != std::numeric_limits<int64_t>::max()) {
-    max_prompt_length = config.max_prompt_length;
-  }
-  return Json{
-      {"api", config.api},
-      {"api_kind", api_kind_name(config.api_kind)},
-      {"url", config.url},
-      {"model", config.model},
-      {"api_key", config.api_key.empty() ? Json(nullptr) : Json(kMasked)},
-      {"headers", headers},
-      {"insecure", config.insecure},
-      {"dataset", config.dataset},
-      {"dataset_path", config.dataset_path},
-      {"prompt", config.prompt},
-      {"min_prompt_length", config.min_prompt_length},
-      {"max_prompt_length", max_prompt_length},
-      {"input_tokens", config.input_tokens},
-      {"output_tokens", config.output_tokens},
-      {"prefix_length", config.prefix_length},
-      {"prefix_groups", config.prefix_groups},
-      {"prompts_per_group", config.prompts_per_group},
-      {"prefix_zipf", config.prefix_zipf},
-      {"ignore_eos", optional_json(config.ignore_eos)},
-      {"tokenize_prompt", config.tokenize_prompt},
-      {"tokenize_url", config.tokenize_url},
-      {"server_metrics", config.server_metrics},
-      {"metrics_url", config.metrics_url},
-      {"metrics_interval", config.metrics_interval_s},
-      {"profile", config.profile},
-      {"sharegpt_output_len",
-       config.sharegpt_output_len < 0 ? Json(nullptr) : Json(config.sharegpt_output_len)},
-      {"sharegpt_min_len", config.sharegpt_min_len},
-      {"sharegpt_max_input_len", config.sharegpt_max_input_len},
-      {"sharegpt_max_total_len", config.sharegpt_max_total_len},
-      {"parallel", config.parallel},
-      {"number", config.number},
-      {"threads", config.threads > 0 ? Json(config.threads) : Json("auto")},
-      {"sleep_interval", number_or_null(config.sleep_interval_s)},
-      {"seed", config.seed},
-      {"stream", config.stream},
-      {"max_tokens", optional_json(config.max_tokens)},
-      {"max_tokens_low", config.max_tokens_low < 0 ? Json(nullptr) : Json(config.max_tokens_low)},
-      {"min_tokens", optional_json(config.min_tokens)},
-      {"temperature", optional_json(config.temperature)},
-      {"top_p", optional_json(config.top_p)},
-      {"stop", config.stop},
-      {"stop_token_ids", config.stop_token_ids},
-      {"extra_args", extra_args_json(config.extra_args)},
-      {"connect_timeout", number_or_null(config.connect_timeout_s)},
-      {"read_timeout", number_or_null(config.read_timeout_s)},
-      {"total_timeout", number_or_null(config.total_timeout_s)},
-      {"outputs_dir", config.outputs_dir},
-      {"name", config.name},
-      {"log_every_n_query", config.log_every_n_query},
-      {"debug", config.debug},
-      {"percentiles", config.percentiles},
-      {"percentile_metrics", config.percentile_metrics},
-      {"metric_percentiles", config.metric_percentiles},
-      {"vllm", vllm_options_json(config.vllm)},
-      {"probe", config.probe},
-      {"allow_truncation", config.allow_truncation},
-      {"rate", config.rate},
-      {"arrival", config.arrival},
-      {"burstiness", config.burstiness},
-      {"duration", config.duration_s},
-      {"warmup_num", config.warmup_num},
-      {"goodput", config.goodput},
-      {"slo", config.slo},
-      {"junit", config.junit_path},
-      {"baseline", config.baseline_path},
-      {"tolerance", config.tolerance},
-      {"search", config.search},
-      {"search_range", config.search_range},
-      {"batch_size", config.batch_size},
-      {"documents", config.documents},
-      {"image_num", config.image_num},
-      {"image_width", config.image_width},
-      {"image_height", config.image_height},
-      {"start_at_unix_ns",
-       config.start_at_unix_ns < 0 ? Json(nullptr) : Json(config.start_at_unix_ns)},
-  };
-}
-
-// Sharded runs: the shard this directory holds, or how a merge combined them (null: neither).
-Json shard_json(const RunInfo& info) {
-  const RunInfo::Shard& s = info.shard;
-  if (s.count <= 1) return nullptr;
-  Json j{{"count", s.count}, {"run_id", s.run_id}, {"merged", s.merged}};
-  if (s.merged) {
-    j["starts_unix_ns"] = s.starts_unix_ns;
-    if (!s.starts_unix_ns.empty()) {
-      const auto [low, high] =
-          std::minmax_element(s.starts_unix_ns.begin(), s.starts_unix_ns.end());
-      j["start_spread_ms"] = static_cast<double>(*high - *low) / 1e6;
-    }
-  } else {
-    j["index"] = s.index;
-    j["source"] = s.source;
-  }
-  return j;
 }
 
 // The "goodput" object: the bounds (ms, null when not given) and the results; null when disabled.
@@ -327,6 +197,17 @@ Json open_loop_json(const ReportOptions& options, const RunInfo& info, const Run
       {"cap_note", cap_note.empty() ? Json(nullptr) : Json(cap_note)}};
 }
 
+// The ramp of an "open_loop" object (off when it has none).
+RampUp ramp_from_json(const Json& open_loop) {
+  RampUp ramp;
+  const Json ramp_up = open_loop.is_object() ? open_loop.value("ramp_up", Json()) : Json();
+  if (!ramp_up.is_object()) return ramp;
+  read_json_field(ramp_up, "strategy", ramp.strategy);
+  read_json_field(ramp_up, "start_rps", ramp.start_rps);
+  read_json_field(ramp_up, "end_rps", ramp.end_rps);
+  return ramp;
+}
+
 // The "slo" object: every --slo outcome and the run's verdict (null without --slo).
 Json slo_json(const RunInfo& info) {
   if (info.slo.empty()) return nullptr;
@@ -384,111 +265,103 @@ Json items_json(const ReportOptions& options, const RunSummary& s) {
               {"input_throughput_tok_s", number_or_null(s.total_throughput)}};
 }
 
-Json summary_json(const ReportOptions& options, const RunInfo& info, const RunSummary& summary) {
+SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
+                         const RunSummary& summary) {
+  const auto finite = [](double value) {
+    return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
+  };
+  SummaryFile f;
+  f.llmperf_version = kVersion;
+  f.run.parallel = info.parallel;
+  f.run.number = info.number;
+  if (info.rate >= 0) f.run.rate = finite(info.rate);
+  f.run.started_at = info.started_at;
+  f.run.duration_s = finite(info.duration_s);
+  f.run.interrupted = info.interrupted;
+  if (info.input_tokens >= 0) f.run.input_tokens = info.input_tokens;
+  if (info.output_tokens >= 0) f.run.output_tokens = info.output_tokens;
+  f.run.output_dir = info.output_dir;
+  f.run.monotonic_anchor_ns = info.anchor_steady_ns;
+  f.run.anchor_unix_ns = info.anchor_unix_ns;
+  f.config = options.config_json.empty() ? Json(nullptr) : Json::parse(options.config_json);
+  f.dataset = dataset_json(info.dataset);
+  f.workload = workload_json(info);
+  f.requests = {summary.total, summary.succeeded, summary.failed, summary.warmup, summary.resent};
+  f.failures_by_kind = summary.failures_by_kind;
+  f.failure_examples = summary.failure_examples;
+  f.window_s = finite(static_cast<double>(summary.window_ns) / kNsPerS);
+  f.qps = finite(summary.qps);
+  f.output_throughput_tok_s = finite(summary.output_throughput);
+  f.total_throughput_tok_s = finite(summary.total_throughput);
+  f.input_throughput_chars_s = finite(summary.input_chars_throughput);
+  f.output_throughput_chars_s = finite(summary.output_chars_throughput);
+  f.peak_output_throughput_tok_s = finite(summary.peak_output_throughput);
+  f.peak_concurrency = summary.peak_concurrency;
+  f.exactness = exactness_json(info, summary);
+  f.shared_prefix = shared_prefix_json(summary);
+  f.conversations = conversations_json(summary);
+  f.reasoning = reasoning_json(summary);
+  f.shard = info.shard;
+  f.items = items_json(options, summary);
+  f.trace = trace_json(info, summary);
+  f.goodput = goodput_json(summary);
+  f.open_loop = open_loop_json(options, info, summary);
+  f.client_bound = summary.client.client_bound;
+  f.client = client_json(summary);
+  f.slo = slo_json(info);
+  f.server = server_json(info, summary);
+  f.tokens = {summary.total_input_tokens,
+              summary.total_output_tokens,
+              summary.input_provenance.label(),
+              summary.output_provenance.label(),
+              summary.output_provenance.from_usage,
+              summary.output_provenance.estimated,
+              summary.input_provenance.from_usage,
+              summary.input_provenance.estimated,
+              summary.total_input_chars,
+              summary.total_output_chars};
   const auto& p = summary.percentiles;
-  Json metrics{
-      {"latency_s", distribution_json(summary.latency_ns, p, kNsPerS)},
-      {"ttft_ms", distribution_json(summary.ttft_ns, p, kNsPerMs)},
-      {"ttfat_ms", distribution_json(summary.ttfat_ns, p, kNsPerMs)},
-      {"ttfb_ms", distribution_json(summary.ttfb_ns, p, kNsPerMs)},
-      {"tpot_ms", distribution_json(summary.tpot_ns, p, kNsPerMs)},
-      {"itl_ms", distribution_json(summary.itl_ns, p, kNsPerMs)},
-      {"input_tokens", distribution_json(summary.input_tokens, p, 1)},
-      {"output_tokens", distribution_json(summary.output_tokens, p, 1)},
-      {"chunks_per_request", distribution_json(summary.chunks_per_request, p, 1)},
-      {"output_tok_s_per_request", distribution_json(summary.output_tps_per_request, p, 1)},
-      {"total_tok_s_per_request", distribution_json(summary.total_tps_per_request, p, 1)},
-      {"latency_from_planned_s", distribution_json(summary.latency_from_planned_ns, p, kNsPerS)},
-      {"ttft_from_planned_ms", distribution_json(summary.ttft_from_planned_ns, p, kNsPerMs)},
-      {"schedule_lag_ms", distribution_json(summary.schedule_lag_ns, p, kNsPerMs)},
-  };
-  Json tokens{
-      {"input_total", summary.total_input_tokens},
-      {"output_total", summary.total_output_tokens},
-      {"input_source", summary.input_provenance.label()},
-      {"output_source", summary.output_provenance.label()},
-      {"output_from_usage", summary.output_provenance.from_usage},
-      {"output_estimated", summary.output_provenance.estimated},
-      {"input_from_usage", summary.input_provenance.from_usage},
-      {"input_estimated", summary.input_provenance.estimated},
-      {"input_chars_total", summary.total_input_chars},
-      {"output_chars_total", summary.total_output_chars},
-  };
-  Json run{
-      {"parallel", info.parallel},
-      {"number", info.number},
-      {"rate", info.rate < 0 ? Json(nullptr) : number_or_null(info.rate)},
-      {"started_at", info.started_at},
-      {"duration_s", number_or_null(info.duration_s)},
-      {"interrupted", info.interrupted},
-      {"input_tokens", info.input_tokens < 0 ? Json(nullptr) : Json(info.input_tokens)},
-      {"output_tokens", info.output_tokens < 0 ? Json(nullptr) : Json(info.output_tokens)},
-      {"output_dir", info.output_dir},
-      // CLOCK_MONOTONIC reading the times of requests.jsonl count from: correlates them with other
-      // monotonic-clock logs on the same machine (a server's, a tracer's).
-      {"monotonic_anchor_ns", info.anchor_steady_ns},
-      // The wall clock read together with it: shards' records are aligned on it when merged.
-      {"anchor_unix_ns", info.anchor_unix_ns},
-  };
-  return Json{
-      {"schema", kSummarySchema},
-      {"llmperf_version", kVersion},
-      {"run", run},
-      {"config", options.config_json.empty() ? Json(nullptr) : Json::parse(options.config_json)},
-      {"dataset", dataset_json(info.dataset)},
-      {"workload", workload_json(info)},
-      {"requests",
-       {{"total", summary.total},
-        {"succeeded", summary.succeeded},
-        {"failed", summary.failed},
-        {"warmup", summary.warmup},
-        {"resent", summary.resent}}},
-      {"failures_by_kind", Json(summary.failures_by_kind)},
-      {"failure_examples", Json(summary.failure_examples)},
-      {"window_s", number_or_null(static_cast<double>(summary.window_ns) / kNsPerS)},
-      {"qps", number_or_null(summary.qps)},
-      {"output_throughput_tok_s", number_or_null(summary.output_throughput)},
-      {"total_throughput_tok_s", number_or_null(summary.total_throughput)},
-      {"input_throughput_chars_s", number_or_null(summary.input_chars_throughput)},
-      {"output_throughput_chars_s", number_or_null(summary.output_chars_throughput)},
-      {"peak_output_throughput_tok_s", number_or_null(summary.peak_output_throughput)},
-      {"peak_concurrency", summary.peak_concurrency},
-      {"exactness", exactness_json(info, summary)},
-      {"shared_prefix", shared_prefix_json(summary)},
-      {"conversations", conversations_json(summary)},
-      {"reasoning", reasoning_json(summary)},
-      {"shard", shard_json(info)},
-      {"items", items_json(options, summary)},
-      {"trace", trace_json(info, summary)},
-      {"goodput", goodput_json(summary)},
-      {"open_loop", open_loop_json(options, info, summary)},
-      {"client_bound", summary.client.client_bound},
-      {"client", client_json(summary)},
-      {"slo", slo_json(info)},
-      {"server", server_json(info, summary)},
-      {"tokens", tokens},
-      {"metrics", metrics},
-      {"metric_definitions", metric_definitions_json()},
-  };
+  SummaryMetrics& m = f.metrics;
+  m.latency_s = summary_distribution(summary.latency_ns, p, kNsPerS);
+  m.ttft_ms = summary_distribution(summary.ttft_ns, p, kNsPerMs);
+  m.ttfat_ms = summary_distribution(summary.ttfat_ns, p, kNsPerMs);
+  m.ttfb_ms = summary_distribution(summary.ttfb_ns, p, kNsPerMs);
+  m.tpot_ms = summary_distribution(summary.tpot_ns, p, kNsPerMs);
+  m.itl_ms = summary_distribution(summary.itl_ns, p, kNsPerMs);
+  m.input_tokens = summary_distribution(summary.input_tokens, p, 1);
+  m.output_tokens = summary_distribution(summary.output_tokens, p, 1);
+  m.chunks_per_request = summary_distribution(summary.chunks_per_request, p, 1);
+  m.output_tok_s_per_request = summary_distribution(summary.output_tps_per_request, p, 1);
+  m.total_tok_s_per_request = summary_distribution(summary.total_tps_per_request, p, 1);
+  m.latency_from_planned_s = summary_distribution(summary.latency_from_planned_ns, p, kNsPerS);
+  m.ttft_from_planned_ms = summary_distribution(summary.ttft_from_planned_ns, p, kNsPerMs);
+  m.schedule_lag_ms = summary_distribution(summary.schedule_lag_ns, p, kNsPerMs);
+  f.metric_definitions = metric_definitions_json();
+  return f;
+}
+
+RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir) {
+  RunInfo info;
+  const SummaryRun& run = file.run;
+  info.parallel = run.parallel;
+  info.number = run.number;
+  info.rate = run.rate.value_or(-1);
+  info.started_at = run.started_at;
+  info.duration_s = run.duration_s.value_or(0);
+  info.interrupted = run.interrupted;
+  info.input_tokens = run.input_tokens.value_or(-1);
+  info.output_tokens = run.output_tokens.value_or(-1);
+  info.output_dir = dir;
+  // Kept for summary.json only: the records read back count from 0, and so does the rebuild.
+  info.anchor_steady_ns = run.monotonic_anchor_ns;
+  info.anchor_unix_ns = run.anchor_unix_ns;
+  info.dataset = dataset_from_json(file.dataset);
+  info.workload = workload_from_json(nlohmann::json(file.workload));
+  info.workload.trace = trace_from_json(nlohmann::json(file.trace));
+  info.ramp = ramp_from_json(file.open_loop);
+  info.shard = file.shard;
+  return info;
 }
 
 }  // namespace report_detail
-
-using report_detail::Json;
-
-std::string benchmark_run_id(const Config& config) {
-  Json j = report_detail::config_json(config);
-  // Where each shard writes and how it logs may differ; the benchmark is the same.
-  for (const char* key : {"outputs_dir", "debug", "log_every_n_query", "junit", "baseline"}) {
-    j.erase(key);
-  }
-  uint64_t hash = 14695981039346656037ull;  // FNV-1a: the same id on every machine and build
-  for (const unsigned char c : j.dump()) hash = (hash ^ c) * 1099511628211ull;
-  return fmt::format("{:016x}", hash);
-}
-
-std::string config_to_json(const Config& config) {
-  return report_detail::config_json(config).dump(2);
-}
-
 }  // namespace llmperf

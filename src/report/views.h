@@ -56,8 +56,8 @@ struct MetricPoint {
 std::vector<std::string> run_labels(const std::vector<MetricPoint>& points);
 
 MetricPoint point_from_row(const SweepRow& row);
-// From a summary.json document ("llmperf.summary/1"); missing values stay absent.
-MetricPoint point_from_summary_json(const nlohmann::json& summary);
+// From a run's summary.json; missing values stay absent.
+MetricPoint point_from_summary_file(const SummaryFile& summary);
 
 // A named series of runs: one deployment in `compare`, or the one sweep of a sweep directory.
 struct Deployment {

@@ -1,24 +1,17 @@
-// Baseline comparison: reading key metrics back from a stored summary.json ("llmperf.summary/1",
-// written by report/summary_json.cpp) and judging a run against them within a tolerance. The rules
-// are in baseline.h; the table is rendered in report/verdict_text.cpp.
+// Baseline comparison: judging a run's key metrics against a stored run's within a tolerance. The
+// rules are in baseline.h; the stored run is read by report's load_baseline (summary_file.cpp) and
+// the table is rendered in report/verdict_text.cpp.
 #include "verdict/baseline.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
-#include "verdict/summary_schema.h"
 
 namespace llmperf {
 namespace {
-
-using Json = nlohmann::json;
 
 constexpr double kNsPerMs = 1e6;
 constexpr double kNsPerS = 1e9;
@@ -50,25 +43,6 @@ constexpr KeyMetricDef kKeyMetrics[] = {
 std::optional<double> finite(double value) {
   if (!std::isfinite(value)) return std::nullopt;
   return value;
-}
-
-// A finite number at object[key], or nullopt (missing, null, not a number).
-std::optional<double> number_at(const Json& object, const char* key) {
-  if (!object.is_object()) return std::nullopt;
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_number()) return std::nullopt;
-  return finite(it->get<double>());
-}
-
-// metrics.<name>.mean and metrics.<name>.percentiles.p99 of a summary.json.
-void read_distribution(const Json& metrics, const char* name, std::optional<double>& mean,
-                       std::optional<double>& p99) {
-  if (!metrics.is_object()) return;
-  auto it = metrics.find(name);
-  if (it == metrics.end() || !it->is_object()) return;
-  mean = number_at(*it, "mean");
-  auto points = it->find("percentiles");
-  if (points != it->end()) p99 = number_at(*points, "p99");
 }
 
 std::optional<double> mean_of(const Distribution& d, double unit) {
@@ -129,64 +103,6 @@ bool BaselineComparison::regressed() const {
   return std::any_of(rows.begin(), rows.end(), [](const BaselineRow& r) {
     return r.verdict == BaselineVerdict::kRegression;
   });
-}
-
-BaselineSummary load_baseline(const std::string& path) {
-  const auto fail = [&](const std::string& why) {
-    return std::invalid_argument(fmt::format("--baseline '{}': {}", path, why));
-  };
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw fail("cannot open the file (give the path of a run's summary.json)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw fail("cannot read the file");
-
-  Json j;
-  try {
-    j = Json::parse(text.str());
-  } catch (const Json::exception& e) {  // parse_error, or out_of_range for 1e999
-    throw fail(fmt::format("not valid JSON ({})", e.what()));
-  }
-  if (!j.is_object() || !j.contains("schema")) {
-    throw fail(
-        fmt::format("not an llmperf summary.json (no \"schema\"; expected \"{}\")",
-                    kSummarySchema));
-  }
-  const Json& schema = j["schema"];
-  if (!schema.is_string() || schema.get<std::string>() != kSummarySchema) {
-    throw fail(
-        fmt::format("unsupported schema {} (expected \"{}\")", schema.dump(), kSummarySchema));
-  }
-
-  BaselineSummary baseline;
-  baseline.path = path;
-  KeyMetrics& m = baseline.metrics;
-  m.qps = number_at(j, "qps");
-  m.output_throughput = number_at(j, "output_throughput_tok_s");
-  const Json metrics = j.value("metrics", Json::object());
-  read_distribution(metrics, "latency_s", m.latency_mean_s, m.latency_p99_s);
-  read_distribution(metrics, "ttft_ms", m.ttft_mean_ms, m.ttft_p99_ms);
-  read_distribution(metrics, "tpot_ms", m.tpot_mean_ms, m.tpot_p99_ms);
-  read_distribution(metrics, "itl_ms", m.itl_mean_ms, m.itl_p99_ms);
-  const Json requests = j.value("requests", Json::object());
-  const auto total = number_at(requests, "total");
-  const auto failed = number_at(requests, "failed");
-  if (total && failed && *total > 0) m.error_rate_percent = *failed / *total * 100;
-
-  const Json run = j.value("run", Json::object());
-  if (run.is_object()) {
-    std::vector<std::string> parts;
-    if (auto p = number_at(run, "parallel")) parts.push_back(fmt::format("parallel {}", *p));
-    if (auto r = number_at(run, "rate")) parts.push_back(fmt::format("rate {}", *r));
-    if (auto n = number_at(run, "number")) parts.push_back(fmt::format("number {}", *n));
-    auto started = run.find("started_at");
-    if (started != run.end() && started->is_string()) parts.push_back(started->get<std::string>());
-    for (const std::string& part : parts) {
-      if (!baseline.description.empty()) baseline.description += ", ";
-      baseline.description += part;
-    }
-  }
-  return baseline;
 }
 
 KeyMetrics key_metrics(const RunSummary& s) {

@@ -1,10 +1,11 @@
-// Baseline comparison (`--baseline PATH/summary.json [--tolerance 10%]`): reads a stored llmperf
-// summary.json and compares a run's key metrics with it. A metric regresses when it is worse than
-// the baseline by more than the tolerance, relative to the baseline value (QPS and output
-// throughput: higher is better; latency, TTFT, TPOT and ITL mean and p99: lower is better). The
-// error rate is compared in percentage points instead (a relative change from 0 % means nothing):
-// it regresses when it rises by more than tolerance x 10 points, i.e. 1 point at 10 %. A value
-// exactly at the tolerance is ok. A metric missing on either side is shown as "-" and not judged.
+// Baseline comparison (`--baseline PATH/summary.json [--tolerance 10%]`): compares a run's key
+// metrics with those of a stored llmperf summary.json (read by report's load_baseline). A metric
+// regresses when it is worse than the baseline by more than the tolerance, relative to the baseline
+// value (QPS and output throughput: higher is better; latency, TTFT, TPOT and ITL mean and p99:
+// lower is better). The error rate is compared in percentage points instead (a relative change from
+// 0 % means nothing): it regresses when it rises by more than tolerance x 10 points, i.e. 1 point
+// at 10 %. A value exactly at the tolerance is ok. A metric missing on either side is shown as "-"
+// and not judged.
 #pragma once
 
 #include <optional>
@@ -32,16 +33,12 @@ struct KeyMetrics {
   std::optional<double> error_rate_percent;  // failed / total x 100 (%)
 };
 
-// A stored run read back from its summary.json.
+// A stored run read back from its summary.json (report's load_baseline).
 struct BaselineSummary {
   std::string path;         // the file it was read from
   std::string description;  // e.g. "parallel 8, number 100, 2026-11-21T12:48:33Z"
   KeyMetrics metrics;       // its key metrics
 };
-
-// Reads an llmperf summary.json ("schema": "llmperf.summary/1"). Throws std::invalid_argument
-// naming --baseline and the path when the file cannot be read, is not JSON or has another schema.
-BaselineSummary load_baseline(const std::string& path);
 
 // The key metrics of a run just measured (p99 only when 99 is among summary.percentiles).
 KeyMetrics key_metrics(const RunSummary& summary);
