@@ -1,5 +1,5 @@
 // `llmperf compare` and `llmperf report`: argv parsing (CLI11) and exit codes for the report tools
-// in report/compare.cpp and report/rebuild.cpp. Nothing here sends a request.
+// in report/tools/ (compare.cpp, rebuild.cpp, merge.cpp). Nothing here sends a request.
 #include "cli/subcommands.h"
 
 #include <filesystem>

@@ -242,7 +242,7 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info);
 // that is not a requests.jsonl record.
 RequestRecord record_from_json(const std::string& line);
 
-// --- verdicts (verdict_text.cpp, formats/junit.cpp) ---
+// --- verdicts (text/verdict_text.cpp, formats/junit.cpp) ---
 
 // A JUnit XML document: <testsuites> holding one <testsuite name="llmperf RUN"> per run and one
 // <testcase classname="llmperf.RUN" name="EXPRESSION"> per SLO, with a <failure> when it failed.

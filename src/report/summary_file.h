@@ -1,6 +1,6 @@
 // summary.json ("llmperf.summary/1") as data: the one description of the file, its one reader
 // (parse_summary_file) and its one writer (summary_file_text). A run fills a SummaryFile from its
-// summary (summary_file() in summary_json.cpp); `llmperf report`, `llmperf merge`, `llmperf
+// summary (summary_file() in files/summary_json.cpp); `llmperf report`, `llmperf merge`, `llmperf
 // compare` and --baseline read it back. The parts those read are typed, in the file's units (ms,
 // s, tokens); every other block is kept as the JSON it was written as, so that write -> read ->
 // write gives the same bytes.

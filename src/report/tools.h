@@ -22,7 +22,7 @@ struct CompareOutcome {
 
 // Loads every directory, writes compare.md and compare.html into options.outputs_dir (created if
 // needed) and returns the Markdown. Columns whose labels collide are told apart by what differs
-// (report/compare_labels.cpp). Throws std::runtime_error naming the directory that cannot be read
+// (report/tools/compare_labels.cpp). Throws std::runtime_error naming the directory that cannot be read
 // or the label count that does not match.
 CompareOutcome compare_outputs(const CompareOptions& options);
 

@@ -1,6 +1,6 @@
 // Baseline comparison: judging a run's key metrics against a stored run's within a tolerance. The
-// rules are in baseline.h; the stored run is read by report's load_baseline (summary_file.cpp) and
-// the table is rendered in report/verdict_text.cpp.
+// rules are in baseline.h; the stored run is read by report's load_baseline (report/files/summary_file.cpp) and
+// the table is rendered in report/text/verdict_text.cpp.
 #include "verdict/baseline.h"
 
 #include <algorithm>
