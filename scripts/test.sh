@@ -8,9 +8,10 @@
 #   3. builds everything with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the
 #      libFuzzer targets into build-sanitize/, runs each fuzz target briefly on its seed corpus
 #      (FUZZ_SECONDS, default 5), then the whole suite there.
-# The sanitizer builds are unity builds (fewer, larger translation units: faster to build); the
-# g++ build is the ordinary one, as users build it (its test executables are unity builds in all
-# three). QUICK=1 runs only step 1.
+# The g++ and ASan+UBSan builds are unity builds (fewer, larger translation units: a third of the
+# compile time); the TSan build is not, so that every source of llmperf and llmperf-mock is also
+# compiled on its own, as `bash scripts/build.sh` does. Test executables are one unity translation
+# unit each in all three. QUICK=1 runs only step 1.
 # The two clang builds compile in the background, one after the other, niced, from the moment the
 # g++ suite starts: the suites mostly wait on servers and sleeps, and the compilers take the cores
 # they leave. Each build's output goes to <dir>/build.log, shown if it fails.
@@ -22,7 +23,7 @@ started=$SECONDS
 step() { echo "== test: $1 [$(( SECONDS - started )) s]"; }
 
 step "g++ Release build (build/)"
-BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON
+BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON -DCMAKE_UNITY_BUILD=ON
 
 # The sanitizer builds: -O1 with line tables only (what a sanitizer report needs, at a fraction of
 # -O2 -g's compile and link time), linked by lld, without the bench programs.
@@ -33,7 +34,7 @@ clang_build() {  # dir, targets ("" for all), extra cmake options...
     CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
       -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DLLMPERF_BENCH=OFF \
-      -DCMAKE_UNITY_BUILD=ON -DBUILD_TESTING=ON "$@" >/dev/null
+      -DBUILD_TESTING=ON "$@" >/dev/null
   fi
   # shellcheck disable=SC2086  # targets is a list
   cmake --build "$dir" --parallel "$jobs" ${targets:+--target $targets}
@@ -46,12 +47,12 @@ if [ "${QUICK:-0}" != "1" ]; then
   rm -f build-{tsan,sanitize}/.test-build-{ok,failed}
   # Its own process group (setsid), which the script ends if it stops first.
   setsid nice -n 19 bash -c "$(declare -f clang_build); jobs=$jobs
-    if clang_build build-tsan '$tsan_targets' -DLLMPERF_TSAN=ON >build-tsan/build.log 2>&1; then
+    if clang_build build-tsan '$tsan_targets' -DLLMPERF_TSAN=ON -DCMAKE_UNITY_BUILD=OFF >build-tsan/build.log 2>&1; then
       touch build-tsan/.test-build-ok
     else
       touch build-tsan/.test-build-failed; exit 1
     fi
-    if clang_build build-sanitize '' -DLLMPERF_FUZZ=ON >build-sanitize/build.log 2>&1; then
+    if clang_build build-sanitize '' -DLLMPERF_FUZZ=ON -DCMAKE_UNITY_BUILD=ON >build-sanitize/build.log 2>&1; then
       touch build-sanitize/.test-build-ok
     else
       touch build-sanitize/.test-build-failed; exit 1

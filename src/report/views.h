@@ -55,6 +55,9 @@ struct MetricPoint {
 // concurrency caps). Every table over a sweep's runs labels them with these.
 std::vector<std::string> run_labels(const std::vector<MetricPoint>& points);
 
+// Every point is an open-loop run (has a rate): the x axis is the rate, not the concurrency.
+bool by_rate(const std::vector<MetricPoint>& points);
+
 MetricPoint point_from_row(const SweepRow& row);
 // From a run's summary.json; missing values stay absent.
 MetricPoint point_from_summary_file(const SummaryFile& summary);

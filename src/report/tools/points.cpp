@@ -63,10 +63,14 @@ std::vector<RowDef> row_defs() {
   };
 }
 
+}  // namespace
+
 bool by_rate(const std::vector<MetricPoint>& points) {
   return !points.empty() && std::all_of(points.begin(), points.end(),
                                         [](const MetricPoint& p) { return p.rate >= 0; });
 }
+
+namespace {
 
 double x_of(const MetricPoint& p, bool rate) { return rate ? p.rate : p.parallel; }
 

@@ -42,11 +42,6 @@ std::vector<GridMetric> grid_metrics(const std::string& tail) {
   };
 }
 
-bool by_rate(const std::vector<MetricPoint>& points) {
-  return !points.empty() && std::all_of(points.begin(), points.end(),
-                                        [](const MetricPoint& p) { return p.rate >= 0; });
-}
-
 // The points of one load point, and the lengths that make its rows and columns.
 struct LoadGroup {
   std::string name;  // "concurrency 16", "rate 5 req/s"
