@@ -175,12 +175,7 @@ class Benchmark {
 
   // Writes what covers all runs (the sweep table's files, --junit) and hands the result over.
   BenchmarkResult finish() && {
-    if (!result_.runs.empty()) {
-      std::vector<SweepRow> rows;
-      rows.reserve(result_.runs.size());
-      for (const RunResult& run : result_.runs) rows.push_back({run.info, run.summary});
-      write_sweep_outputs(result_.sweep_dir, rows);
-    }
+    if (!result_.runs.empty()) write_sweep_outputs(result_.sweep_dir, sweep_rows(result_));
     if (!config_.junit_path.empty()) {
       std::vector<RunVerdict> verdicts;
       for (const RunResult& run : result_.runs) verdicts.push_back(run.verdict);
@@ -254,35 +249,34 @@ class Benchmark {
     result_.interrupted = result_.interrupted || load.interrupted;
 
     RunTrace trace;
-    SweepRow row{info, summary_builder.finish(&trace)};
-    ClientHealthInput health{std::move(load.stamp_delay_ns), load.cpu_s, info.duration_s,
-                             run.workers.threads,
-                             rate > 0 ? &row.summary.open_loop.client_lag_ns : nullptr};
-    row.summary.client = assess_client_health(health, config_.percentiles);
-    row.summary.client.threads_reason = run.workers.reason;
-    row.summary.server = std::move(server_summary);
+    run_result.info = std::move(info);
+    run_result.summary = summary_builder.finish(&trace);
+    ClientHealthInput health{std::move(load.stamp_delay_ns), load.cpu_s,
+                             run_result.info.duration_s, run.workers.threads,
+                             rate > 0 ? &run_result.summary.open_loop.client_lag_ns : nullptr};
+    run_result.summary.client = assess_client_health(health, config_.percentiles);
+    run_result.summary.client.threads_reason = run.workers.reason;
+    run_result.summary.server = std::move(server_summary);
 
-    const RunVerdict verdict = evaluate_slos(run.name, slos_, row.summary);
+    const RunVerdict verdict = evaluate_slos(run.name, slos_, run_result.summary);
     for (const auto& [slo, outcome] : verdict.results) {
-      row.info.slo.push_back({slo.expression, outcome.passed, outcome.text});
+      run_result.info.slo.push_back({slo.expression, outcome.passed, outcome.text});
     }
-    std::string text = render_text_summary(report, row.info, row.summary);
-    text += render_load_text(row.info, row.summary, config_.arrival);
-    text += render_server_text(row.info, row.summary);
-    text += render_verdicts_text(row.summary, verdict);
+    std::string text = render_text_summary(report, run_result.info, run_result.summary);
+    text += render_load_text(run_result.info, run_result.summary, config_.arrival);
+    text += render_server_text(run_result.info, run_result.summary);
+    text += render_verdicts_text(run_result.summary, verdict);
     if (baseline_) {
       run_result.baseline =
-          compare_to_baseline(*baseline_, row.summary, parse_tolerance(config_.tolerance));
+          compare_to_baseline(*baseline_, run_result.summary, parse_tolerance(config_.tolerance));
       text += render_baseline_table(*run_result.baseline);
       if (run_result.baseline->regressed()) ++result_.regressions;
     }
-    text += render_length_warning(row.info, row.summary);
-    write_run_outputs(report, row.info, row.summary, trace, records_file.vllm_arrays());
-    spdlog::info("results written to {}", row.info.output_dir);
+    text += render_length_warning(run_result.info, run_result.summary);
+    write_run_outputs(report, run_result.info, run_result.summary, trace, records_file.vllm_arrays());
+    spdlog::info("results written to {}", run_result.info.output_dir);
     const bool passed = verdict.passed();
     if (!passed) ++result_.slo_failures;
-    run_result.info = std::move(row.info);
-    run_result.summary = std::move(row.summary);
     run_result.verdict = verdict;
     run_result.text = std::move(text);
     result_.runs.push_back(std::move(run_result));
@@ -373,6 +367,13 @@ Config with_served_model(const Config& given) {
 }
 
 }  // namespace
+
+std::vector<SweepRow> sweep_rows(const BenchmarkResult& result) {
+  std::vector<SweepRow> rows;
+  rows.reserve(result.runs.size());
+  for (const RunResult& run : result.runs) rows.push_back({run.info, run.summary});
+  return rows;
+}
 
 BenchmarkResult run_benchmark(const Config& requested, const BenchmarkOptions& options) {
   install_interrupt_handlers();

@@ -48,6 +48,9 @@ struct BenchmarkOptions {
   std::function<void(const RunResult&)> on_run;
 };
 
+// The runs as the sweep tables take them (report/report.h's SweepRow).
+std::vector<SweepRow> sweep_rows(const BenchmarkResult& result);
+
 // Runs the whole benchmark that a validated config describes. Throws DatasetError /
 // std::invalid_argument for what the user must fix and std::runtime_error for other start-up
 // problems (the caller maps them to exit codes).

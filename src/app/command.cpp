@@ -16,12 +16,7 @@ namespace llmperf {
 std::string closing_text(const BenchmarkResult& result) {
   if (result.runs.empty()) return "";
   std::string text;
-  if (result.runs.size() > 1) {
-    std::vector<SweepRow> rows;
-    rows.reserve(result.runs.size());
-    for (const RunResult& run : result.runs) rows.push_back({run.info, run.summary});
-    text += render_sweep_text(rows);
-  }
+  if (result.runs.size() > 1) text += render_sweep_text(sweep_rows(result));
   text += result.search_text;
   text += fmt::format("\nOutputs: {}\n", result.sweep_dir);
   return text;
