@@ -314,16 +314,12 @@ BaseValue base_value(const Slo& slo, const MetricDef& def, const RunSummary& s) 
 
 std::string Slo::name() const { return stat.empty() ? metric : metric + "." + stat; }
 
-Slo parse_slo(const std::string& expression) {
-  const std::string_view text = trim(expression);
-  const auto fail = [&](const std::string& why) {
-    return std::invalid_argument(fmt::format("--slo '{}': {}", expression, why));
-  };
-  if (text.empty()) throw fail("empty expression (expected e.g. 'ttft.p99<=800ms')");
+namespace {
 
-  Slo slo;
-  slo.expression = text;
-  std::string_view rest = text;
+// Reads "METRIC[.STAT]" from the front of `rest` into `slo`, advancing `rest`; the metric's
+// definition. Throws what `fail` makes.
+template <typename Fail>
+const MetricDef& take_metric(std::string_view& rest, Slo& slo, const Fail& fail) {
   size_t n = 0;
   while (n < rest.size() && ((rest[n] >= 'a' && rest[n] <= 'z') ||
                              (rest[n] >= '0' && rest[n] <= '9') || rest[n] == '_')) {
@@ -343,7 +339,7 @@ Slo parse_slo(const std::string& expression) {
     rest.remove_prefix(1);
     size_t m = 0;
     while (m < rest.size() && rest[m] != '<' && rest[m] != '>' && rest[m] != '=' &&
-           rest[m] != ' ' && rest[m] != '!') {
+           rest[m] != ' ' && rest[m] != '!' && rest[m] != ':') {
       ++m;
     }
     const std::string_view stat = rest.substr(0, m);
@@ -357,6 +353,60 @@ Slo parse_slo(const std::string& expression) {
     throw fail(fmt::format("{} needs a statistic, e.g. {}.p99 or {}.mean", slo.metric, slo.metric,
                            slo.metric));
   }
+  return *def;
+}
+
+}  // namespace
+
+Slo parse_metric(std::string_view text, std::string_view flag) {
+  const auto fail = [&](const std::string& why) {
+    return std::invalid_argument(fmt::format("{} '{}': {}", flag, text, why));
+  };
+  Slo slo;
+  slo.expression = trim(text);
+  std::string_view rest = trim(text);
+  const MetricDef& def = take_metric(rest, slo, fail);
+  if (!trim(rest).empty()) {
+    throw fail(fmt::format("unexpected '{}' after '{}'", trim(rest), slo.name()));
+  }
+  // The metric's natural unit: ms for times, a plain fraction or count, tokens, req/s, tok/s.
+  const std::string_view unit = def.kind == Kind::kTime ? "ms" : "";
+  if (auto why = apply_unit(def, unit, slo)) throw fail(*why);
+  return slo;
+}
+
+std::optional<double> metric_value(const Slo& slo, const RunSummary& summary, std::string* why) {
+  const MetricDef* def = find_metric(slo.metric);
+  if (def == nullptr) {
+    if (why != nullptr) *why = "unknown metric";
+    return std::nullopt;
+  }
+  const BaseValue base = base_value(slo, *def, summary);
+  if (!base.value) {
+    if (why != nullptr) *why = base.why;
+    return std::nullopt;
+  }
+  return *base.value / slo.divisor;
+}
+
+bool higher_is_better(const Slo& slo) {
+  const MetricDef* def = find_metric(slo.metric);
+  if (def == nullptr) return false;
+  if (def->kind == Kind::kReqRate || def->kind == Kind::kTokRate) return true;
+  return slo.metric == "success_rate" || slo.metric == "good_fraction";
+}
+
+Slo parse_slo(const std::string& expression) {
+  const std::string_view text = trim(expression);
+  const auto fail = [&](const std::string& why) {
+    return std::invalid_argument(fmt::format("--slo '{}': {}", expression, why));
+  };
+  if (text.empty()) throw fail("empty expression (expected e.g. 'ttft.p99<=800ms')");
+
+  Slo slo;
+  slo.expression = text;
+  std::string_view rest = text;
+  const MetricDef* def = &take_metric(rest, slo, fail);
 
   rest = trim(rest);
   const std::optional<SloOp> op = take_op(rest);
@@ -380,18 +430,14 @@ SloResult evaluate_slo(const Slo& slo, const RunSummary& summary) {
   SloResult result;
   const std::string limit = fmt::format("limit {} {}", op_text(slo.op),
                                         with_unit(fmt::format("{}", slo.threshold), slo.unit));
-  const MetricDef* def = find_metric(slo.metric);
-  if (def == nullptr) {
-    result.text = fmt::format("{} unavailable: unknown metric; {}", slo.name(), limit);
-    return result;
-  }
-  const BaseValue base = base_value(slo, *def, summary);
-  if (!base.value) {
-    result.text = fmt::format("{} unavailable: {}; {}", slo.name(), base.why, limit);
+  std::string why;
+  const std::optional<double> actual = metric_value(slo, summary, &why);
+  if (!actual) {
+    result.text = fmt::format("{} unavailable: {}; {}", slo.name(), why, limit);
     return result;
   }
   result.available = true;
-  result.actual = *base.value / slo.divisor;
+  result.actual = *actual;
   result.passed = holds(result.actual, slo.op, slo.threshold);
   result.text = fmt::format("{} = {}, {}", slo.name(),
                             with_unit(format_value(result.actual), slo.unit), limit);

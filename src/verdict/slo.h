@@ -28,7 +28,9 @@
 // fails the SLO with a message saying why. A run passes when every SLO passes.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -63,6 +65,19 @@ struct SloResult {
 // Parses one `--slo` expression. Throws std::invalid_argument with a message naming --slo and the
 // expression, e.g. "--slo 'ttft.p99<=800': missing unit (ms, s or us)".
 Slo parse_slo(const std::string& expression);
+
+// Parses "METRIC[.STAT]" alone, as --objective and the study tables name a metric: an Slo without
+// operator or threshold, in the metric's natural unit (ms for times, tok/s, req/s, tokens, a plain
+// fraction or count). Throws std::invalid_argument naming `flag` and the text.
+Slo parse_metric(std::string_view text, std::string_view flag);
+
+// The value of `slo`'s metric in the run, in slo.unit; nullopt (with the reason in *why when
+// given) when the run does not have it, as evaluate_slo says.
+std::optional<double> metric_value(const Slo& slo, const RunSummary& summary,
+                                   std::string* why = nullptr);
+
+// Whether more of the metric is better: the rates and throughputs, success_rate, good_fraction.
+bool higher_is_better(const Slo& slo);
 
 // Evaluates `slo` against a run's summary (pure).
 SloResult evaluate_slo(const Slo& slo, const RunSummary& summary);

@@ -418,3 +418,43 @@ TEST(SloHelp, MentionsTheServerMismatches) {
 
 }  // namespace
 }  // namespace llmperf
+
+namespace llmperf {
+namespace {
+
+TEST(SloMetric, ParsesAMetricAloneInItsNaturalUnit) {
+  const Slo ttft = parse_metric("ttft.p99", "--objective");
+  EXPECT_EQ(ttft.name(), "ttft.p99");
+  EXPECT_EQ(ttft.unit, "ms");
+  EXPECT_DOUBLE_EQ(*metric_value(ttft, stream_summary()), 800.0);  // 800e6 ns
+  EXPECT_FALSE(higher_is_better(ttft));
+
+  const Slo out = parse_metric(" output_throughput ", "--objective");
+  EXPECT_EQ(out.unit, "tok/s");
+  EXPECT_DOUBLE_EQ(*metric_value(out, stream_summary()), 1000.0);
+  EXPECT_TRUE(higher_is_better(out));
+  EXPECT_TRUE(higher_is_better(parse_metric("success_rate", "--objective")));
+  EXPECT_FALSE(higher_is_better(parse_metric("error_rate", "--objective")));
+  EXPECT_DOUBLE_EQ(*metric_value(parse_metric("error_rate", "x"), stream_summary()), 0.02);
+}
+
+TEST(SloMetric, SaysWhyARunLacksTheMetric) {
+  std::string why;
+  EXPECT_FALSE(metric_value(parse_metric("ttft.mean", "x"), non_stream_summary(), &why));
+  EXPECT_NE(why.find("did not stream"), std::string::npos) << why;
+}
+
+TEST(SloMetric, RejectsOperatorsAndUnknownNamesNamingTheFlag) {
+  try {
+    parse_metric("ttft.p99<=2s", "--objective");
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("--objective 'ttft.p99<=2s'"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW(parse_metric("speed", "--objective"), std::invalid_argument);
+  EXPECT_THROW(parse_metric("ttft", "--objective"), std::invalid_argument);  // needs a STAT
+}
+
+}  // namespace
+}  // namespace llmperf

@@ -1,0 +1,114 @@
+// `llmperf tune`'s flags. CLI11 takes the study's own flags; every argument it does not know is
+// the benchmark's and stays in order for each trial, where parse_cli reads it after the templates
+// are filled in.
+#include "cli/tune.h"
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "core/exit_codes.h"
+
+namespace llmperf {
+namespace {
+
+constexpr const char* kDescription =
+    "Start the server under test once per configuration, benchmark it, and find the best.\n"
+    "  llmperf tune --serve 'CMD ... --port {port} --max-num-seqs {mns}' --param mns=64,128,256 \\\n"
+    "    [tune flags] --url 'http://127.0.0.1:{port}/v1/chat/completions' [benchmark flags]\n"
+    "Every flag below is the study's; all others are the benchmark's, as for `llmperf`, and may\n"
+    "use the same {name} templates as --serve: a parameter's value, {port} (a free loopback port\n"
+    "llmperf picks per trial), {trial} (the trial's index) and {outdir} (its directory).\n"
+    "Outputs: <--outputs-dir>/<timestamp>/tune/ (study.jsonl, one line per trial as it ends;\n"
+    "study_summary.json/.csv/.md; study.html; a directory per trial with server.log and the\n"
+    "benchmark's files). See docs/tune.md.";
+
+constexpr const char* kStrategyHelp =
+    "How configurations are chosen. grid (default): every combination, in order, the first "
+    "--param varying slowest; costs one server start and one benchmark per combination. "
+    "random:N: N combinations drawn (seeded by --seed, reproducible); costs N. halving[:ETA] "
+    "(ETA default 3): every combination gets a benchmark of -n/ETA^k requests, the best 1/ETA "
+    "go on to runs ETA times longer, up to the full -n; costs about (rungs) x (combinations / "
+    "(ETA-1)) short benchmarks, a server start each, and far fewer requests than grid";
+
+}  // namespace
+
+TuneCli parse_tune(int argc, const char* const* argv) {
+  TuneCli cli;
+  StudySpec& spec = cli.spec;
+  CLI::App app(kDescription, "tune");
+  app.allow_extras();
+  app.add_option("--serve", spec.serve,
+                 "The server's command line, run through `sh -c` (environment assignments and "
+                 "quoting work as in a shell). It must listen on {port}");
+  app.add_option("--param", spec.params,
+                 "A parameter: name=a,b,c (choices), name=int:LO:HI[:STEP], "
+                 "name=float:LO:HI[:N], name=log:LO:HI[:N] (N points in a grid), "
+                 "name=flag:--some-flag (the flag or nothing). Repeatable");
+  app.add_option("--strategy", spec.strategy, kStrategyHelp)->capture_default_str();
+  app.add_option("--objective", spec.objective,
+                 "What to optimise: METRIC[.STAT][:max|:min], METRIC as in --slo (e.g. "
+                 "output_throughput, ttft.p99, goodput). Rates default to max, the rest to min. "
+                 "Only trials that meet every --slo can be best")
+      ->capture_default_str();
+  app.add_option("--exclude", spec.excludes,
+                 "Skip combinations known to be invalid before starting them, e.g. "
+                 "'cp==false and mnbt<4096': and/or/not, parentheses, == != < <= > >=, "
+                 "parameter names, numbers, true/false, 'quoted strings'. Repeatable");
+  app.add_option("--num-runs", spec.num_runs,
+                 "Benchmarks per trial on the same server; the trial keeps the median and "
+                 "reports the spread")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--between-cmd", spec.between_cmd,
+                 "Run (sh -c) between repeated runs instead of resetting the server's prefix "
+                 "cache (vLLM POST /reset_prefix_cache, SGLang POST /flush_cache)");
+  app.add_flag("!--no-reset-cache", spec.reset_cache,
+               "Do not reset the server's prefix cache between repeated runs");
+  app.add_option("--ready-timeout", spec.ready_timeout_s,
+                 "Seconds to wait for GET /health (or /v1/models) to answer 200")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--ready-path", spec.ready_path,
+                 "The path polled for readiness (default: /health, then /v1/models)");
+  app.add_option("--stop-timeout", spec.stop_timeout_s,
+                 "Seconds between SIGTERM to the server's process group and SIGKILL")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--stop-cmd", spec.stop_cmd,
+                 "Run (sh -c) to stop a server started through another program, e.g. "
+                 "'docker stop llmperf-{trial}'; the process group is still signalled after it");
+  app.add_option("--study-dir", cli.study_dir,
+                 "The study's directory (default: <--outputs-dir>/<timestamp>/tune)");
+  app.add_option("--resume", cli.resume_dir,
+                 "Finish the study in DIR: trials already in its study.jsonl are kept, "
+                 "interrupted ones run again. Takes no other study or benchmark flag")
+      ->check(CLI::ExistingDirectory);
+  app.add_flag("--dry-run", cli.dry_run,
+               "Print every trial's server command and benchmark flags; start nothing");
+
+  if (auto done = parse_subcommand(app, argc, argv)) {
+    cli.outcome = *done;
+    return cli;
+  }
+  spec.bench_args = app.remaining();
+  const auto usage = [&](const std::string& why) {
+    cli.outcome = {kExitUsage, "", fmt::format("llmperf tune: {}\nRun with --help for usage.\n", why)};
+    return cli;
+  };
+  if (!cli.resume_dir.empty()) {
+    if (!spec.serve.empty() || !spec.params.empty() || !spec.bench_args.empty()) {
+      return usage("--resume DIR takes the study's flags from DIR/study.json; give no others");
+    }
+    cli.proceed = true;
+    return cli;
+  }
+  if (spec.serve.empty()) return usage("--serve CMD is required (the server's command line)");
+  if (spec.params.empty()) return usage("at least one --param name=VALUES is required");
+  cli.proceed = true;
+  return cli;
+}
+
+}  // namespace llmperf

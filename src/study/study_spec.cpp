@@ -1,0 +1,61 @@
+// study.json's "spec" object: every field by name, so that an older or newer llmperf can read it.
+#include "study/study_spec.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace llmperf {
+namespace {
+
+template <typename T>
+void read(const nlohmann::json& json, const char* key, T& field) {
+  const auto it = json.find(key);
+  if (it == json.end()) return;  // absent: the default
+  try {
+    field = it->get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw std::invalid_argument(fmt::format("study.json: \"{}\" has the wrong type", key));
+  }
+}
+
+}  // namespace
+
+nlohmann::json to_json(const StudySpec& spec) {
+  return {{"serve", spec.serve},
+          {"stop_cmd", spec.stop_cmd},
+          {"between_cmd", spec.between_cmd},
+          {"params", spec.params},
+          {"strategy", spec.strategy},
+          {"objective", spec.objective},
+          {"excludes", spec.excludes},
+          {"num_runs", spec.num_runs},
+          {"reset_cache", spec.reset_cache},
+          {"ready_timeout_s", spec.ready_timeout_s},
+          {"stop_timeout_s", spec.stop_timeout_s},
+          {"ready_path", spec.ready_path},
+          {"bench_args", spec.bench_args}};
+}
+
+StudySpec study_spec_from_json(const nlohmann::json& json) {
+  if (!json.is_object()) throw std::invalid_argument("study.json: \"spec\" is not an object");
+  StudySpec spec;
+  read(json, "serve", spec.serve);
+  read(json, "stop_cmd", spec.stop_cmd);
+  read(json, "between_cmd", spec.between_cmd);
+  read(json, "params", spec.params);
+  read(json, "strategy", spec.strategy);
+  read(json, "objective", spec.objective);
+  read(json, "excludes", spec.excludes);
+  read(json, "num_runs", spec.num_runs);
+  read(json, "reset_cache", spec.reset_cache);
+  read(json, "ready_timeout_s", spec.ready_timeout_s);
+  read(json, "stop_timeout_s", spec.stop_timeout_s);
+  read(json, "ready_path", spec.ready_path);
+  read(json, "bench_args", spec.bench_args);
+  if (spec.serve.empty()) throw std::invalid_argument("study.json: \"serve\" is missing");
+  return spec;
+}
+
+}  // namespace llmperf

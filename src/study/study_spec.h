@@ -1,0 +1,33 @@
+// What `llmperf tune` was asked to do: its own flags and the benchmark's, as given (templates not
+// yet expanded). The study's directory keeps it as study.json, so that `--resume` and
+// `llmperf report STUDYDIR` work from the directory alone.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace llmperf {
+
+struct StudySpec {
+  std::string serve;        // --serve: the server's command template, run through `sh -c`
+  std::string stop_cmd;     // --stop-cmd: run (through `sh -c`) to stop it; "" = signals only
+  std::string between_cmd;  // --between-cmd: run between repeated runs; "" = reset the cache
+  std::vector<std::string> params;    // --param name=SPEC, in order
+  std::string strategy = "grid";      // --strategy grid | random:N | halving[:ETA]
+  std::string objective = "output_throughput";  // --objective METRIC[.STAT][:max|:min]
+  std::vector<std::string> excludes;  // --exclude EXPR
+  int num_runs = 1;                   // --num-runs: benchmarks per trial (the median is kept)
+  bool reset_cache = true;            // between repeats, POST the server's cache-reset endpoint
+  double ready_timeout_s = 900;       // --ready-timeout
+  double stop_timeout_s = 30;         // --stop-timeout: SIGTERM to SIGKILL
+  std::string ready_path;             // --ready-path; "" = /health, then /v1/models
+  std::vector<std::string> bench_args;  // the benchmark's flags, in order, templates unexpanded
+};
+
+// study.json's "spec" object, and back. The reader throws std::invalid_argument naming the field.
+nlohmann::json to_json(const StudySpec& spec);
+StudySpec study_spec_from_json(const nlohmann::json& json);
+
+}  // namespace llmperf

@@ -1,0 +1,48 @@
+// study.json's spec: every field survives a round trip; a missing field takes its default; a wrong
+// type or a missing --serve is an error naming the field.
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "study/study_spec.h"
+
+namespace llmperf {
+namespace {
+
+TEST(StudySpec, RoundTripsEveryField) {
+  StudySpec spec;
+  spec.serve = "vllm serve q --port {port}";
+  spec.stop_cmd = "docker stop x-{trial}";
+  spec.between_cmd = "true";
+  spec.params = {"a=1,2", "b=int:1:4"};
+  spec.strategy = "halving:2";
+  spec.objective = "ttft.p99:min";
+  spec.excludes = {"a==1"};
+  spec.num_runs = 3;
+  spec.reset_cache = false;
+  spec.ready_timeout_s = 12.5;
+  spec.stop_timeout_s = 2;
+  spec.ready_path = "/ping";
+  spec.bench_args = {"--url", "http://127.0.0.1:{port}/v1/completions", "-n", "10"};
+  const StudySpec back = study_spec_from_json(nlohmann::json::parse(to_json(spec).dump()));
+  EXPECT_EQ(to_json(back), to_json(spec));
+  EXPECT_EQ(back.bench_args, spec.bench_args);
+  EXPECT_FALSE(back.reset_cache);
+}
+
+TEST(StudySpec, DefaultsAndErrors) {
+  const StudySpec spec = study_spec_from_json({{"serve", "x"}});
+  EXPECT_EQ(spec.strategy, "grid");
+  EXPECT_EQ(spec.num_runs, 1);
+  EXPECT_THROW(study_spec_from_json({{"strategy", "grid"}}), std::invalid_argument);
+  try {
+    study_spec_from_json({{"serve", "x"}, {"num_runs", "three"}});
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("num_runs"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace llmperf
