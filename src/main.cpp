@@ -12,6 +12,8 @@
 #include "cli/subcommands.h"
 #include "app/calibrate/calibrate.h"
 #include "app/command.h"
+#include "app/tune/tune_command.h"
+#include "cli/tune.h"
 #include "core/exit_codes.h"
 #include "workload/dataset.h"
 
@@ -31,6 +33,15 @@ int main(int argc, char** argv) {
     return run_calibration(cli.plan, [&cli](const std::string& url, const std::string& dir) {
       return calibration_config(cli.plan, url, dir);
     });
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "tune") {  // llmperf tune ...
+    const TuneCli cli = parse_tune(argc, argv);
+    if (!cli.proceed) {
+      std::fputs(cli.outcome.out.c_str(), stdout);
+      std::fputs(cli.outcome.err.c_str(), stderr);
+      return cli.outcome.exit_code;
+    }
+    return tune_command(cli);
   }
   if (auto sub = run_subcommand(argc, argv)) {  // llmperf compare ... / llmperf report ...
     std::fputs(sub->out.c_str(), stdout);

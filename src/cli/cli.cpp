@@ -3,6 +3,8 @@
 // validates the result. --help carries the metric definitions (DESIGN §3) and the exit codes.
 #include "cli/cli.h"
 
+#include "core/version.h"
+
 #include "cli/compat.h"
 #include "cli/flags.h"
 #include "cli/shards.h"
@@ -28,7 +30,6 @@
 namespace llmperf {
 namespace {
 
-constexpr const char* kVersion = "llmperf 0.1.0";
 
 constexpr const char* kFooter =
     R"(Metrics (per-request times are measured from t_send, the moment the request is handed to curl;
@@ -210,7 +211,7 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
                "llmperf"};
   app.option_defaults()->always_capture_default();
   app.get_formatter()->column_width(32);
-  app.set_version_flag("--version", kVersion, "Print the version and exit");
+  app.set_version_flag("--version", std::string("llmperf ") + kLlmperfVersion, "Print the version and exit");
   app.footer(std::string(kFooter) + "\n\n" + slo_grammar_help());
   app.set_config("--config", "",
                  "Read flags from a TOML file (keys are flag names without dashes, e.g. "

@@ -71,8 +71,6 @@ TuneCli parse_tune(int argc, const char* const* argv) {
                  "Seconds to wait for GET /health (or /v1/models) to answer 200")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  app.add_option("--ready-path", spec.ready_path,
-                 "The path polled for readiness (default: /health, then /v1/models)");
   app.add_option("--stop-timeout", spec.stop_timeout_s,
                  "Seconds between SIGTERM to the server's process group and SIGKILL")
       ->check(CLI::NonNegativeNumber)

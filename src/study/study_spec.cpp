@@ -34,7 +34,6 @@ nlohmann::json to_json(const StudySpec& spec) {
           {"reset_cache", spec.reset_cache},
           {"ready_timeout_s", spec.ready_timeout_s},
           {"stop_timeout_s", spec.stop_timeout_s},
-          {"ready_path", spec.ready_path},
           {"bench_args", spec.bench_args}};
 }
 
@@ -52,7 +51,6 @@ StudySpec study_spec_from_json(const nlohmann::json& json) {
   read(json, "reset_cache", spec.reset_cache);
   read(json, "ready_timeout_s", spec.ready_timeout_s);
   read(json, "stop_timeout_s", spec.stop_timeout_s);
-  read(json, "ready_path", spec.ready_path);
   read(json, "bench_args", spec.bench_args);
   if (spec.serve.empty()) throw std::invalid_argument("study.json: \"serve\" is missing");
   return spec;

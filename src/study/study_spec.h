@@ -22,7 +22,6 @@ struct StudySpec {
   bool reset_cache = true;            // between repeats, POST the server's cache-reset endpoint
   double ready_timeout_s = 900;       // --ready-timeout
   double stop_timeout_s = 30;         // --stop-timeout: SIGTERM to SIGKILL
-  std::string ready_path;             // --ready-path; "" = /health, then /v1/models
   std::vector<std::string> bench_args;  // the benchmark's flags, in order, templates unexpanded
 };
 

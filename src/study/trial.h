@@ -54,6 +54,7 @@ struct GpuMemory {
   int index = 0;          // the GPU's index
   int64_t used_mib = 0;   // the most memory in use seen, MiB
   int64_t total_mib = 0;  // the GPU's memory, MiB
+  bool operator==(const GpuMemory&) const = default;
 };
 
 // One ledger line.

@@ -23,7 +23,6 @@ TEST(StudySpec, RoundTripsEveryField) {
   spec.reset_cache = false;
   spec.ready_timeout_s = 12.5;
   spec.stop_timeout_s = 2;
-  spec.ready_path = "/ping";
   spec.bench_args = {"--url", "http://127.0.0.1:{port}/v1/completions", "-n", "10"};
   const StudySpec back = study_spec_from_json(nlohmann::json::parse(to_json(spec).dump()));
   EXPECT_EQ(to_json(back), to_json(spec));

@@ -15,15 +15,10 @@
 #include <thread>
 #include <vector>
 
+#include "study/trial.h"  // GpuMemory
+
 namespace llmperf {
 
-// One GPU's memory, in MiB as nvidia-smi reports it.
-struct GpuMemory {
-  int index = 0;          // nvidia-smi's GPU index
-  int64_t used_mib = 0;   // memory.used (the peak, in a sampler's result)
-  int64_t total_mib = 0;  // memory.total
-  bool operator==(const GpuMemory&) const = default;
-};
 
 // The GPUs of one nvidia-smi answer in the format above ("0, 19344, 46068" per line), in its
 // order. Lines that do not hold three integers (blank lines, "[N/A]", "[Not Supported]", an error

@@ -12,13 +12,13 @@
 
 #include <fmt/format.h>
 
+#include "core/version.h"
 #include "report/internal.h"
 
 namespace llmperf {
 namespace report_detail {
 namespace {
 
-constexpr const char* kVersion = "0.1.0";
 Json dataset_json(const DatasetStats& stats) {
   return Json{{"records_read", stats.records_read},
               {"accepted", stats.accepted},
@@ -271,7 +271,7 @@ SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
     return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
   };
   SummaryFile f;
-  f.llmperf_version = kVersion;
+  f.llmperf_version = kLlmperfVersion;
   f.run.parallel = info.parallel;
   f.run.number = info.number;
   if (info.rate >= 0) f.run.rate = finite(info.rate);

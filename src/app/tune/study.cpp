@@ -1,0 +1,331 @@
+// The study: its configurations from the strategy, each run as a trial (trial_runner.cpp), the
+// ledger appended and flushed as each trial ends, resumption from the ledger, successive halving's
+// rungs, and the study's files at the end (report/study/).
+#include "app/tune/study.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "app/signals.h"
+#include "app/tune/server_process.h"
+#include "app/tune/trial_runner.h"
+#include "core/clock.h"
+#include "core/version.h"
+#include "plan/run_plan.h"
+#include "report/study/study_files.h"
+#include "report/study/study_text.h"
+#include "study/exclude.h"
+#include "study/label.h"
+#include "study/pareto.h"
+#include "study/study_file.h"
+#include "study/template.h"
+
+namespace llmperf {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool interrupted() { return interrupt_count().load() > 0; }
+
+// The ledger, study.jsonl: one line per trial, appended and flushed (fsync) as each trial ends,
+// so that a crash loses at most the trial in progress.
+class LedgerWriter {
+ public:
+  LedgerWriter(const std::string& path, const Ledger& existing) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw std::runtime_error(fmt::format("cannot write {}", path));
+    // A line cut short by a crash is dropped before anything is appended.
+    if (::ftruncate(fd_, static_cast<off_t>(existing.keep_bytes)) != 0 ||
+        ::lseek(fd_, 0, SEEK_END) < 0) {
+      throw std::runtime_error(fmt::format("cannot write {}", path));
+    }
+    if (existing.needs_newline) write("\n");
+    path_ = path;
+  }
+  ~LedgerWriter() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  LedgerWriter(const LedgerWriter&) = delete;
+  LedgerWriter& operator=(const LedgerWriter&) = delete;
+
+  void append(const TrialRecord& record) {
+    write(to_json(record) + "\n");
+    ::fsync(fd_);
+  }
+
+ private:
+  void write(const std::string& text) {
+    size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+      if (n <= 0) throw std::runtime_error(fmt::format("cannot write {}", path_));
+      done += static_cast<size_t>(n);
+    }
+  }
+  int fd_ = -1;
+  std::string path_;
+};
+
+// Everything the flags imply, worked out before any server starts.
+struct StudyPlan {
+  std::vector<ParamSpace> spaces;
+  Strategy strategy;
+  std::vector<ExcludeRule> excludes;
+  Objective objective;
+  std::vector<Assignment> configs;  // in the strategy's order
+  Config base;                      // trial 0's benchmark flags (outputs dir, seed, -n, --parallel)
+  std::vector<std::string> warnings;
+};
+
+// Checks every template against the names it may use, so a typo fails before anything starts.
+void check_templates(const StudySpec& spec, const std::vector<ParamSpace>& spaces) {
+  std::vector<std::string> known(std::begin(kBuiltinNames), std::end(kBuiltinNames));
+  for (const ParamSpace& space : spaces) known.push_back(space.name);
+  check_template(spec.serve, known, "--serve");
+  if (!spec.stop_cmd.empty()) check_template(spec.stop_cmd, known, "--stop-cmd");
+  if (!spec.between_cmd.empty()) check_template(spec.between_cmd, known, "--between-cmd");
+  for (const std::string& arg : spec.bench_args) {
+    check_template(arg, known, fmt::format("benchmark argument '{}'", arg));
+  }
+}
+
+StudyPlan plan_study(const StudySpec& spec) {
+  StudyPlan plan;
+  plan.spaces = parse_params(spec.params);
+  plan.strategy = parse_strategy(spec.strategy);
+  for (const std::string& text : spec.excludes) plan.excludes.push_back(parse_exclude(text, plan.spaces));
+  plan.objective = parse_objective(spec.objective);
+  check_templates(spec, plan.spaces);
+  // The first configuration's benchmark flags stand for all: they must parse before anything runs.
+  const Assignment first =
+      plan.spaces.empty() ? Assignment{} : grid_assignments(plan.spaces).front();
+  TrialSpec probe{0, first, "", 0, -1, ""};
+  const TemplateValues values = template_values(probe, "8000", "/tmp/outdir");
+  std::vector<std::string> user_args;  // the flags as given, for the outputs dir and -n
+  for (const std::string& arg : spec.bench_args) {
+    user_args.push_back(substitute(arg, values, fmt::format("benchmark argument '{}'", arg)));
+  }
+  plan.base = trial_config(user_args, &plan.warnings);
+  switch (plan.strategy.kind) {
+    case StrategyKind::kGrid:
+    case StrategyKind::kHalving:
+      plan.configs = grid_assignments(plan.spaces);
+      break;
+    case StrategyKind::kRandom:
+      plan.configs = random_assignments(plan.spaces, plan.strategy.samples, plan.base.seed);
+      break;
+  }
+  return plan;
+}
+
+std::string trial_dir_name(size_t index, const std::string& label, int rung, bool halving) {
+  std::string dir = fmt::format("trial_{}_{}", index, label.substr(label.find('-') + 1));
+  if (halving) dir += fmt::format("/rung_{}", rung);
+  return dir;
+}
+
+struct Key {
+  int64_t trial;
+  int rung;
+  bool operator<(const Key& other) const {
+    return std::tie(trial, rung) < std::tie(other.trial, other.rung);
+  }
+};
+
+}  // namespace
+
+std::string Objective::text() const { return metric.name() + (maximize ? ":max" : ":min"); }
+
+Objective parse_objective(const std::string& text) {
+  std::string name = text;
+  std::optional<bool> direction;
+  if (const size_t colon = text.rfind(':'); colon != std::string::npos) {
+    const std::string suffix = text.substr(colon + 1);
+    if (suffix != "max" && suffix != "min") {
+      throw std::invalid_argument(fmt::format(
+          "--objective '{}': '{}' is no direction (write :max or :min)", text, suffix));
+    }
+    direction = suffix == "max";
+    name = text.substr(0, colon);
+  }
+  Objective objective;
+  objective.metric = parse_metric(name, "--objective");
+  objective.maximize = direction.value_or(higher_is_better(objective.metric));
+  return objective;
+}
+
+StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
+  StudyPlan plan = plan_study(spec);
+  for (const std::string& warning : plan.warnings) spdlog::warn("{}", warning);
+  const auto print = [&](const std::string& text) {
+    if (options.print) options.print(text);
+  };
+  const bool halving = plan.strategy.kind == StrategyKind::kHalving;
+  const int64_t full_requests =
+      plan.base.number.empty() ? 1 : *std::max_element(plan.base.number.begin(), plan.base.number.end());
+  const int64_t concurrency =
+      plan.base.parallel.empty() ? 1 : *std::max_element(plan.base.parallel.begin(), plan.base.parallel.end());
+
+  StudyResult result;
+  result.dir = options.study_dir;
+  if (result.dir.empty()) {
+    fs::path dir = plan.base.outputs_dir;
+    if (!plan.base.no_timestamp) dir /= wall_clock_text("%Y%m%d_%H%M%S", TimeZone::kLocal);
+    result.dir = (dir / "tune").string();
+  }
+
+  StudyInfo info;
+  info.spec = spec;
+  info.version = std::string("llmperf ") + kLlmperfVersion;
+  info.started = wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
+  info.objective = plan.objective.metric.name();
+  info.unit = plan.objective.metric.unit;
+  info.maximize = plan.objective.maximize;
+  info.strategy = plan.strategy.text();
+  info.seed = plan.base.seed;
+
+  // Which configurations are excluded, and the trials' labels.
+  std::vector<std::string> labels;
+  std::vector<std::optional<size_t>> excluded;
+  std::vector<size_t> active;
+  for (size_t i = 0; i < plan.configs.size(); ++i) {
+    labels.push_back(trial_label(i, plan.spaces, plan.configs[i]));
+    excluded.push_back(first_matching_exclude(plan.excludes, plan.configs[i]));
+    if (!excluded.back()) active.push_back(i);
+  }
+  std::vector<HalvingRung> rungs;
+  if (halving) {
+    rungs = halving_plan(active.size(), full_requests, plan.strategy.eta, concurrency);
+    info.rungs = rungs;
+  }
+
+  if (options.dry_run) {
+    std::string out = fmt::format("llmperf tune --dry-run: {} configuration(s), {} excluded, strategy {}\n",
+                                  plan.configs.size(), plan.configs.size() - active.size(),
+                                  plan.strategy.text());
+    for (size_t r = 0; r < rungs.size(); ++r) {
+      out += fmt::format("  rung {}: {} configuration(s) x -n {}{}\n", r, rungs[r].configs,
+                         rungs[r].requests,
+                         rungs[r].promoted > 0 ? fmt::format(", the best {} go on", rungs[r].promoted) : "");
+    }
+    for (size_t i = 0; i < plan.configs.size(); ++i) {
+      TrialSpec trial{static_cast<int64_t>(i), plan.configs[i], labels[i], 0, -1,
+                      trial_dir_name(i, labels[i], 0, false)};
+      out += fmt::format("trial {}  {}\n", i, labels[i]);
+      if (excluded[i]) {
+        out += fmt::format("  excluded by --exclude '{}'\n", spec.excludes[*excluded[i]]);
+        continue;
+      }
+      const TemplateValues values =
+          template_values(trial, "{port}", (fs::path(result.dir) / trial.dir).string());
+      out += "  server:    " + substitute(spec.serve, values, "--serve") + "\n";
+      out += "  benchmark: llmperf " +
+             shell_join(trial_bench_args(spec.bench_args, values,
+                                         (fs::path(result.dir) / trial.dir / "bench").string())) +
+             "\n";
+    }
+    print(out);
+    result.text = out;
+    return result;
+  }
+
+  // The study's directory, study.json and the ledger so far.
+  std::error_code ec;
+  fs::create_directories(result.dir, ec);
+  if (ec) throw std::runtime_error(fmt::format("cannot create {}: {}", result.dir, ec.message()));
+  Ledger ledger;
+  const std::string ledger_path = (fs::path(result.dir) / "study.jsonl").string();
+  if (options.resume && fs::exists(ledger_path)) {
+    ledger = read_ledger(ledger_path);
+    for (const std::string& problem : ledger.problems) spdlog::warn("{}", problem);
+  }
+  if (!options.resume || !fs::exists(fs::path(result.dir) / "study.json")) {
+    write_study_file(result.dir, info);
+  }
+  std::map<Key, TrialRecord> done;
+  for (const TrialRecord& record : ledger.trials) {
+    if (trial_status_final(record.status)) done[{record.trial, record.rung}] = record;
+  }
+  LedgerWriter writer(ledger_path, ledger);
+  install_interrupt_handlers();
+
+  TrialContext context{&spec, &plan.spaces, &plan.objective, result.dir};
+  const auto run_one = [&](size_t i, int rung, int64_t requests) -> TrialRecord {
+    if (const auto it = done.find({static_cast<int64_t>(i), rung}); it != done.end()) {
+      print(trial_line(it->second, info) + "  (kept from the ledger)\n");
+      return it->second;
+    }
+    TrialRecord record;
+    if (excluded[i]) {
+      record.trial = static_cast<int64_t>(i);
+      record.label = labels[i];
+      record.params = plan.configs[i];
+      record.status = TrialStatus::kExcluded;
+      record.reason = fmt::format("--exclude '{}'", spec.excludes[*excluded[i]]);
+    } else {
+      spdlog::info("trial {} ({}/{}) {}: starting the server", labels[i], i + 1, plan.configs.size(),
+                   rung > 0 ? fmt::format("rung {}", rung) : std::string("-"));
+      TrialSpec trial{static_cast<int64_t>(i), plan.configs[i], labels[i], rung, requests,
+                      trial_dir_name(i, labels[i], rung, halving)};
+      record = run_trial(context, trial);
+    }
+    writer.append(record);
+    print(trial_line(record, info) + "\n");
+    return record;
+  };
+
+  if (!halving) {
+    for (size_t i = 0; i < plan.configs.size() && !interrupted(); ++i) {
+      result.trials.push_back(run_one(i, 0, -1));
+    }
+  } else {
+    for (size_t i = 0; i < plan.configs.size(); ++i) {
+      if (excluded[i]) result.trials.push_back(run_one(i, 0, -1));
+    }
+    std::vector<size_t> survivors = active;
+    for (size_t r = 0; r < rungs.size() && !interrupted(); ++r) {
+      std::vector<std::pair<double, size_t>> ranked;
+      for (size_t i : survivors) {
+        if (interrupted()) break;
+        const int64_t requests = r + 1 == rungs.size() ? -1 : rungs[r].requests;
+        TrialRecord record = run_one(i, static_cast<int>(r), requests);
+        if (record.status == TrialStatus::kOk && record.objective) {
+          ranked.emplace_back(plan.objective.maximize ? -*record.objective : *record.objective, i);
+        }
+        result.trials.push_back(std::move(record));
+      }
+      std::stable_sort(ranked.begin(), ranked.end());
+      survivors.clear();
+      for (size_t k = 0; k < ranked.size() && k < rungs[r].promoted; ++k) survivors.push_back(ranked[k].second);
+      std::sort(survivors.begin(), survivors.end());
+    }
+  }
+  result.interrupted = interrupted();
+  stop_all_servers();
+
+  // The best configuration: for halving, only among the last rung's trials (the full benchmark).
+  std::vector<TrialRecord> eligible = result.trials;
+  if (halving && !rungs.empty()) {
+    for (TrialRecord& record : eligible) {
+      if (record.rung + 1 != static_cast<int>(rungs.size()) && record.status == TrialStatus::kOk) {
+        record.status = TrialStatus::kSloViolated;  // a short run never wins
+      }
+    }
+  }
+  result.best = best_trial(eligible, plan.objective.maximize);
+  result.text = write_study_outputs(result.dir, info, result.trials);
+  print(result.text);
+  return result;
+}
+
+}  // namespace llmperf

@@ -1,0 +1,52 @@
+// `llmperf tune` as a function: run_study starts the server under test once per configuration
+// (or per rung of successive halving), benchmarks it with run_benchmark, appends each trial's
+// outcome to the ledger study.jsonl as it ends, and writes the study's tables and charts. It
+// prints only through StudyOptions::print and chooses no exit code (app/tune/tune_command.h).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "study/space.h"
+#include "study/study_spec.h"
+#include "study/trial.h"
+#include "verdict/slo.h"
+
+namespace llmperf {
+
+// `--objective METRIC[.STAT][:max|:min]`.
+struct Objective {
+  Slo metric;             // the metric, in its natural unit (verdict/slo.h's parse_metric)
+  bool maximize = true;   // more is better
+  std::string text() const;  // "output_throughput:max"
+};
+
+// Parses --objective; rates and throughputs default to max, the rest to min. Throws
+// std::invalid_argument naming --objective.
+Objective parse_objective(const std::string& text);
+
+struct StudyOptions {
+  std::string study_dir;  // where the study goes ("" = <--outputs-dir>/<timestamp>/tune)
+  bool resume = false;    // study_dir holds a study to finish: keep its finished trials
+  bool dry_run = false;   // print every trial's commands; start nothing, write nothing
+  // Receives the study's lines for stdout as they come (one per trial as it ends, the dry run's
+  // commands, the closing table). May be empty.
+  std::function<void(const std::string&)> print;
+};
+
+struct StudyResult {
+  std::string dir;                  // the study's directory
+  std::vector<TrialRecord> trials;  // every trial (and rung), in ledger order
+  std::optional<size_t> best;       // the index in `trials` of the best configuration
+  std::string text;                 // the closing table and the best configuration
+  bool interrupted = false;         // Ctrl-C cut the study short: it can be resumed
+};
+
+// Runs (or resumes) the study `spec` describes. Throws std::invalid_argument for flags the user
+// must fix (a bad --param, template, --exclude, --objective or benchmark flag), found before any
+// server starts, and std::runtime_error when the study's directory cannot be written.
+StudyResult run_study(const StudySpec& spec, const StudyOptions& options);
+
+}  // namespace llmperf

@@ -1,0 +1,399 @@
+// One trial: templates, the server's start and readiness, the benchmark runs, the stop, and the
+// record. The order of the checks decides the status: a benchmark flag that does not parse for
+// this configuration fails the trial before its server starts; a server that exits or never gets
+// ready is never benchmarked.
+#include "app/tune/trial_runner.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "app/benchmark.h"
+#include "app/signals.h"
+#include "app/tune/gpu_sampler.h"
+#include "app/tune/ports.h"
+#include "app/tune/server_log.h"
+#include "app/tune/server_process.h"
+#include "cli/cli.h"
+#include "core/clock.h"
+
+namespace llmperf {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kLogTailLines = 20;
+
+bool interrupted() { return interrupt_count().load() > 0; }
+
+// scheme://host:port of a URL, and its host and port (-1 when the URL names none).
+struct UrlParts {
+  std::string base;  // "http://127.0.0.1:8000"
+  std::string host;
+  int port = -1;
+};
+
+UrlParts url_parts(const std::string& url) {
+  UrlParts parts;
+  CURLU* handle = curl_url();
+  if (handle == nullptr) return parts;
+  if (curl_url_set(handle, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
+    char* scheme = nullptr;
+    char* host = nullptr;
+    char* port = nullptr;
+    curl_url_get(handle, CURLUPART_SCHEME, &scheme, 0);
+    curl_url_get(handle, CURLUPART_HOST, &host, 0);
+    curl_url_get(handle, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
+    if (scheme != nullptr && host != nullptr) {
+      parts.host = host;
+      parts.port = port != nullptr ? std::atoi(port) : -1;
+      parts.base = fmt::format("{}://{}{}", scheme, host,
+                               port != nullptr ? fmt::format(":{}", port) : "");
+    }
+    curl_free(scheme);
+    curl_free(host);
+    curl_free(port);
+  }
+  curl_url_cleanup(handle);
+  return parts;
+}
+
+size_t drop_body(char*, size_t size, size_t count, void*) { return size * count; }
+
+// POSTs `url` with an empty body; the HTTP status, 0 when none came.
+long post_empty(const std::string& url) {
+  CURL* curl = curl_easy_init();
+  if (curl == nullptr) return 0;
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, drop_body);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, 30'000L);
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
+  long status = 0;
+  if (curl_easy_perform(curl) == CURLE_OK) curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_cleanup(curl);
+  return status;
+}
+
+// Resets the server's prefix cache between two runs: --between-cmd when given, else vLLM's
+// POST /reset_prefix_cache or SGLang's POST /flush_cache, whichever the server offers. Returns
+// what was done, for the log.
+std::string reset_between_runs(const StudySpec& spec, const TemplateValues& values,
+                               const std::string& base_url) {
+  if (!spec.between_cmd.empty()) {
+    const std::string command = substitute(spec.between_cmd, values, "--between-cmd");
+    const int status = std::system(command.c_str());
+    return fmt::format("--between-cmd exited with status {}", status);
+  }
+  if (!spec.reset_cache) return "no cache reset (--no-reset-cache)";
+  for (const char* path : {"/reset_prefix_cache", "/flush_cache"}) {
+    const long status = post_empty(base_url + path);
+    if (status >= 200 && status < 300) return fmt::format("POST {} answered {}", path, status);
+  }
+  return "the server offers no cache reset (POST /reset_prefix_cache, /flush_cache)";
+}
+
+// The record's view of one summary: the values the study tables show.
+void fill_metrics(const RunResult& run, std::map<std::string, double>& metrics) {
+  static const char* const kNames[] = {"ttft.p50",    "ttft.p99",    "itl.p50",
+                                       "itl.p99",     "tpot.p50",    "tpot.p99",
+                                       "latency.p50", "latency.p99", "output_throughput",
+                                       "total_throughput", "qps"};
+  for (const char* name : kNames) {
+    if (const auto value = metric_value(parse_metric(name, "metric"), run.summary)) {
+      metrics[name] = *value;
+    }
+  }
+  metrics["failed"] = static_cast<double>(run.summary.failed);
+  metrics["completed"] = static_cast<double>(run.summary.succeeded);
+  metrics["concurrency"] = run.info.parallel;
+  if (const auto it = metrics.find("output_throughput"); it != metrics.end() && run.info.parallel > 0) {
+    metrics["output_throughput_per_user"] = it->second / run.info.parallel;
+  }
+}
+
+// One benchmark of a trial: its runs' objectives and the run that stands for it (the best run
+// that met every --slo, else the best run).
+struct BenchOutcome {
+  std::vector<TrialRun> runs;
+  const RunResult* chosen = nullptr;
+  std::optional<double> objective;
+  bool passed = false;  // the chosen run met every --slo
+};
+
+BenchOutcome judge(const BenchmarkResult& result, const Objective& objective) {
+  BenchOutcome out;
+  const RunResult* best_passing = nullptr;
+  const RunResult* best_any = nullptr;
+  std::optional<double> passing_value;
+  std::optional<double> any_value;
+  const auto better = [&](double a, const std::optional<double>& b) {
+    return !b || (objective.maximize ? a > *b : a < *b);
+  };
+  for (const RunResult& run : result.runs) {
+    TrialRun entry;
+    entry.name = fs::path(run.info.output_dir).filename().string();
+    entry.objective = run.summary.succeeded > 0 ? metric_value(objective.metric, run.summary)
+                                                : std::nullopt;
+    if (!run.verdict.results.empty()) entry.passed_slo = run.verdict.passed();
+    out.runs.push_back(entry);
+    if (!entry.objective) continue;
+    if (better(*entry.objective, any_value)) {
+      any_value = entry.objective;
+      best_any = &run;
+    }
+    if (run.verdict.passed() && better(*entry.objective, passing_value)) {
+      passing_value = entry.objective;
+      best_passing = &run;
+    }
+  }
+  out.chosen = best_passing != nullptr ? best_passing : best_any;
+  out.objective = best_passing != nullptr ? passing_value : any_value;
+  out.passed = best_passing != nullptr;
+  if (out.chosen == nullptr && !result.runs.empty()) out.chosen = &result.runs.back();
+  return out;
+}
+
+// Why a benchmark measured nothing usable: its failures, by kind, with the first message.
+std::string failure_reason(const RunResult& run) {
+  std::string reason = fmt::format("all {} requests failed", run.summary.total);
+  if (!run.summary.failure_examples.empty()) {
+    const auto& [kind, example] = *run.summary.failure_examples.begin();
+    reason += fmt::format(" ({}: {})", kind, example);
+  }
+  return reason;
+}
+
+// The first --slo that the chosen run violated, as the reason of slo_violated.
+std::string slo_reason(const RunResult& run) {
+  for (const auto& [slo, outcome] : run.verdict.results) {
+    if (!outcome.passed) return fmt::format("--slo '{}': {}", slo.expression, outcome.text);
+  }
+  return "an --slo was violated";
+}
+
+void set_status(TrialRecord& record, TrialStatus status, std::string reason) {
+  record.status = status;
+  record.reason = std::move(reason);
+}
+
+}  // namespace
+
+TemplateValues template_values(const TrialSpec& trial, const std::string& port,
+                               const std::string& outdir) {
+  TemplateValues values = {{"port", port}, {"trial", std::to_string(trial.index)}, {"outdir", outdir}};
+  values.insert(values.end(), trial.params.begin(), trial.params.end());
+  return values;
+}
+
+std::vector<std::string> trial_bench_args(const std::vector<std::string>& bench_args,
+                                          const TemplateValues& values,
+                                          const std::string& outputs_dir) {
+  std::vector<std::string> args;
+  for (size_t i = 0; i < bench_args.size(); ++i) {
+    const std::string& arg = bench_args[i];
+    if (arg == "--outputs-dir") {
+      ++i;  // and its value: the trial's directory takes its place
+      continue;
+    }
+    if (arg.rfind("--outputs-dir=", 0) == 0 || arg == "--no-timestamp") continue;
+    args.push_back(substitute(arg, values, fmt::format("benchmark argument '{}'", arg)));
+  }
+  args.insert(args.end(), {"--outputs-dir", outputs_dir, "--no-timestamp"});
+  return args;
+}
+
+Config trial_config(const std::vector<std::string>& args, std::vector<std::string>* warnings) {
+  std::vector<const char*> argv = {"llmperf"};
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  Config config;
+  const CliOutcome cli = parse_cli(static_cast<int>(argv.size()), argv.data(), config);
+  if (!cli.proceed) {
+    std::string message = cli.output;
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    throw std::invalid_argument(cli.exit_code == 0
+                                    ? "the benchmark flags ask for help or the version: " + message
+                                    : "benchmark flags: " + message);
+  }
+  if (warnings != nullptr) *warnings = cli.warnings;
+  return config;
+}
+
+std::string shell_join(const std::vector<std::string>& args) {
+  std::string out;
+  for (const std::string& arg : args) {
+    if (!out.empty()) out += ' ';
+    const bool plain = !arg.empty() && arg.find_first_not_of(
+                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                           "0123456789-_./:=,@%+") == std::string::npos;
+    if (plain) {
+      out += arg;
+      continue;
+    }
+    out += '\'';
+    for (const char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += '\'';
+  }
+  return out;
+}
+
+TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
+  const StudySpec& spec = *context.spec;
+  TrialRecord record;
+  record.trial = trial.index;
+  record.label = trial.label;
+  record.rung = trial.rung;
+  record.params = trial.params;
+  record.dir = trial.dir;
+  record.started = wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
+  const int64_t started_ns = now_ns();
+  const auto finish = [&](TrialStatus status, std::string reason) {
+    set_status(record, status, std::move(reason));
+    record.duration_s = static_cast<double>(now_ns() - started_ns) / 1e9;
+    return record;
+  };
+
+  const fs::path outdir = fs::absolute(fs::path(context.study_dir) / trial.dir);
+  std::error_code ec;
+  fs::create_directories(outdir, ec);
+  if (ec) return finish(TrialStatus::kBenchFailed, "cannot create " + outdir.string() + ": " + ec.message());
+  const fs::path log_path = outdir / "server.log";
+  record.server_log = (fs::path(trial.dir) / "server.log").string();
+
+  // The templates, and the benchmark's flags for this configuration, before anything starts.
+  int port = 0;
+  std::vector<std::string> args;
+  Config config;
+  std::string stop_command;
+  try {
+    port = pick_free_port();
+    record.port = port;
+    const TemplateValues values = template_values(trial, std::to_string(port), outdir.string());
+    record.server_command = substitute(spec.serve, values, "--serve");
+    if (!spec.stop_cmd.empty()) stop_command = substitute(spec.stop_cmd, values, "--stop-cmd");
+    args = trial_bench_args(spec.bench_args, values, (outdir / "bench").string());
+    record.bench_args = args;
+    config = trial_config(args);
+  } catch (const std::exception& error) {
+    return finish(TrialStatus::kBenchFailed, error.what());
+  }
+  if (trial.requests > 0 && !config.number.empty()) {  // a halving rung: shorter runs
+    const int64_t longest = *std::max_element(config.number.begin(), config.number.end());
+    for (int64_t& n : config.number) {
+      n = std::max<int64_t>(1, n * trial.requests / std::max<int64_t>(1, longest));
+    }
+  }
+  const UrlParts url = url_parts(config.url);
+
+  ServerSpec server_spec;
+  server_spec.command = record.server_command;
+  server_spec.stop_command = stop_command;
+  server_spec.log_path = log_path.string();
+  server_spec.host = url.host.empty() ? "127.0.0.1" : url.host;
+  server_spec.port = url.port > 0 ? url.port : port;
+  server_spec.stop_timeout_ms = seconds_to_ms(spec.stop_timeout_s);
+  std::unique_ptr<ServerProcess> server;
+  try {
+    server = std::make_unique<ServerProcess>(server_spec);
+  } catch (const std::exception& error) {
+    return finish(TrialStatus::kStartFailed, error.what());
+  }
+
+  ReadyOptions ready_options;
+  ready_options.timeout_ms = seconds_to_ms(spec.ready_timeout_s);
+  ready_options.interrupted = [] { return interrupted(); };
+  const ReadyResult ready = server->wait_ready(ready_options);
+  const auto stop_with_tail = [&](TrialStatus status, std::string reason) {
+    server->stop();
+    record.log_tail = log_tail(log_path.string(), kLogTailLines);
+    return finish(status, std::move(reason));
+  };
+  switch (ready.outcome) {
+    case ReadyOutcome::kReady:
+      record.ready_s = ready.elapsed_s;
+      break;
+    case ReadyOutcome::kExited:
+      return stop_with_tail(TrialStatus::kStartFailed, ready.reason);
+    case ReadyOutcome::kTimedOut:
+      return stop_with_tail(TrialStatus::kReadyTimeout, ready.reason);
+    case ReadyOutcome::kInterrupted:
+      return stop_with_tail(TrialStatus::kInterrupted, "interrupted while the server started");
+  }
+
+  // The benchmark, --num-runs times on this server.
+  GpuSampler gpu;
+  std::vector<BenchmarkResult> results;
+  std::vector<BenchOutcome> outcomes;
+  std::string bench_error;
+  const TemplateValues values = template_values(trial, std::to_string(port), outdir.string());
+  for (int r = 0; r < spec.num_runs && !interrupted(); ++r) {
+    Config run_config = config;
+    if (spec.num_runs > 1) {
+      run_config.outputs_dir = (outdir / fmt::format("bench_run_{}", r)).string();
+      if (r > 0) spdlog::info("trial {}: {}", trial.label, reset_between_runs(spec, values, url.base));
+    }
+    try {
+      results.push_back(run_benchmark(run_config));
+    } catch (const std::exception& error) {
+      bench_error = error.what();
+      break;
+    }
+    if (results.back().probe_failed || results.back().interrupted) break;
+  }
+  record.gpu = gpu.stop();
+  const std::optional<int> server_exit = server->exit_code();
+  server->stop();
+
+  for (const BenchmarkResult& result : results) outcomes.push_back(judge(result, *context.objective));
+  for (const BenchOutcome& outcome : outcomes) {
+    record.runs.insert(record.runs.end(), outcome.runs.begin(), outcome.runs.end());
+  }
+  if (interrupted() || (!results.empty() && results.back().interrupted)) {
+    return finish(TrialStatus::kInterrupted, "interrupted during the benchmark");
+  }
+  if (server_exit) {
+    record.log_tail = log_tail(log_path.string(), kLogTailLines);
+    const std::string line = first_error_line(log_path.string());
+    return finish(TrialStatus::kBenchFailed,
+                  fmt::format("the server exited (status {}) during the benchmark{}", *server_exit,
+                              line.empty() ? "" : ": " + line));
+  }
+  if (!bench_error.empty()) return finish(TrialStatus::kBenchFailed, bench_error);
+  if (results.empty() || results.back().probe_failed) {
+    return finish(TrialStatus::kBenchFailed,
+                  "the benchmark's start-up probe failed (see the trial's bench/ directory)");
+  }
+
+  // The median repeat stands for the trial; its chosen run gives the metrics.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (outcomes[i].objective) order.push_back(i);
+  }
+  if (order.empty()) {
+    const BenchOutcome& last = outcomes.back();
+    return finish(TrialStatus::kBenchFailed,
+                  last.chosen != nullptr ? failure_reason(*last.chosen) : "the benchmark ran no run");
+  }
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return *outcomes[a].objective < *outcomes[b].objective; });
+  const BenchOutcome& median = outcomes[order[(order.size() - 1) / 2]];
+  record.objective = median.objective;
+  fill_metrics(*median.chosen, record.metrics);
+  if (order.size() > 1) {
+    record.metrics["objective.min"] = *outcomes[order.front()].objective;
+    record.metrics["objective.max"] = *outcomes[order.back()].objective;
+  }
+  if (!median.passed) return finish(TrialStatus::kSloViolated, slo_reason(*median.chosen));
+  return finish(TrialStatus::kOk, "");
+}
+
+}  // namespace llmperf

@@ -1,0 +1,60 @@
+// One trial of a study: fill the templates, start the server, wait until it is ready, benchmark
+// it (--num-runs times, resetting its prefix cache between), stop it, and say how it went as the
+// ledger's TrialRecord. Everything that can go wrong with a server becomes the record's status and
+// reason, never an exception.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/tune/study.h"
+#include "core/config.h"
+#include "study/space.h"
+#include "study/study_spec.h"
+#include "study/template.h"
+#include "study/trial.h"
+
+namespace llmperf {
+
+// What every trial of a study shares.
+struct TrialContext {
+  const StudySpec* spec = nullptr;
+  const std::vector<ParamSpace>* spaces = nullptr;
+  const Objective* objective = nullptr;
+  std::string study_dir;
+};
+
+// Which trial to run.
+struct TrialSpec {
+  int64_t index = 0;      // {trial}
+  Assignment params;      // the configuration
+  std::string label;      // "0-enable-64"
+  int rung = 0;           // successive halving's rung (0 otherwise)
+  int64_t requests = -1;  // halving: -n of this rung's runs (the longest run's); -1 = as given
+  std::string dir;        // the trial's directory, relative to the study's ({outdir} is absolute)
+};
+
+// The values the templates of trial `trial` see: port, trial, outdir, then the parameters.
+TemplateValues template_values(const TrialSpec& trial, const std::string& port,
+                               const std::string& outdir);
+
+// The benchmark's arguments of a trial: each template filled in, --outputs-dir/--no-timestamp
+// replaced by the trial's own directory. Throws std::invalid_argument for a bad template.
+std::vector<std::string> trial_bench_args(const std::vector<std::string>& bench_args,
+                                          const TemplateValues& values,
+                                          const std::string& outputs_dir);
+
+// Parses a trial's benchmark arguments as `llmperf` would. Throws std::invalid_argument with the
+// flags' error. `warnings` receives the ignored-flag warnings when given.
+Config trial_config(const std::vector<std::string>& args,
+                    std::vector<std::string>* warnings = nullptr);
+
+// Runs one trial to its end (or to Ctrl-C) and returns its ledger record.
+TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial);
+
+// Shell-quotes `args` for display: `--url 'http://x/{a b}'`.
+std::string shell_join(const std::vector<std::string>& args);
+
+}  // namespace llmperf

@@ -1,0 +1,67 @@
+// `llmperf tune`'s front: --resume reads the study's flags back, the study runs, its lines go to
+// stdout as they come, and the outcome picks the exit code.
+#include "app/tune/tune_command.h"
+
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+#include "app/tune/server_process.h"
+#include "core/exit_codes.h"
+#include "study/study_file.h"
+
+namespace llmperf {
+
+int study_exit_code(const StudyResult& result) {
+  if (result.interrupted) {
+    spdlog::warn("interrupted: the study so far is in {}; finish it with llmperf tune --resume {}",
+                 result.dir, result.dir);
+    return kExitInterrupted;
+  }
+  if (result.best) return kExitOk;
+  bool benchmarked = false;
+  for (const TrialRecord& trial : result.trials) {
+    benchmarked = benchmarked || trial.status == TrialStatus::kOk ||
+                  trial.status == TrialStatus::kSloViolated;
+  }
+  if (benchmarked) {
+    spdlog::error("no configuration met every --slo");
+    return kExitVerdict;
+  }
+  if (!result.trials.empty()) spdlog::error("no configuration could be benchmarked");
+  return result.trials.empty() ? kExitOk : kExitCannotProceed;
+}
+
+int tune_command(const TuneCli& cli) {
+  StudyOptions options;
+  options.dry_run = cli.dry_run;
+  options.study_dir = cli.study_dir;
+  options.print = [](const std::string& text) {
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+  };
+  StudySpec spec = cli.spec;
+  try {
+    if (!cli.resume_dir.empty()) {
+      spec = read_study_dir(cli.resume_dir).info.spec;
+      options.study_dir = cli.resume_dir;
+      options.resume = true;
+    }
+    const StudyResult result = run_study(spec, options);
+    if (cli.dry_run) return kExitOk;
+    return study_exit_code(result);
+  } catch (const std::invalid_argument& error) {
+    stop_all_servers();
+    spdlog::error("{}", error.what());
+    return kExitUsage;
+  } catch (const std::exception& error) {
+    stop_all_servers();
+    spdlog::error("{}", error.what());
+    return kExitCannotProceed;
+  }
+}
+
+}  // namespace llmperf

@@ -1,0 +1,18 @@
+// `llmperf tune`: runs the study (app/tune/study.h), prints its lines as they come, and chooses
+// the exit code.
+#pragma once
+
+#include "app/tune/study.h"
+#include "cli/tune.h"
+
+namespace llmperf {
+
+// Runs the parsed `llmperf tune` and returns the process exit code: 0 when a best configuration
+// was found (or --dry-run), 3 when trials were benchmarked but none met every --slo, 1 when no
+// trial could be benchmarked, 2 for flags to fix, 130 when interrupted.
+int tune_command(const TuneCli& cli);
+
+// The exit code of a finished study, as above.
+int study_exit_code(const StudyResult& result);
+
+}  // namespace llmperf
