@@ -22,9 +22,9 @@ using study_detail::format_number;
 using study_detail::parse_int64;
 using study_detail::round_significant;
 
-constexpr int kDrawDigits = 4;                // significant digits of a random float draw
-constexpr size_t kMaxDuplicateDraws = 10000;  // draws in a row without a new configuration
-constexpr int64_t kMaxEta = 100;              // the largest halving:ETA
+constexpr int kDrawDigits = 4;               // significant digits of a random float draw
+constexpr size_t kMaxDuplicateDraws = 1000;  // draws in a row without a new configuration
+constexpr int64_t kMaxEta = 100;             // the largest halving:ETA
 
 [[noreturn]] void fail_strategy(std::string_view text, const std::string& what) {
   throw std::invalid_argument(fmt::format("--strategy '{}': {}", text, what));

@@ -156,7 +156,7 @@ TEST(Strategy, RandomSkipsDuplicatesAndStopsWhenTheSpaceIsExhausted) {
   EXPECT_EQ(random_assignments({}, 3, 9).size(), 1u);  // one empty configuration
   EXPECT_TRUE(random_assignments(spaces, 0, 1).empty());
 
-  // A continuous range holds few values at four significant digits: drawing stops once 10000
+  // A continuous range holds few values at four significant digits: drawing stops once 1000
   // draws in a row found nothing new, with each value once.
   const std::vector<Assignment> narrow =
       random_assignments(parse_params({"f=float:1:1.0005"}), 1000, 3);
