@@ -206,7 +206,8 @@ TrialRecord trial_from_json(std::string_view line, std::string_view where) {
   if (const Json* params = in.find("params")) {
     if (!params->is_object()) in.fail("'params' must be an object");
     for (const auto& [name, value] : params->items()) {
-      record.params.emplace_back(name, in.text("params", &value));
+      if (!value.is_string()) in.fail(fmt::format("parameter '{}' must be a string", name));
+      record.params.emplace_back(name, value.get<std::string>());
     }
   }
   record.reason = in.text("reason");

@@ -193,7 +193,8 @@ TEST(TrialRecord, ErrorsNameTheLine) {
   const std::string ok = head + "\"trial\":1,\"status\":\"ok\",";
   EXPECT_EQ(trial_error(ok + "\"label\":3}"), "study.jsonl:7: 'label' must be a string");
   EXPECT_EQ(trial_error(ok + "\"params\":[1]}"), "study.jsonl:7: 'params' must be an object");
-  EXPECT_EQ(trial_error(ok + "\"params\":{\"a\":1}}"), "study.jsonl:7: 'params' must be a string");
+  EXPECT_EQ(trial_error(ok + "\"params\":{\"a\":1}}"),
+            "study.jsonl:7: parameter 'a' must be a string");
   EXPECT_EQ(trial_error(ok + "\"objective\":\"x\"}"),
             "study.jsonl:7: 'objective' must be a number");
   EXPECT_EQ(trial_error(ok + "\"port\":1.5}"), "study.jsonl:7: 'port' must be an integer");
