@@ -123,7 +123,7 @@ std::optional<TrialStatus> parse_trial_status(std::string_view name) {
 
 bool trial_status_final(TrialStatus status) { return status != TrialStatus::kInterrupted; }
 
-std::string to_json(const TrialRecord& record) {
+std::string trial_to_json(const TrialRecord& record) {
   Json line;
   line["schema"] = kTrialSchema;
   line["trial"] = record.trial;
