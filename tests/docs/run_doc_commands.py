@@ -9,7 +9,8 @@ A runnable block is a ```sh (or ```bash) block whose previous line is an HTML co
   mock ARGS...       the block gets an llmperf-mock of its own, started with ARGS
 
 Each block runs with `bash -e -o pipefail` in a fresh temporary directory holding the sample files
-the docs name, with every http(s)://HOST[:PORT] replaced by the mock's address, `llmperf` and
+the docs name, with every http(s)://HOST[:PORT] replaced by the mock's address (but
+HOST:{port}, a `llmperf tune` template), `llmperf` and
 `build/llmperf` running the build's binary (through a wrapper that applies `with`), and a timeout.
 A failure names the block by file:line and shows its output.
 
@@ -38,7 +39,9 @@ import time
 REPO = pathlib.Path(__file__).resolve().parents[2]
 MARKER = re.compile(r"^<!--\s*runnable(?::(.*?))?\s*-->\s*$")
 FENCE = re.compile(r"^(`{3,}|~{3,})\s*([\w-]*)\s*$")
-URL = re.compile(r"https?://[A-Za-z0-9_.\-]+(?::\d+)?")
+# A URL whose port is a template (`llmperf tune`'s http://127.0.0.1:{port}/...) is the study's own
+# server, so it is left as it is.
+URL = re.compile(r"https?://[A-Za-z0-9_.\-]+(?::\d+|:\{\w+\})?")
 # Flags that are one flag under several names (the `with` option replaces all of them).
 ALIASES = [{"-n", "--number", "--num-prompts"}, {"--parallel", "--max-concurrency"},
            {"--rate", "--request-rate"}]
@@ -217,7 +220,7 @@ def run_block(block, args, shared_mock, scratch):
     mock = shared_mock
     if block.mock_args is not None:
         mock = Mock(args.mock, block.mock_args, work / ".mock.log")
-    script = URL.sub(mock.url, block.text)
+    script = URL.sub(lambda m: m.group(0) if "{" in m.group(0) else mock.url, block.text)
     env = dict(os.environ)
     env.update(PATH=f"{bin_dir}:{env.get('PATH', '')}", DOC_LLMPERF_BIN=args.llmperf,
                DOC_WITH=json.dumps(block.overrides),

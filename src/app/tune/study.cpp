@@ -59,7 +59,7 @@ class LedgerWriter {
   LedgerWriter& operator=(const LedgerWriter&) = delete;
 
   void append(const TrialRecord& record) {
-    write(to_json(record) + "\n");
+    write(trial_to_json(record) + "\n");
     ::fsync(fd_);
   }
 
