@@ -59,6 +59,16 @@ ReadyOptions sp_ready(int64_t timeout_ms, int64_t poll_interval_ms = 250) {
 bool sp_group_gone(pid_t pgid) { return kill(-pgid, 0) != 0 && errno == ESRCH; }
 bool sp_process_gone(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
 
+// Gone, or a zombie waiting for init to reap it (not running any more either way).
+bool sp_process_dead(pid_t pid) {
+  if (sp_process_gone(pid)) return true;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  const size_t paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'Z';
+}
+
 std::string sp_quote(const std::string& text) {
   std::string out = "'";
   for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -382,6 +392,25 @@ TEST_F(ServerProcessTest, SigkilledLlmperfLeavesNoServerBehind) {
   EXPECT_TRUE(sp_eventually([&] { return sp_group_gone(pgid); }, 10'000))
       << "the server's process group " << pgid << " outlived its llmperf";
   EXPECT_TRUE(log_has("[llmperf] every server process is gone")) << log();
+}
+
+// The guardian itself killed (by anyone): the server's main process gets SIGTERM through
+// PR_SET_PDEATHSIG, and stop() stops the rest of the group from llmperf.
+TEST_F(ServerProcessTest, KilledGuardianStillLeavesNoServerAfterStop) {
+  ServerSpec s = spec(
+      script("served.sh", "sleep 1000 &\necho $! > child.pid\necho serving\nexec sleep 1000\n"));
+  s.stop_timeout_ms = 300;
+  ServerProcess server(s);
+  ASSERT_TRUE(log_has("serving"));
+  const pid_t child = read_pid("child.pid");
+  ASSERT_GT(child, 0);
+  const pid_t main_process = server.process_group();
+  ASSERT_EQ(kill(server.guardian_pid(), SIGKILL), 0);
+  EXPECT_TRUE(sp_eventually([&] { return sp_process_dead(main_process); }, 10'000));
+  const StopResult stopped = server.stop();
+  EXPECT_TRUE(stopped.terminated);
+  EXPECT_TRUE(sp_process_dead(child));
+  EXPECT_TRUE(sp_process_dead(main_process));
 }
 
 TEST(ServerPorts, PickedPortIsFreeUntilSomethingListens) {
