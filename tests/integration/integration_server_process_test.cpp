@@ -144,10 +144,10 @@ TEST_F(ServerProcessTest, MockServerGetsReadyAndStopsWithItsPortFree) {
   const std::string text = log();
   EXPECT_NE(text.find(fmt::format("{} ", kLogStartMarker)), std::string::npos) << text;
   EXPECT_NE(text.find("llmperf-mock listening on"), std::string::npos) << text;
-  EXPECT_NE(text.find(fmt::format("[llmperf] SIGTERM to process group {}", pgid)),
+  EXPECT_NE(text.find(fmt::format("[llmperf] stop: SIGTERM to process group {}", pgid)),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("[llmperf] every server process is gone"), std::string::npos) << text;
+  EXPECT_NE(text.find("[llmperf] stop: every server process is gone"), std::string::npos) << text;
 
   const StopResult again = server.stop();  // idempotent: the first result, at once
   EXPECT_EQ(again.gone, stopped.gone);
@@ -270,7 +270,7 @@ TEST_F(ServerProcessTest, ServerIgnoringSigtermIsKilledAfterTheStopTimeout) {
   EXPECT_GE(stopped.elapsed_s, 0.3);
   EXPECT_LT(stopped.elapsed_s, 5.0);
   EXPECT_TRUE(sp_group_gone(server.process_group()));
-  EXPECT_NE(log().find("[llmperf] SIGKILL to process group"), std::string::npos) << log();
+  EXPECT_NE(log().find("[llmperf] stop: SIGKILL to process group"), std::string::npos) << log();
 }
 
 TEST_F(ServerProcessTest, DescendantsInAndOutOfTheGroupAreGoneAfterStop) {
@@ -315,7 +315,7 @@ TEST_F(ServerProcessTest, StopCommandRunsFirst) {
   EXPECT_TRUE(stopped.gone);
   const std::string text = log();
   const size_t ran = text.find("stop-command-ran-in-");
-  const size_t terminated = text.find("[llmperf] SIGTERM");
+  const size_t terminated = text.find("[llmperf] stop: SIGTERM");
   ASSERT_NE(ran, std::string::npos) << text;
   EXPECT_LT(ran, terminated) << text;
 }
@@ -391,7 +391,7 @@ TEST_F(ServerProcessTest, SigkilledLlmperfLeavesNoServerBehind) {
   EXPECT_TRUE(WIFSIGNALED(status));
   EXPECT_TRUE(sp_eventually([&] { return sp_group_gone(pgid); }, 10'000))
       << "the server's process group " << pgid << " outlived its llmperf";
-  EXPECT_TRUE(log_has("[llmperf] every server process is gone")) << log();
+  EXPECT_TRUE(log_has("[llmperf] stop: every server process is gone")) << log();
 }
 
 // The guardian itself killed (by anyone): the server's main process gets SIGTERM through
