@@ -304,6 +304,27 @@ TEST_F(ServerProcessTest, DescendantsInAndOutOfTheGroupAreGoneAfterStop) {
   EXPECT_TRUE(sp_process_gone(escaped));
 }
 
+TEST_F(ServerProcessTest, StubbornProcessOutsideTheGroupIsKilledToo) {
+  // It left the group and session and ignores SIGTERM: only the guardian, as its subreaper, can
+  // still reach it once its parent is gone, with SIGKILL after the stop timeout.
+  ServerSpec s = spec(script("escapee.sh",
+                             "setsid sh -c \"trap '' TERM; echo \\$\\$ > escaped.pid; exec sleep "
+                             "1000\" &\n"
+                             "echo started\n"
+                             "wait\n"));
+  s.stop_timeout_ms = 300;
+  ServerProcess server(s);
+  ASSERT_TRUE(log_has("started"));
+  const pid_t escaped = read_pid("escaped.pid");
+  ASSERT_GT(escaped, 0);
+  ASSERT_TRUE(sp_eventually([&] { return getpgid(escaped) == escaped; }, 10'000));
+  const StopResult stopped = server.stop();
+  EXPECT_TRUE(stopped.killed);
+  EXPECT_TRUE(stopped.gone);
+  EXPECT_TRUE(sp_process_gone(escaped));
+  EXPECT_TRUE(sp_group_gone(server.process_group()));
+}
+
 TEST_F(ServerProcessTest, StopCommandRunsFirst) {
   ServerSpec s = spec(script("served.sh", "echo serving\nexec sleep 1000\n"));
   s.stop_command = "echo stop-command-ran-in-$(pwd)";
