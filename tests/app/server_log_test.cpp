@@ -162,7 +162,7 @@ TEST(ServerLog, LlmperfLinesAreSkippedAndOnlyTheLastStartCounts) {
   const std::string log = std::string(kLogStartMarker) +
                           " 2025-01-01T00:00:00Z port 8000\n"
                           "ValueError: the first attempt failed\n"
-                          "[llmperf] SIGTERM to process group 12\n" +
+                          "[llmperf] stop: SIGTERM to process group 12\n" +
                           std::string(kLogStartMarker) +
                           " 2025-01-02T00:00:00Z port 8001\n"
                           "loading\n"
@@ -170,6 +170,23 @@ TEST(ServerLog, LlmperfLinesAreSkippedAndOnlyTheLastStartCounts) {
                           "serving\n";
   EXPECT_EQ(find_error_line(log), "");
   EXPECT_EQ(last_log_lines(log, 5), (std::vector<std::string>{"loading", "serving"}));
+}
+
+TEST(ServerLog, WhatComesAfterTheStopBeganDoesNotCount) {
+  const std::string log = std::string(kLogStartMarker) +
+                          " 2025-01-01T00:00:00Z port 8000\n"
+                          "INFO serving\n"
+                          "WARNING slow request\n" +
+                          std::string(kLogStopMarker) +
+                          " running the stop command\n"
+                          "Error response from daemon: No such container: llmperf-3\n" +
+                          std::string(kLogStopMarker) +
+                          " SIGTERM to process group 12\n"
+                          "asyncio.exceptions.CancelledError\n"
+                          "terminate called without an active exception\n";
+  EXPECT_EQ(find_error_line(log), "");
+  EXPECT_EQ(last_log_lines(log, 5),
+            (std::vector<std::string>{"INFO serving", "WARNING slow request"}));
 }
 
 TEST(ServerLog, LastLinesKeepTheNewestNonEmptyOnes) {

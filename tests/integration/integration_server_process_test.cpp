@@ -59,6 +59,16 @@ ReadyOptions sp_ready(int64_t timeout_ms, int64_t poll_interval_ms = 250) {
 bool sp_group_gone(pid_t pgid) { return kill(-pgid, 0) != 0 && errno == ESRCH; }
 bool sp_process_gone(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
 
+// Gone, or a zombie waiting for init to reap it (not running any more either way).
+bool sp_process_dead(pid_t pid) {
+  if (sp_process_gone(pid)) return true;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  const size_t paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'Z';
+}
+
 std::string sp_quote(const std::string& text) {
   std::string out = "'";
   for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -134,10 +144,10 @@ TEST_F(ServerProcessTest, MockServerGetsReadyAndStopsWithItsPortFree) {
   const std::string text = log();
   EXPECT_NE(text.find(fmt::format("{} ", kLogStartMarker)), std::string::npos) << text;
   EXPECT_NE(text.find("llmperf-mock listening on"), std::string::npos) << text;
-  EXPECT_NE(text.find(fmt::format("[llmperf] SIGTERM to process group {}", pgid)),
+  EXPECT_NE(text.find(fmt::format("[llmperf] stop: SIGTERM to process group {}", pgid)),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("[llmperf] every server process is gone"), std::string::npos) << text;
+  EXPECT_NE(text.find("[llmperf] stop: every server process is gone"), std::string::npos) << text;
 
   const StopResult again = server.stop();  // idempotent: the first result, at once
   EXPECT_EQ(again.gone, stopped.gone);
@@ -260,7 +270,7 @@ TEST_F(ServerProcessTest, ServerIgnoringSigtermIsKilledAfterTheStopTimeout) {
   EXPECT_GE(stopped.elapsed_s, 0.3);
   EXPECT_LT(stopped.elapsed_s, 5.0);
   EXPECT_TRUE(sp_group_gone(server.process_group()));
-  EXPECT_NE(log().find("[llmperf] SIGKILL to process group"), std::string::npos) << log();
+  EXPECT_NE(log().find("[llmperf] stop: SIGKILL to process group"), std::string::npos) << log();
 }
 
 TEST_F(ServerProcessTest, DescendantsInAndOutOfTheGroupAreGoneAfterStop) {
@@ -294,6 +304,27 @@ TEST_F(ServerProcessTest, DescendantsInAndOutOfTheGroupAreGoneAfterStop) {
   EXPECT_TRUE(sp_process_gone(escaped));
 }
 
+TEST_F(ServerProcessTest, StubbornProcessOutsideTheGroupIsKilledToo) {
+  // It left the group and session and ignores SIGTERM: only the guardian, as its subreaper, can
+  // still reach it once its parent is gone, with SIGKILL after the stop timeout.
+  ServerSpec s = spec(script("escapee.sh",
+                             "setsid sh -c \"trap '' TERM; echo \\$\\$ > escaped.pid; exec sleep "
+                             "1000\" &\n"
+                             "echo started\n"
+                             "wait\n"));
+  s.stop_timeout_ms = 300;
+  ServerProcess server(s);
+  ASSERT_TRUE(log_has("started"));
+  const pid_t escaped = read_pid("escaped.pid");
+  ASSERT_GT(escaped, 0);
+  ASSERT_TRUE(sp_eventually([&] { return getpgid(escaped) == escaped; }, 10'000));
+  const StopResult stopped = server.stop();
+  EXPECT_TRUE(stopped.killed);
+  EXPECT_TRUE(stopped.gone);
+  EXPECT_TRUE(sp_process_gone(escaped));
+  EXPECT_TRUE(sp_group_gone(server.process_group()));
+}
+
 TEST_F(ServerProcessTest, StopCommandRunsFirst) {
   ServerSpec s = spec(script("served.sh", "echo serving\nexec sleep 1000\n"));
   s.stop_command = "echo stop-command-ran-in-$(pwd)";
@@ -305,7 +336,7 @@ TEST_F(ServerProcessTest, StopCommandRunsFirst) {
   EXPECT_TRUE(stopped.gone);
   const std::string text = log();
   const size_t ran = text.find("stop-command-ran-in-");
-  const size_t terminated = text.find("[llmperf] SIGTERM");
+  const size_t terminated = text.find("[llmperf] stop: SIGTERM");
   ASSERT_NE(ran, std::string::npos) << text;
   EXPECT_LT(ran, terminated) << text;
 }
@@ -381,7 +412,26 @@ TEST_F(ServerProcessTest, SigkilledLlmperfLeavesNoServerBehind) {
   EXPECT_TRUE(WIFSIGNALED(status));
   EXPECT_TRUE(sp_eventually([&] { return sp_group_gone(pgid); }, 10'000))
       << "the server's process group " << pgid << " outlived its llmperf";
-  EXPECT_TRUE(log_has("[llmperf] every server process is gone")) << log();
+  EXPECT_TRUE(log_has("[llmperf] stop: every server process is gone")) << log();
+}
+
+// The guardian itself killed (by anyone): the server's main process gets SIGTERM through
+// PR_SET_PDEATHSIG, and stop() stops the rest of the group from llmperf.
+TEST_F(ServerProcessTest, KilledGuardianStillLeavesNoServerAfterStop) {
+  ServerSpec s = spec(
+      script("served.sh", "sleep 1000 &\necho $! > child.pid\necho serving\nexec sleep 1000\n"));
+  s.stop_timeout_ms = 300;
+  ServerProcess server(s);
+  ASSERT_TRUE(log_has("serving"));
+  const pid_t child = read_pid("child.pid");
+  ASSERT_GT(child, 0);
+  const pid_t main_process = server.process_group();
+  ASSERT_EQ(kill(server.guardian_pid(), SIGKILL), 0);
+  EXPECT_TRUE(sp_eventually([&] { return sp_process_dead(main_process); }, 10'000));
+  const StopResult stopped = server.stop();
+  EXPECT_TRUE(stopped.terminated);
+  EXPECT_TRUE(sp_process_dead(child));
+  EXPECT_TRUE(sp_process_dead(main_process));
 }
 
 TEST(ServerPorts, PickedPortIsFreeUntilSomethingListens) {

@@ -39,15 +39,16 @@ void write_all(int fd, const char* data, size_t size) {
   }
 }
 
-// One line "[llmperf] <text><number><tail>" into server.log, in one write so that it lands whole
-// between the server's own lines. number < 0: none.
+// One line "[llmperf] stop: <text><number><tail>" into server.log (the guardian writes only while
+// it stops the server; server_log.h's kLogStopMarker), in one write so that it lands whole between
+// the server's own lines. number < 0: none.
 void log_line(int fd, const char* text, long number = -1, const char* tail = "") {
   char line[256];
   size_t used = 0;
   const auto append = [&](const char* s) {
     while (*s != '\0' && used < sizeof line - 1) line[used++] = *s++;
   };
-  append("[llmperf] ");
+  append("[llmperf] stop: ");
   append(text);
   if (number >= 0) {
     char digits[24];

@@ -86,6 +86,9 @@ bool is_marker(std::string_view line) { return line.substr(0, kLogMarker.size())
 bool is_start_marker(std::string_view line) {
   return line.substr(0, kLogStartMarker.size()) == kLogStartMarker;
 }
+bool is_stop_marker(std::string_view line) {
+  return line.substr(0, kLogStopMarker.size()) == kLogStopMarker;
+}
 
 // The level a log line was written at, from its first few words ("INFO 01-02 ...", "(EngineCore
 // pid=7) ERROR ...", "2024-05-01T10:00:00Z  WARN router: ...", "[info] ...", "INFO:     ...").
@@ -168,7 +171,8 @@ class ErrorLineScanner {
       *this = ErrorLineScanner();
       return;
     }
-    if (is_marker(line)) return;
+    if (is_stop_marker(line)) stopping_ = true;
+    if (stopping_ || is_marker(line)) return;
     const std::string_view text = trim(line);
     if (text.empty()) return;
     if (follow_ != Follow::kNone) append_follow(text);
@@ -231,6 +235,7 @@ class ErrorLineScanner {
   Follow follow_ = Follow::kNone;
   bool in_traceback_ = false;
   std::string traceback_prefix_;  // what precedes "Traceback" on its line (a log prefix, or "")
+  bool stopping_ = false;         // past llmperf's first stop line: nothing counts any more
 };
 
 template <typename Fn>
@@ -253,14 +258,17 @@ std::string find_error_line(std::string_view log_text) {
 
 std::vector<std::string> last_log_lines(std::string_view log_text, size_t n) {
   std::deque<std::string> lines;
-  for_each_line(log_text, [&lines, n](std::string_view raw) {
+  bool stopping = false;
+  for_each_line(log_text, [&lines, &stopping, n](std::string_view raw) {
     const std::string line = clean(raw);
     if (is_start_marker(line)) {
       lines.clear();
+      stopping = false;
       return;
     }
+    if (is_stop_marker(line)) stopping = true;
     const std::string_view text = trim(line);
-    if (text.empty() || is_marker(line) || n == 0) return;
+    if (stopping || text.empty() || is_marker(line) || n == 0) return;
     if (lines.size() == n) lines.pop_front();
     lines.push_back(cut(text, kMaxTailLineChars));
   });

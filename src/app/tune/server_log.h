@@ -4,9 +4,12 @@
 // lines, for the study ledger.
 //
 // llmperf writes lines of its own into server.log, each beginning with kLogMarker: one when it
-// starts the server (kLogStartMarker), and a few while it stops it. Both readers skip them, and
+// starts the server (kLogStartMarker), and a few while it stops it (kLogStopMarker). Both readers
 // read only the section after the last start line, so that a trial run again on --resume (whose
-// log is appended to) is judged by its own output.
+// log is appended to) is judged by its own output, and in it only what the server wrote before
+// llmperf began to stop it: the stop command's output and the server's shutdown noise (vLLM's
+// CancelledError tracebacks, llama-server's "terminate called without an active exception") are
+// not why it failed.
 #pragma once
 
 #include <cstddef>
@@ -20,6 +23,8 @@ namespace llmperf {
 inline constexpr std::string_view kLogMarker = "[llmperf] ";
 // The beginning of the line llmperf writes when it starts the server.
 inline constexpr std::string_view kLogStartMarker = "[llmperf] start";
+// The beginning of the lines llmperf writes while it stops the server (process_guardian.cpp).
+inline constexpr std::string_view kLogStopMarker = "[llmperf] stop:";
 
 // The line of `log_text` (a whole server.log, or its last section) that best says why the server
 // failed, "" when none looks like an error. By preference, the first of:
@@ -38,8 +43,8 @@ inline constexpr std::string_view kLogStartMarker = "[llmperf] start";
 // and C++'s "terminate called after throwing ..." the `what():` line after it.
 std::string find_error_line(std::string_view log_text);
 
-// The last `n` non-empty lines of `log_text`'s last section, cleaned as above, each cut at 500
-// characters, oldest first.
+// The last `n` non-empty lines of `log_text`'s last section (before the stop), cleaned as above,
+// each cut at 500 characters, oldest first.
 std::vector<std::string> last_log_lines(std::string_view log_text, size_t n);
 
 // find_error_line over the file (streamed: any size); "" when the file cannot be read.

@@ -323,16 +323,7 @@ StopResult ServerProcess::stop() {
   }
   StopResult& result = stop_result_;
   result.gone = all_gone_;
-  if (!all_gone_ && pgid_ > 0) {
-    // The guardian died early (killed) or is still at it after the budget (a process stuck in the
-    // kernel): SIGKILL the group from here too, and say so.
-    spdlog::warn("server (process group {}): its guardian {}; sending SIGKILL to the group", pgid_,
-                 guardian_closed_ ? "exited before it had stopped everything"
-                                  : "has not finished stopping it in time");
-    kill(-pgid_, SIGKILL);
-    result.killed = true;
-    result.gone = kill(-pgid_, 0) != 0 && errno == ESRCH;
-  }
+  if (!all_gone_ && pgid_ > 0) result.gone = stop_group_without_guardian();
   if (exit_status_) result.exit_code = exit_code_of(*exit_status_);
 
   result.port_free = spec_.port <= 0;
@@ -349,6 +340,31 @@ StopResult ServerProcess::stop() {
   result.elapsed_s = static_cast<double>(now_ns() - start) / 1e9;
   stopped_ = true;
   return result;
+}
+
+bool ServerProcess::stop_group_without_guardian() {
+  // The guardian died before it had stopped everything (someone killed it; the server's main
+  // process had SIGTERM from PR_SET_PDEATHSIG, its other processes nothing), or it is still at it
+  // after its budget (a process stuck in the kernel). What it would have done, from here, on the
+  // group alone: its orphans outside the group are out of reach now.
+  const auto group_gone = [this] { return kill(-pgid_, 0) != 0 && errno == ESRCH; };
+  const auto wait_gone = [&](int64_t timeout_ms) {
+    const int64_t deadline = now_ns() + timeout_ms * 1'000'000;
+    while (!group_gone() && now_ns() < deadline) poll(nullptr, 0, static_cast<int>(kSliceMs));
+    return group_gone();
+  };
+  if (group_gone()) return true;
+  spdlog::warn("server (process group {}): its guardian {}; stopping the group from llmperf", pgid_,
+               guardian_closed_ ? "exited before it had stopped everything"
+                                : "has not finished stopping it in time");
+  if (guardian_closed_) {
+    kill(-pgid_, SIGTERM);
+    stop_result_.terminated = true;
+    if (wait_gone(spec_.stop_timeout_ms)) return true;
+  }
+  kill(-pgid_, SIGKILL);
+  stop_result_.killed = true;
+  return wait_gone(kKillGraceMs);
 }
 
 void ServerProcess::release() {

@@ -120,6 +120,9 @@ class ServerProcess {
   void read_messages_locked();  // whatever the guardian has said so far, without blocking
   std::string ready_url(const char* path) const;
   void release();  // closes the descriptors, reaps the guardian if it is done
+  // stop()'s fallback when the guardian did not report every process gone: SIGTERM to the group
+  // (when the guardian died), SIGKILL after the stop timeout; true once the group is gone.
+  bool stop_group_without_guardian();
 
   ServerSpec spec_;
   int64_t start_ns_ = 0;
