@@ -41,7 +41,12 @@ int main(int argc, char** argv) {
       std::fputs(cli.outcome.err.c_str(), stderr);
       return cli.outcome.exit_code;
     }
-    return tune_command(cli);
+    StudyOptions options;
+    options.parse_bench_flags = tune_bench_config;
+    options.study_dir = cli.resume_dir.empty() ? cli.study_dir : cli.resume_dir;
+    options.resume = !cli.resume_dir.empty();
+    options.dry_run = cli.dry_run;
+    return tune_command(cli.spec, options);
   }
   if (auto sub = run_subcommand(argc, argv)) {  // llmperf compare ... / llmperf report ...
     std::fputs(sub->out.c_str(), stdout);

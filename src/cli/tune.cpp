@@ -3,12 +3,14 @@
 // are filled in.
 #include "cli/tune.h"
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/cli.h"
 #include "core/exit_codes.h"
 
 namespace llmperf {
@@ -107,6 +109,22 @@ TuneCli parse_tune(int argc, const char* const* argv) {
   if (spec.params.empty()) return usage("at least one --param name=VALUES is required");
   cli.proceed = true;
   return cli;
+}
+
+Config tune_bench_config(const std::vector<std::string>& args, std::vector<std::string>* warnings) {
+  std::vector<const char*> argv = {"llmperf"};
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  Config config;
+  const CliOutcome cli = parse_cli(static_cast<int>(argv.size()), argv.data(), config);
+  if (!cli.proceed) {
+    std::string message = cli.output;
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    throw std::invalid_argument(cli.exit_code == 0
+                                    ? "the benchmark flags ask for help or the version: " + message
+                                    : "benchmark flags: " + message);
+  }
+  if (warnings != nullptr) *warnings = cli.warnings;
+  return config;
 }
 
 }  // namespace llmperf

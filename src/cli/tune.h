@@ -3,8 +3,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cli/subcommands.h"
+#include "core/config.h"
 #include "study/study_spec.h"
 
 namespace llmperf {
@@ -20,5 +22,9 @@ struct TuneCli {
 
 // Parses `llmperf tune ...` (argv[1] is "tune").
 TuneCli parse_tune(int argc, const char* const* argv);
+
+// Parses one trial's benchmark flags as `llmperf` would (parse_cli). Throws std::invalid_argument
+// with the flags' error; `warnings` (when not null) receives the ignored-flag warnings.
+Config tune_bench_config(const std::vector<std::string>& args, std::vector<std::string>* warnings);
 
 }  // namespace llmperf

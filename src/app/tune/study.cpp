@@ -21,6 +21,7 @@
 #include "app/tune/trial_runner.h"
 #include "core/clock.h"
 #include "core/version.h"
+#include "http/curl_transport.h"
 #include "plan/run_plan.h"
 #include "report/study/study_files.h"
 #include "report/study/study_text.h"
@@ -99,7 +100,7 @@ void check_templates(const StudySpec& spec, const std::vector<ParamSpace>& space
   }
 }
 
-StudyPlan plan_study(const StudySpec& spec) {
+StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_flags) {
   StudyPlan plan;
   plan.spaces = parse_params(spec.params);
   plan.strategy = parse_strategy(spec.strategy);
@@ -115,7 +116,7 @@ StudyPlan plan_study(const StudySpec& spec) {
   for (const std::string& arg : spec.bench_args) {
     user_args.push_back(substitute(arg, values, fmt::format("benchmark argument '{}'", arg)));
   }
-  plan.base = trial_config(user_args, &plan.warnings);
+  plan.base = parse_bench_flags(user_args, &plan.warnings);
   switch (plan.strategy.kind) {
     case StrategyKind::kGrid:
     case StrategyKind::kHalving:
@@ -165,7 +166,7 @@ Objective parse_objective(const std::string& text) {
 }
 
 StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
-  StudyPlan plan = plan_study(spec);
+  StudyPlan plan = plan_study(spec, options.parse_bench_flags);
   for (const std::string& warning : plan.warnings) spdlog::warn("{}", warning);
   const auto print = [&](const std::string& text) {
     if (options.print) options.print(text);
@@ -257,9 +258,11 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
     if (trial_status_final(record.status)) done[{record.trial, record.rung}] = record;
   }
   LedgerWriter writer(ledger_path, ledger);
+  init_transport();  // before any thread: the readiness probes and the benchmark use libcurl
   install_interrupt_handlers();
 
-  TrialContext context{&spec, &plan.spaces, &plan.objective, result.dir};
+  TrialContext context{&spec, &plan.spaces, &plan.objective, result.dir,
+                       options.parse_bench_flags};
   const auto run_one = [&](size_t i, int rung, int64_t requests) -> TrialRecord {
     if (const auto it = done.find({static_cast<int64_t>(i), rung}); it != done.end()) {
       print(trial_line(it->second, info) + "  (kept from the ledger)\n");

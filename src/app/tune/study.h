@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config.h"
 #include "study/space.h"
 #include "study/study_spec.h"
 #include "study/trial.h"
@@ -27,7 +28,14 @@ struct Objective {
 // std::invalid_argument naming --objective.
 Objective parse_objective(const std::string& text);
 
+// Parses a trial's benchmark flags as `llmperf` would (cli/tune.h's tune_bench_config, which the
+// caller passes in: the app stage does not read flags). Throws std::invalid_argument with the flags'
+// error; `warnings` (when not null) receives the ignored-flag warnings.
+using BenchFlagsParser =
+    std::function<Config(const std::vector<std::string>& args, std::vector<std::string>* warnings)>;
+
 struct StudyOptions {
+  BenchFlagsParser parse_bench_flags;  // required
   std::string study_dir;  // where the study goes ("" = <--outputs-dir>/<timestamp>/tune)
   bool resume = false;    // study_dir holds a study to finish: keep its finished trials
   bool dry_run = false;   // print every trial's commands; start nothing, write nothing

@@ -22,7 +22,6 @@
 #include "app/tune/ports.h"
 #include "app/tune/server_log.h"
 #include "app/tune/server_process.h"
-#include "cli/cli.h"
 #include "core/clock.h"
 
 namespace llmperf {
@@ -212,22 +211,6 @@ std::vector<std::string> trial_bench_args(const std::vector<std::string>& bench_
   return args;
 }
 
-Config trial_config(const std::vector<std::string>& args, std::vector<std::string>* warnings) {
-  std::vector<const char*> argv = {"llmperf"};
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-  Config config;
-  const CliOutcome cli = parse_cli(static_cast<int>(argv.size()), argv.data(), config);
-  if (!cli.proceed) {
-    std::string message = cli.output;
-    while (!message.empty() && message.back() == '\n') message.pop_back();
-    throw std::invalid_argument(cli.exit_code == 0
-                                    ? "the benchmark flags ask for help or the version: " + message
-                                    : "benchmark flags: " + message);
-  }
-  if (warnings != nullptr) *warnings = cli.warnings;
-  return config;
-}
-
 std::string shell_join(const std::vector<std::string>& args) {
   std::string out;
   for (const std::string& arg : args) {
@@ -282,7 +265,7 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
     if (!spec.stop_cmd.empty()) stop_command = substitute(spec.stop_cmd, values, "--stop-cmd");
     args = trial_bench_args(spec.bench_args, values, (outdir / "bench").string());
     record.bench_args = args;
-    config = trial_config(args);
+    config = context.parse_bench_flags(args, nullptr);
   } catch (const std::exception& error) {
     return finish(TrialStatus::kBenchFailed, error.what());
   }

@@ -24,6 +24,7 @@ struct TrialContext {
   const std::vector<ParamSpace>* spaces = nullptr;
   const Objective* objective = nullptr;
   std::string study_dir;
+  BenchFlagsParser parse_bench_flags;
 };
 
 // Which trial to run.
@@ -45,11 +46,6 @@ TemplateValues template_values(const TrialSpec& trial, const std::string& port,
 std::vector<std::string> trial_bench_args(const std::vector<std::string>& bench_args,
                                           const TemplateValues& values,
                                           const std::string& outputs_dir);
-
-// Parses a trial's benchmark arguments as `llmperf` would. Throws std::invalid_argument with the
-// flags' error. `warnings` receives the ignored-flag warnings when given.
-Config trial_config(const std::vector<std::string>& args,
-                    std::vector<std::string>* warnings = nullptr);
 
 // Runs one trial to its end (or to Ctrl-C) and returns its ledger record.
 TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial);

@@ -35,23 +35,15 @@ int study_exit_code(const StudyResult& result) {
   return result.trials.empty() ? kExitOk : kExitCannotProceed;
 }
 
-int tune_command(const TuneCli& cli) {
-  StudyOptions options;
-  options.dry_run = cli.dry_run;
-  options.study_dir = cli.study_dir;
+int tune_command(StudySpec spec, StudyOptions options) {
   options.print = [](const std::string& text) {
     std::fputs(text.c_str(), stdout);
     std::fflush(stdout);
   };
-  StudySpec spec = cli.spec;
   try {
-    if (!cli.resume_dir.empty()) {
-      spec = read_study_dir(cli.resume_dir).info.spec;
-      options.study_dir = cli.resume_dir;
-      options.resume = true;
-    }
+    if (options.resume) spec = read_study_dir(options.study_dir).info.spec;
     const StudyResult result = run_study(spec, options);
-    if (cli.dry_run) return kExitOk;
+    if (options.dry_run) return kExitOk;
     return study_exit_code(result);
   } catch (const std::invalid_argument& error) {
     stop_all_servers();
