@@ -4,6 +4,7 @@
 #include "connection.h"
 
 #include "asio.h"
+#include "engine_config.h"
 #include "reply_plan.h"
 #include "server_api.h"
 #include "server_context.h"
@@ -11,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <span>
 
@@ -88,6 +90,7 @@ void Connection::close(bool reset) {
     holds_slot_ = false;
     context_.release_slot();
   }
+  leave_engine();
   context_.remove_connection(this);
 }
 
@@ -213,10 +216,86 @@ void Connection::start_completion(Endpoint endpoint, const HttpRequest& request)
     reply(200, kGarbageBody, {}, "text/html");
     return;
   }
+  if (context_.engine() && engine_refused(req->max_tokens)) return;
   context_.metrics().on_arrival(metered_, received_ns, plan_.prompt_tokens);
   prompt_ids_ = std::move(req->prompt_ids);
   state_ = State::kWaitingSlot;
+  if (context_.engine()) {
+    submit_to_engine();
+    return;
+  }
   if (context_.acquire_slot(shared_from_this())) admit();
+}
+
+// Scheduler mode: answers 400, in vLLM's words, a request that the engine could never run (too
+// long for --max-model-len, for the budget without chunked prefill, or for the KV cache); true
+// when it did.
+bool Connection::engine_refused(std::optional<std::int64_t> max_tokens) {
+  std::optional<std::string> problem = context_length_error(
+      context_.options().max_model_len, plan_.prompt_tokens, max_tokens, plan_.completion_tokens);
+  if (!problem) {
+    problem = context_.engine()->refusal({plan_.prompt_tokens, plan_.prompt_tokens,
+                                          std::max<std::int64_t>(1, plan_.completion_tokens)});
+  }
+  if (!problem) return false;
+  reply(400, error_body(*problem, "BadRequestError", 400));
+  return true;
+}
+
+// Scheduler mode: the request joins the engine's waiting queue. Its prefix-cache lookup happens
+// now, since the engine needs to know which prompt tokens need a prefill.
+void Connection::submit_to_engine() {
+  engine_paced_ = true;
+  engine_tokens_ = 0;
+  SequenceDemand demand;
+  demand.prompt_tokens = plan_.prompt_tokens;
+  demand.prefill_tokens = plan_.prompt_tokens - look_up_prefix_cache();
+  demand.output_tokens = std::max<std::int64_t>(1, plan_.completion_tokens);
+  context_.engine()->submit(plan_.seq, demand, shared_from_this());
+}
+
+// Scheduler mode: the current request no longer needs the engine (its reply ended, or the
+// connection closed); a sequence still running there is aborted, as vLLM aborts a request whose
+// client is gone.
+void Connection::leave_engine() {
+  if (!engine_paced_) return;
+  engine_paced_ = false;
+  if (EngineLoop* engine = context_.engine()) engine->abort(plan_.seq);
+}
+
+void Connection::on_engine_admitted(std::uint64_t id) {
+  if (engine_paced_ && id == plan_.seq) admit();
+}
+
+void Connection::on_engine_tokens(std::uint64_t id, std::int64_t generated) {
+  if (!engine_paced_ || id != plan_.seq) return;
+  engine_tokens_ = generated;
+  if (state_ == State::kResponding) advance();
+}
+
+// Looks the prompt up in the prefix cache and fills it (cache on, generated replies only); returns
+// its cached tokens, which plan_ reports in usage.
+std::int64_t Connection::look_up_prefix_cache() {
+  if (!context_.prefix_cache_on() || pooling()) return 0;
+  const std::int64_t cached_tokens = context_.prefix_cache().lookup_and_insert(prompt_ids_);
+  context_.metrics().on_prefix_cache_lookup(plan_.prompt_tokens, cached_tokens);
+  plan_.cached_tokens = cached_tokens;
+  release_ids_if_large(prompt_ids_);
+  return cached_tokens;
+}
+
+// Content chunk `chunk` may be written at `now`: its deadline has passed, or (scheduler mode) the
+// engine has generated its last token.
+bool Connection::chunk_due(std::int64_t chunk, Clock::time_point now) const {
+  if (engine_paced_) return chunk_tokens(plan_, chunk).last <= engine_tokens_;
+  return next_due_ <= now;
+}
+
+// The non-stream reply may be written at `now`: its deadline has passed, or (scheduler mode) the
+// engine has generated every token (a pooling request: its one step of prefill).
+bool Connection::whole_due(Clock::time_point now) const {
+  if (engine_paced_) return engine_tokens_ >= std::max<std::int64_t>(1, plan_.completion_tokens);
+  return next_due_ <= now;
 }
 
 // Parses the body of a request on `endpoint`; after replying 400 when it is malformed, nullopt.
@@ -245,29 +324,28 @@ std::optional<CompletionRequest> Connection::parse_body(Endpoint endpoint, std::
 
 void Connection::admit() {
   if (state_ != State::kWaitingSlot) {
-    context_.release_slot();
+    if (!engine_paced_) context_.release_slot();
     return;
   }
-  holds_slot_ = true;
+  holds_slot_ = !engine_paced_;
   state_ = State::kResponding;
   fault_fired_ = false;
   next_chunk_ = 0;
   const Clock::time_point now = Clock::now();
   context_.metrics().on_start(metered_, to_ns(now));
-  // The prefix cache is consulted and filled when the request starts, as vLLM's scheduler caches
-  // a request's full blocks when it schedules them; the prefill costs its uncached tokens.
-  std::int64_t cached_tokens = 0;
-  if (context_.prefix_cache_on() && !pooling()) {
-    cached_tokens = context_.prefix_cache().lookup_and_insert(prompt_ids_);
-    context_.metrics().on_prefix_cache_lookup(plan_.prompt_tokens, cached_tokens);
-    plan_.cached_tokens = cached_tokens;
-    release_ids_if_large(prompt_ids_);
+  if (!engine_paced_) {
+    // The prefix cache is consulted and filled when the request starts, as vLLM's scheduler
+    // caches a request's full blocks when it schedules them; the prefill costs its uncached
+    // tokens.
+    const std::int64_t cached_tokens = look_up_prefix_cache();
+    next_due_ =
+        now + context_.ttft_delay() + context_.prefill_delay(plan_.prompt_tokens - cached_tokens);
   }
-  next_due_ =
-      now + context_.ttft_delay() + context_.prefill_delay(plan_.prompt_tokens - cached_tokens);
   writer_.begin(plan_, context_.vocabulary(), context_.model_escaped());
   if (!plan_.stream) {
-    for (std::int64_t i = 1; i < plan_.chunk_count; ++i) next_due_ += context_.itl_delay();
+    if (!engine_paced_) {
+      for (std::int64_t i = 1; i < plan_.chunk_count; ++i) next_due_ += context_.itl_delay();
+    }
     pump_whole();
     return;
   }
@@ -298,7 +376,8 @@ void Connection::pump_stream() {
   const std::int64_t fault_chunk = plan_.chunk_count / 2;
   bool finished = false;
   std::string injected;  // a fault's text, sent before the chunk it strikes
-  while (next_chunk_ < plan_.chunk_count && next_due_ <= now && out_.size() < kMaxWriteBytes) {
+  while (next_chunk_ < plan_.chunk_count && chunk_due(next_chunk_, now) &&
+         out_.size() < kMaxWriteBytes) {
     if (next_chunk_ == fault_chunk && !fault_fired_ && plan_.fault != Fault::kNone &&
         plan_.fault != Fault::kTruncate) {
       if (plan_.fault == Fault::kDrop || plan_.fault == Fault::kStall ||
@@ -327,14 +406,14 @@ void Connection::pump_stream() {
     writer_.append_chunk(out_, next_chunk_, injected);
     injected.clear();
     ++next_chunk_;
-    if (next_chunk_ < plan_.chunk_count) next_due_ += context_.itl_delay();
+    if (next_chunk_ < plan_.chunk_count && !engine_paced_) next_due_ += context_.itl_delay();
   }
   if (!finished && next_chunk_ == plan_.chunk_count) {
     writer_.append_close(out_);
     finished = true;
   }
   if (head_.empty() && out_.empty()) {
-    arm_timer();
+    if (!engine_paced_) arm_timer();  // the engine's next step calls back instead
     return;
   }
   // The event log and /metrics share one stamp, so TTFT and gaps agree between them exactly.
@@ -352,8 +431,8 @@ void Connection::pump_stream() {
 
 void Connection::pump_whole() {
   if (writing_ || state_ != State::kResponding) return;
-  if (Clock::now() < next_due_) {
-    arm_timer();
+  if (!whole_due(Clock::now())) {
+    if (!engine_paced_) arm_timer();
     return;
   }
   if (pump_whole_fault()) return;
@@ -524,6 +603,7 @@ void Connection::finish_reply() {
     holds_slot_ = false;
     context_.release_slot();
   }
+  leave_engine();
   const bool streamed = chunked_;
   chunked_ = false;
   state_ = State::kIdle;
