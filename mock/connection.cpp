@@ -88,6 +88,7 @@ void Connection::close(bool reset) {
     holds_slot_ = false;
     context_.release_slot();
   }
+  leave_engine();
   context_.remove_connection(this);
 }
 
@@ -213,10 +214,26 @@ void Connection::start_completion(Endpoint endpoint, const HttpRequest& request)
     reply(200, kGarbageBody, {}, "text/html");
     return;
   }
+  if (context_.engine() && engine_refused(req->max_tokens)) return;
   context_.metrics().on_arrival(metered_, received_ns, plan_.prompt_tokens);
   prompt_ids_ = std::move(req->prompt_ids);
   state_ = State::kWaitingSlot;
+  if (context_.engine()) {
+    submit_to_engine();
+    return;
+  }
   if (context_.acquire_slot(shared_from_this())) admit();
+}
+
+// Looks the prompt up in the prefix cache and fills it (cache on, generated replies only); returns
+// its cached tokens, which plan_ reports in usage.
+std::int64_t Connection::look_up_prefix_cache() {
+  if (!context_.prefix_cache_on() || pooling()) return 0;
+  const std::int64_t cached_tokens = context_.prefix_cache().lookup_and_insert(prompt_ids_);
+  context_.metrics().on_prefix_cache_lookup(plan_.prompt_tokens, cached_tokens);
+  plan_.cached_tokens = cached_tokens;
+  release_ids_if_large(prompt_ids_);
+  return cached_tokens;
 }
 
 // Parses the body of a request on `endpoint`; after replying 400 when it is malformed, nullopt.
@@ -245,29 +262,28 @@ std::optional<CompletionRequest> Connection::parse_body(Endpoint endpoint, std::
 
 void Connection::admit() {
   if (state_ != State::kWaitingSlot) {
-    context_.release_slot();
+    if (!engine_paced_) context_.release_slot();
     return;
   }
-  holds_slot_ = true;
+  holds_slot_ = !engine_paced_;
   state_ = State::kResponding;
   fault_fired_ = false;
   next_chunk_ = 0;
   const Clock::time_point now = Clock::now();
   context_.metrics().on_start(metered_, to_ns(now));
-  // The prefix cache is consulted and filled when the request starts, as vLLM's scheduler caches
-  // a request's full blocks when it schedules them; the prefill costs its uncached tokens.
-  std::int64_t cached_tokens = 0;
-  if (context_.prefix_cache_on() && !pooling()) {
-    cached_tokens = context_.prefix_cache().lookup_and_insert(prompt_ids_);
-    context_.metrics().on_prefix_cache_lookup(plan_.prompt_tokens, cached_tokens);
-    plan_.cached_tokens = cached_tokens;
-    release_ids_if_large(prompt_ids_);
+  if (!engine_paced_) {
+    // The prefix cache is consulted and filled when the request starts, as vLLM's scheduler
+    // caches a request's full blocks when it schedules them; the prefill costs its uncached
+    // tokens.
+    const std::int64_t cached_tokens = look_up_prefix_cache();
+    next_due_ =
+        now + context_.ttft_delay() + context_.prefill_delay(plan_.prompt_tokens - cached_tokens);
   }
-  next_due_ =
-      now + context_.ttft_delay() + context_.prefill_delay(plan_.prompt_tokens - cached_tokens);
   writer_.begin(plan_, context_.vocabulary(), context_.model_escaped());
   if (!plan_.stream) {
-    for (std::int64_t i = 1; i < plan_.chunk_count; ++i) next_due_ += context_.itl_delay();
+    if (!engine_paced_) {
+      for (std::int64_t i = 1; i < plan_.chunk_count; ++i) next_due_ += context_.itl_delay();
+    }
     pump_whole();
     return;
   }
@@ -298,7 +314,8 @@ void Connection::pump_stream() {
   const std::int64_t fault_chunk = plan_.chunk_count / 2;
   bool finished = false;
   std::string injected;  // a fault's text, sent before the chunk it strikes
-  while (next_chunk_ < plan_.chunk_count && next_due_ <= now && out_.size() < kMaxWriteBytes) {
+  while (next_chunk_ < plan_.chunk_count && chunk_due(next_chunk_, now) &&
+         out_.size() < kMaxWriteBytes) {
     if (next_chunk_ == fault_chunk && !fault_fired_ && plan_.fault != Fault::kNone &&
         plan_.fault != Fault::kTruncate) {
       if (plan_.fault == Fault::kDrop || plan_.fault == Fault::kStall ||
@@ -327,14 +344,14 @@ void Connection::pump_stream() {
     writer_.append_chunk(out_, next_chunk_, injected);
     injected.clear();
     ++next_chunk_;
-    if (next_chunk_ < plan_.chunk_count) next_due_ += context_.itl_delay();
+    if (next_chunk_ < plan_.chunk_count && !engine_paced_) next_due_ += context_.itl_delay();
   }
   if (!finished && next_chunk_ == plan_.chunk_count) {
     writer_.append_close(out_);
     finished = true;
   }
   if (head_.empty() && out_.empty()) {
-    arm_timer();
+    if (!engine_paced_) arm_timer();  // the engine's next step calls back instead
     return;
   }
   // The event log and /metrics share one stamp, so TTFT and gaps agree between them exactly.
@@ -352,8 +369,8 @@ void Connection::pump_stream() {
 
 void Connection::pump_whole() {
   if (writing_ || state_ != State::kResponding) return;
-  if (Clock::now() < next_due_) {
-    arm_timer();
+  if (!whole_due(Clock::now())) {
+    if (!engine_paced_) arm_timer();
     return;
   }
   if (pump_whole_fault()) return;
@@ -524,6 +541,7 @@ void Connection::finish_reply() {
     holds_slot_ = false;
     context_.release_slot();
   }
+  leave_engine();
   const bool streamed = chunked_;
   chunked_ = false;
   state_ = State::kIdle;

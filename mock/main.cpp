@@ -1,6 +1,8 @@
-// Entry point of llmperf-mock: parses options, raises the descriptor limit, listens, announces the
-// URL on stdout and serves until SIGINT/SIGTERM.
+// Entry point of llmperf-mock: parses options, checks scheduler mode's engine as vLLM checks its
+// own (refusing to start as vLLM does), raises the descriptor limit, listens, announces the URL on
+// stdout and serves until SIGINT/SIGTERM.
 #include "asio.h"
+#include "engine_config.h"
 #include "mock_options.h"
 #include "mock_server.h"
 
@@ -37,6 +39,13 @@ int main(int argc, char** argv) {
   auto parsed = llmperf::mock::parse_mock_options(argc, argv);
   if (const int* exit_code = std::get_if<int>(&parsed)) return *exit_code;
   const MockOptions& options = std::get<MockOptions>(parsed);
+  if (llmperf::mock::scheduler_mode(options)) {
+    const llmperf::mock::EngineSetup engine = llmperf::mock::resolve_engine(options);
+    for (const std::string& line : engine.log_lines) fmt::print(stderr, "{}\n", line);
+    for (const std::string& line : engine.error_lines) fmt::print(stderr, "{}\n", line);
+    std::fflush(stderr);
+    if (!engine.error_lines.empty()) return 1;
+  }
   raise_descriptor_limit();
 
   boost::asio::io_context io(1);

@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 
 namespace llmperf::mock {
@@ -52,6 +53,29 @@ constexpr const char* kFooter =
     "  Non-stream replies are sent after ttft + itl * (chunks - 1); embeddings and rerank\n"
     "  replies (never streamed) after the TTFT, the prefill of all their prompt tokens included\n"
     "  (they bypass the prefix cache).\n"
+    "Scheduler mode (--max-num-seqs or --max-num-batched-tokens given), a deterministic model\n"
+    "  of vLLM's continuous-batching engine, replaces the timing above. One engine loop runs\n"
+    "  steps back to back while there is work. Each step schedules, first come first served, one\n"
+    "  decode token for every running sequence past its prefill, then prefill tokens up to the\n"
+    "  budget left (--max-num-batched-tokens minus the decodes): prefills split earlier first,\n"
+    "  then waiting requests, admitted while fewer than --max-num-seqs run and their reservation\n"
+    "  (prompt + completion tokens) fits the KV cache (--kv-cache-tokens minus\n"
+    "  --kv-tokens-per-batched-token x the budget); the first that cannot be admitted stops\n"
+    "  admission. Without chunked prefill a prompt is admitted only whole, or waits for the next\n"
+    "  step. A step takes --step-ms + --step-us-per-token x batched tokens / 1000 ms; requests\n"
+    "  arriving during a step wait for the next. A request's headers (and role chunk) go out\n"
+    "  when it is admitted, its first token at the end of the step that completes its prefill,\n"
+    "  then one per step. Nothing is preempted (the reservation is the final length).\n"
+    "  Refused at start-up as vLLM refuses (log lines, then a traceback ending in 'ValueError:\n"
+    "  ...' on stderr, exit 1, before listening): --max-num-batched-tokens < --max-model-len\n"
+    "  without chunked prefill; --max-num-batched-tokens < --max-num-seqs; no KV cache left; a KV\n"
+    "  cache smaller than --max-model-len. Answered 400 (BadRequestError) at once: prompt +\n"
+    "  completion (max_tokens, else the tokens the mock would generate) beyond --max-model-len;\n"
+    "  without chunked prefill a prompt longer than the budget; a reservation beyond the whole\n"
+    "  KV cache. The prefix cache is looked up when a request arrives; cached tokens need no\n"
+    "  prefill. /metrics: vllm:num_requests_waiting counts requests not admitted yet. Scheduler\n"
+    "  mode ignores --ttft-ms, --itl-ms, --ttft-per-active-ms, --jitter-ms (--seed then drives\n"
+    "  only faults), --prefill-us-per-token and --max-active, with a warning.\n"
     "/v1/responses stream: 'event: TYPE' + 'data: {\"type\":TYPE,\"sequence_number\":k,...}',\n"
     "  k = 0, 1, 2...: response.created and response.in_progress with the headers; with\n"
     "  reasoning, response.output_item.added (reasoning), one response.reasoning_text.delta per\n"
@@ -130,8 +154,51 @@ TokenizeApi tokenize_api_from(const std::string& name) {
   return TokenizeApi::kAll;
 }
 
-void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode,
-                 std::string& tokenize_api) {
+// The value forms --enable-chunked-prefill accepts, as vLLM's older string flag did.
+std::optional<bool> parse_python_bool(const std::string& text) {
+  if (text == "true" || text == "True" || text == "1") return true;
+  if (text == "false" || text == "False" || text == "0") return false;
+  return std::nullopt;
+}
+
+void add_scheduler_options(CLI::App& app, MockOptions& o, std::string& chunked_prefill,
+                           bool& no_chunked_prefill) {
+  const auto positive = CLI::Range(std::int64_t{1}, std::int64_t{1} << 40);
+  app.add_option("--max-num-seqs", o.max_num_seqs,
+                 "Scheduler mode: sequences the engine runs at once (default when only "
+                 "--max-num-batched-tokens is given: min(256, it)). Giving this or "
+                 "--max-num-batched-tokens turns scheduler mode on")
+      ->check(positive)
+      ->default_str("off");
+  app.add_option("--max-num-batched-tokens", o.max_num_batched_tokens,
+                 "Scheduler mode: token budget of one engine step, decode + prefill (default when "
+                 "only --max-num-seqs is given: 2048 with chunked prefill, max(--max-model-len, "
+                 "2048) without). Giving this or --max-num-seqs turns scheduler mode on")
+      ->check(positive)
+      ->default_str("off");
+  auto* enable =
+      app.add_option("--enable-chunked-prefill", chunked_prefill,
+                     "Scheduler mode: split a prompt's prefill across engine steps: true, false, "
+                     "True, False, 1 or 0; alone it means true")
+          ->expected(0, 1)
+          ->default_str("true");
+  app.add_flag("--no-enable-chunked-prefill", no_chunked_prefill,
+               "Scheduler mode: admit a prompt only whole, as --enable-chunked-prefill false")
+      ->excludes(enable);
+  app.add_option("--step-ms", o.step_ms, "Scheduler mode: fixed cost of every engine step, in ms")
+      ->check(kNonNegative);
+  app.add_option("--step-us-per-token", o.step_us_per_token,
+                 "Scheduler mode: cost of an engine step per batched token, in microseconds")
+      ->check(kNonNegative);
+  app.add_option("--kv-tokens-per-batched-token", o.kv_tokens_per_batched_token,
+                 "Scheduler mode: KV-cache tokens that the activations of a full batch take per "
+                 "token of --max-num-batched-tokens, as vLLM sizes its KV cache after a "
+                 "profiling run (0 = none): a larger budget leaves fewer sequences room")
+      ->check(kNonNegative);
+}
+
+void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode, std::string& tokenize_api,
+                 std::string& chunked_prefill, bool& no_chunked_prefill) {
   app.option_defaults()->always_capture_default();
   app.add_option("--host", o.host, "Address to listen on");
   app.add_option("--port", o.port, "TCP port to listen on (0 picks a free port)");
@@ -257,14 +324,15 @@ void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode,
       ->check(CLI::IsMember({"all", "vllm", "llamacpp", "tgi", "none"}));
   app.add_option("--max-model-len", o.max_model_len,
                  "Context length reported as max_model_len by /tokenize (vLLM shape) and "
-                 "/v1/models")
+                 "/v1/models; in scheduler mode also the longest prompt + completion accepted")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   app.add_flag("--truncate-prompts", o.truncate_prompts,
                "Cut a prompt of --max-model-len tokens or more as llama.cpp's server does (whole "
                "blocks of half the context dropped from its start until it fits); usage reports "
                "the cut length. Default: prompts are counted whole");
   app.add_option("--kv-cache-tokens", o.kv_cache_tokens,
-                 "KV-cache capacity in tokens behind /metrics' vllm:kv_cache_usage_perc")
+                 "KV-cache capacity in tokens behind /metrics' vllm:kv_cache_usage_perc; in "
+                 "scheduler mode also what running sequences reserve from")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   app.add_option("--prefix-cache-tokens", o.prefix_cache_tokens,
                  "Capacity in tokens of an LRU prefix cache of prompt blocks (0 = no cache); "
@@ -277,6 +345,7 @@ void add_options(CLI::App& app, MockOptions& o, std::string& usage_mode,
                  "Prefill cost added to TTFT per prompt token not found in the prefix cache "
                  "(every prompt token without a cache), in microseconds")
       ->check(kNonNegative);
+  add_scheduler_options(app, o, chunked_prefill, no_chunked_prefill);
   app.add_flag("--metrics,!--no-metrics", o.serve_metrics,
                "Serve GET /metrics (default on; --no-metrics answers 404)");
   app.add_flag("--profiler,!--no-profiler", o.serve_profiler,
@@ -296,7 +365,9 @@ ParseOutcome parse_mock_options(int argc, char** argv) {
   app.footer(kFooter);
   std::string usage_mode = "separate";
   std::string tokenize_api = "all";
-  add_options(app, options, usage_mode, tokenize_api);
+  std::string chunked_prefill = "true";
+  bool no_chunked_prefill = false;
+  add_options(app, options, usage_mode, tokenize_api, chunked_prefill, no_chunked_prefill);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -304,6 +375,15 @@ ParseOutcome parse_mock_options(int argc, char** argv) {
   }
   options.usage_mode = usage_mode_from(usage_mode);
   options.tokenize_api = tokenize_api_from(tokenize_api);
+  const std::optional<bool> chunked = parse_python_bool(chunked_prefill);
+  if (!chunked) {
+    fmt::print(stderr,
+               "llmperf-mock: --enable-chunked-prefill takes true, false, True, False, 1 or 0, "
+               "got '{}'\n",
+               chunked_prefill);
+    return 2;
+  }
+  options.enable_chunked_prefill = *chunked && !no_chunked_prefill;
   const double fault_sum =
       options.fault_http_rate + options.fault_429_rate + options.fault_drop_rate +
       options.fault_stall_rate + options.fault_malformed_rate + options.fault_error_event_rate +

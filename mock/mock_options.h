@@ -70,17 +70,32 @@ struct MockOptions {
   double fault_embedding_missing_rate = 0;
   std::int64_t huge_line_bytes = 4 << 20;  // content bytes of the --fault-huge-line-rate chunk
   TokenizeApi tokenize_api = TokenizeApi::kAll;  // which tokenize API shapes are served
-  std::int64_t max_model_len = 32768;    // context length reported by /tokenize and /v1/models
+  std::int64_t max_model_len = 32768;  // context length reported by /tokenize and /v1/models
   bool truncate_prompts = false;  // cut prompts of max_model_len tokens or more, as llama.cpp does
-  std::int64_t kv_cache_tokens = 65536;  // KV capacity behind vllm:kv_cache_usage_perc
+  std::int64_t kv_cache_tokens = 65536;  // KV capacity in tokens (/metrics; scheduler mode)
   std::int64_t prefix_cache_tokens = 0;  // prefix-cache capacity in tokens; 0 = no cache
   std::int64_t cache_block_tokens = 16;  // tokens per prefix-cache block
   double prefill_us_per_token = 0;       // TTFT added per prompt token not in the cache, in us
   bool serve_metrics = true;             // answer GET /metrics; false: 404
   bool serve_profiler = true;            // answer POST /start_profile, /stop_profile; false: 404
+  // Scheduler mode (engine_config.h), on when either of the first two is given (> 0): a model of
+  // vLLM's continuous-batching engine paces every token.
+  std::int64_t max_num_seqs = 0;            // sequences running at once; 0 = not given
+  std::int64_t max_num_batched_tokens = 0;  // tokens per engine step; 0 = not given
+  bool enable_chunked_prefill = true;       // a prompt's prefill may span engine steps
+  double step_ms = 5;                       // fixed cost of an engine step, in ms
+  double step_us_per_token = 10;            // cost of an engine step per batched token, in us
+  // KV-cache tokens that the activations of one batched token take away from --kv-cache-tokens
+  // (vLLM sizes its KV cache after a profiling run of a full batch); 0 = none
+  double kv_tokens_per_batched_token = 0;
   std::string event_log;  // file receiving the server's event timestamps; empty = off
   bool verbose = false;   // log each request to stderr
 };
+
+// Scheduler mode is on: --max-num-seqs or --max-num-batched-tokens was given.
+inline bool scheduler_mode(const MockOptions& options) {
+  return options.max_num_seqs > 0 || options.max_num_batched_tokens > 0;
+}
 
 // Result of parsing argv: options to run with, or an exit code (0 after --help, 2 on bad usage).
 using ParseOutcome = std::variant<MockOptions, int>;

@@ -3,6 +3,7 @@
 #include "server_context.h"
 
 #include "connection.h"
+#include "engine_config.h"
 
 #include <algorithm>
 #include <string>
@@ -26,6 +27,12 @@ std::string keep_alive_header_params(const MockOptions& o) {
   return params;
 }
 
+// The KV capacity behind vllm:kv_cache_usage_perc: the engine's, after the activations' share, in
+// scheduler mode.
+std::int64_t metered_kv_capacity(const MockOptions& o) {
+  return scheduler_mode(o) ? resolve_engine(o).limits.kv_cache_tokens : o.kv_cache_tokens;
+}
+
 }  // namespace
 
 ServerContext::ServerContext(boost::asio::io_context& io, const MockOptions& options)
@@ -34,14 +41,18 @@ ServerContext::ServerContext(boost::asio::io_context& io, const MockOptions& opt
       model_escaped_(json_escape(options.model)),
       keep_alive_params_(keep_alive_header_params(options)),
       event_log_(!options.event_log.empty()),
-      metrics_(options.kv_cache_tokens),
+      metrics_(metered_kv_capacity(options)),
       prefix_cache_(options.prefix_cache_tokens, options.cache_block_tokens),
       rng_(options.seed),
       ttft_(from_ms(options.ttft_ms)),
       ttft_per_active_(from_ms(options.ttft_per_active_ms)),
       itl_(from_ms(options.itl_ms)),
       jitter_(from_ms(options.jitter_ms)),
-      prefill_ns_per_token_(options.prefill_us_per_token * 1e3) {}
+      prefill_ns_per_token_(options.prefill_us_per_token * 1e3) {
+  if (scheduler_mode(options)) {
+    engine_ = std::make_unique<EngineLoop>(io, resolve_engine(options).limits);
+  }
+}
 
 Fault ServerContext::draw_fault() {
   const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
@@ -107,6 +118,7 @@ void ServerContext::close_all() {
   open.reserve(connections_.size());
   for (Connection* c : connections_) open.push_back(c->shared_from_this());
   for (const auto& c : open) c->close();
+  if (engine_) engine_->stop();
 }
 
 }  // namespace llmperf::mock

@@ -1,10 +1,12 @@
 // State shared by all connections of llmperf-mock: options, vocabulary, the seeded RNG behind
 // jitter and faults, the --max-active slots and their wait queue, the set of open connections, the
-// event log, the /metrics counters and the prefix cache. Everything runs on one io_context thread,
-// so nothing here is locked (MockMetrics is atomic all the same, so it may be read from elsewhere).
+// event log, the /metrics counters, the prefix cache and, in scheduler mode, the engine loop.
+// Everything runs on one io_context thread, so nothing here is locked (MockMetrics is atomic all
+// the same, so it may be read from elsewhere).
 #pragma once
 
 #include "asio.h"
+#include "engine_loop.h"
 #include "event_log.h"
 #include "mock_options.h"
 #include "openai_format.h"
@@ -67,6 +69,9 @@ class ServerContext {
   bool prefix_cache_on() const { return options_.prefix_cache_tokens > 0; }
   PrefixCache& prefix_cache() { return prefix_cache_; }
 
+  // Scheduler mode's engine (every token paced by its steps), or nullptr when the mode is off.
+  EngineLoop* engine() { return engine_.get(); }
+
   // Takes a response slot if one is free; otherwise queues `connection` for admit().
   bool acquire_slot(const std::shared_ptr<Connection>& connection);
   // Frees a slot and admits the oldest waiting connection, if any.
@@ -91,6 +96,7 @@ class ServerContext {
   EventLog event_log_;
   MockMetrics metrics_;
   PrefixCache prefix_cache_;
+  std::unique_ptr<EngineLoop> engine_;  // scheduler mode only
   std::mt19937_64 rng_;
   std::chrono::nanoseconds ttft_;
   std::chrono::nanoseconds ttft_per_active_;
