@@ -1,0 +1,343 @@
+// `llmperf tune` end to end: the real binary starts real llmperf-mock servers in scheduler mode
+// (their known landscape is in docs/mock.md: with 1000-token prompts, a 1024-token budget with
+// chunked prefill is best; without chunked prefill a budget below --max-model-len is refused at
+// start-up with vLLM's ValueError), shell-script servers that misbehave, and llama.cpp's server
+// where it is present. Every test checks that no server process is left behind.
+#include <dirent.h>
+#include <signal.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "llmperf_run.h"
+#include "test_process.h"
+
+namespace llmperf::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// A word that every server process of one test carries on its command line.
+std::string tune_marker() {
+  std::random_device device;
+  return "tunemark" + std::to_string(device());
+}
+
+// Processes whose command line contains `marker` (this test's servers), by pid.
+std::vector<int> processes_with(const std::string& marker) {
+  std::vector<int> pids;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find(marker) != std::string::npos) pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+// The mock in scheduler mode with the landscape of docs/mock.md; B and cp are parameters.
+std::string mock_serve(const std::string& marker) {
+  return std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker +
+         " --max-model-len 2048 --kv-cache-tokens 32768 --kv-tokens-per-batched-token 10"
+         " --step-ms 2 --step-us-per-token 1 --max-num-batched-tokens {B}"
+         " --enable-chunked-prefill {cp}";
+}
+
+// The benchmark of those tests: 1000-token prompts, 20 tokens out, 64 at a time.
+std::vector<std::string> landscape_bench(const std::string& marker, int requests) {
+  return {"--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker,
+          "--dataset", "random", "--input-tokens", "1000", "--output-tokens", "20",
+          "--parallel", "64", "-n", std::to_string(requests), "--seed", "1"};
+}
+
+struct Study {
+  ProcessResult process;
+  fs::path dir;
+  std::vector<json> ledger;  // study.jsonl's lines
+  json summary;              // study_summary.json
+};
+
+std::vector<json> read_ledger_lines(const fs::path& dir) {
+  std::vector<json> lines;
+  std::ifstream in(dir / "study.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(json::parse(line));
+  }
+  return lines;
+}
+
+Study load_study(ProcessResult process, const fs::path& dir) {
+  Study study{std::move(process), dir, {}, {}};
+  study.ledger = read_ledger_lines(dir);
+  if (fs::exists(dir / "study_summary.json")) {
+    study.summary = json::parse(read_file((dir / "study_summary.json").string()));
+  }
+  return study;
+}
+
+Study run_tune(const std::vector<std::string>& args, int timeout_s = kTimeoutS) {
+  const fs::path dir = fs::path(make_temp_dir()) / "study";
+  std::vector<std::string> argv = {LLMPERF_BIN, "tune", "--study-dir", dir.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return load_study(run_process(argv, timeout_s), dir);
+}
+
+std::string show(const Study& study) {
+  std::string text = "exit " + std::to_string(study.process.exit_code) + "\nstdout:\n" +
+                     study.process.out + "\nstderr:\n" + study.process.err + "\nledger:\n";
+  for (const json& line : study.ledger) text += line.dump() + "\n";
+  return text;
+}
+
+const json* trial_with(const Study& study, const std::string& label) {
+  for (const json& line : study.ledger) {
+    if (line.value("label", "") == label) return &line;
+  }
+  return nullptr;
+}
+
+TEST(Tune, GridFindsTheKnownBestAndRecordsTheRefusedConfigurations) {
+  const std::string marker = tune_marker();
+  std::vector<std::string> args = {"--serve", mock_serve(marker), "--param", "B=512,1024,2048",
+                                   "--param", "cp=true,false", "--stop-timeout", "5"};
+  const Study study = run_tune(concat(args, landscape_bench(marker, 256)));
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 6u) << show(study);
+
+  // Without chunked prefill, 512 and 1024 are below --max-model-len: refused, never benchmarked.
+  for (const char* label : {"1-512-disable", "3-1024-disable"}) {
+    const json* trial = trial_with(study, label);
+    ASSERT_NE(trial, nullptr) << label << "\n" << show(study);
+    EXPECT_EQ(trial->at("status"), "start_failed") << trial->dump();
+    EXPECT_NE(trial->value("reason", "").find("ValueError: max_num_batched_tokens ("),
+              std::string::npos)
+        << trial->dump();
+    EXPECT_NE(trial->value("reason", "").find("is smaller than max_model_len (2048)"),
+              std::string::npos)
+        << trial->dump();
+    EXPECT_FALSE(trial->contains("objective"));
+    EXPECT_FALSE(fs::exists(study.dir / trial->at("dir").get<std::string>() / "bench"))
+        << "a refused configuration was benchmarked";
+    EXPECT_FALSE(trial->value("log_tail", json::array()).empty());
+  }
+  for (const char* label : {"0-512-enable", "2-1024-enable", "4-2048-enable", "5-2048-disable"}) {
+    const json* trial = trial_with(study, label);
+    ASSERT_NE(trial, nullptr) << label;
+    EXPECT_EQ(trial->at("status"), "ok") << trial->dump();
+    EXPECT_GT(trial->at("objective").get<double>(), 0);
+    EXPECT_GT(trial->at("ready_s").get<double>(), 0);
+    EXPECT_EQ(trial->at("metrics").at("completed").get<double>(), 256);
+  }
+  // The known best: 1024 with chunked prefill, by about 40 % (docs/mock.md).
+  EXPECT_EQ(study.summary.at("best").at("label"), "2-1024-enable") << study.summary.dump(2);
+  EXPECT_NE(study.process.out.find("--max-num-batched-tokens 1024 --enable-chunked-prefill true"),
+            std::string::npos)
+      << "the best configuration's exact server command\n"
+      << study.process.out;
+  for (const char* file : {"study.json", "study_summary.csv", "study_summary.md", "study.html"}) {
+    EXPECT_TRUE(fs::exists(study.dir / file)) << file;
+  }
+  EXPECT_TRUE(processes_with(marker).empty()) << "a server outlived the study";
+}
+
+TEST(Tune, AnSloRulesOutTheThroughputWinner) {
+  const std::string marker = tune_marker();
+  std::vector<std::string> args = {"--serve", mock_serve(marker), "--param", "B=1024,2048",
+                                   "--param", "cp=true", "--slo", "tpot.p50<=2.8ms"};
+  const Study study = run_tune(concat(args, landscape_bench(marker, 256)));
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 2u) << show(study);
+  EXPECT_EQ(study.ledger[0].at("status"), "slo_violated") << show(study);
+  EXPECT_NE(study.ledger[0].value("reason", "").find("tpot.p50"), std::string::npos);
+  EXPECT_EQ(study.ledger[1].at("status"), "ok") << show(study);
+  // 1024 has more throughput, but only 2048 meets the SLO.
+  EXPECT_GT(study.ledger[0].at("objective").get<double>(),
+            study.ledger[1].at("objective").get<double>());
+  EXPECT_EQ(study.summary.at("best").at("label"), "1-2048-enable") << study.summary.dump(2);
+}
+
+TEST(Tune, HalvingSpendsLessThanTheGridAndStillFindsTheBest) {
+  const std::string marker = tune_marker();
+  std::vector<std::string> args = {"--serve", mock_serve(marker), "--param",
+                                   "B=256,512,1024,2048", "--param", "cp=true", "--strategy",
+                                   "halving"};
+  const Study study = run_tune(concat(args, landscape_bench(marker, 192)));
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  double requests = 0;
+  int full_runs = 0;
+  for (const json& trial : study.ledger) {
+    ASSERT_EQ(trial.at("status"), "ok") << show(study);
+    requests += trial.at("metrics").at("completed").get<double>();
+    full_runs += trial.at("metrics").at("completed").get<double>() == 192 ? 1 : 0;
+  }
+  EXPECT_LT(requests, 4 * 192) << "the grid would send 4 x 192\n" << show(study);
+  EXPECT_EQ(full_runs, 1) << show(study);
+  EXPECT_EQ(study.summary.at("best").at("label"), "2-1024-enable") << study.summary.dump(2);
+  EXPECT_TRUE(processes_with(marker).empty());
+}
+
+TEST(Tune, ARandomStudyIsReproducibleFromItsSeed) {
+  const auto dry_run = [](const std::string& seed) {
+    return run_tune({"--serve", "my-server --port {port} --a {a} --b {b} {c}", "--param",
+                     "a=int:1:1000", "--param", "b=log:0.001:10", "--param",
+                     "c=flag:--fast", "--strategy", "random:5", "--dry-run", "--url",
+                     "http://127.0.0.1:{port}/v1/chat/completions", "--model", "m", "--seed",
+                     seed})
+        .process;
+  };
+  const ProcessResult first = dry_run("7");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("my-server --port {port} --a "), std::string::npos) << first.out;
+  EXPECT_EQ(dry_run("7").out, first.out);
+  EXPECT_NE(dry_run("8").out, first.out);
+}
+
+TEST(Tune, BadFlagsFailBeforeAnyServerStarts) {
+  const std::string marker = tune_marker();
+  const Study study = run_tune({"--serve", "sleep 30 " + marker + " {port} {typo}", "--param",
+                                "a=1,2", "--url", "http://127.0.0.1:{port}/v1/completions"});
+  EXPECT_EQ(study.process.exit_code, 2) << show(study);
+  EXPECT_NE(study.process.err.find("{typo}"), std::string::npos) << study.process.err;
+  EXPECT_TRUE(study.ledger.empty());
+  EXPECT_TRUE(processes_with(marker).empty());
+}
+
+TEST(TuneLifecycle, AServerThatExitsEarlyFailsWithinASecondWithItsError) {
+  const Study study = run_tune(
+      {"--serve", "echo 'INFO loading'; echo 'ValueError: no such model {m}' >&2; exit 1",
+       "--param", "m=x,y", "--url", "http://127.0.0.1:{port}/v1/completions", "--model", "m"});
+  EXPECT_EQ(study.process.exit_code, 1) << show(study);
+  ASSERT_EQ(study.ledger.size(), 2u) << show(study);
+  for (const json& trial : study.ledger) {
+    EXPECT_EQ(trial.at("status"), "start_failed");
+    EXPECT_EQ(trial.at("reason"), "ValueError: no such model " +
+                                       trial.at("params").at("m").get<std::string>());
+    EXPECT_LT(trial.at("duration_s").get<double>(), 1.0) << trial.dump();
+  }
+}
+
+TEST(TuneLifecycle, AServerThatNeverGetsReadyTimesOut) {
+  const std::string marker = tune_marker();
+  const Study study = run_tune({"--serve", "exec sleep 60 " + marker + " {port}", "--param",
+                                "a=1", "--ready-timeout", "1", "--url",
+                                "http://127.0.0.1:{port}/v1/completions", "--model", "m"});
+  EXPECT_EQ(study.process.exit_code, 1) << show(study);
+  ASSERT_EQ(study.ledger.size(), 1u) << show(study);
+  EXPECT_EQ(study.ledger[0].at("status"), "ready_timeout");
+  EXPECT_LT(study.ledger[0].at("duration_s").get<double>(), 10.0);
+  EXPECT_TRUE(processes_with(marker).empty());
+}
+
+TEST(TuneLifecycle, AServerThatIgnoresSigtermIsKilledAfterTheStopTimeout) {
+  const std::string marker = tune_marker();
+  // The shell ignores SIGTERM and keeps a loop going after the mock (which obeys it) has gone.
+  const std::string serve = "trap '' TERM; " + std::string(LLMPERF_MOCK_BIN) +
+                            " --port {port} --model " + marker +
+                            " & while :; do sleep 0.1; done";
+  const Study study = run_tune({"--serve", serve, "--param", "a=1", "--stop-timeout", "1",
+                                "--url", "http://127.0.0.1:{port}/v1/chat/completions",
+                                "--model", marker, "--prompt", "hi", "-n", "4"});
+  EXPECT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 1u) << show(study);
+  EXPECT_EQ(study.ledger[0].at("status"), "ok") << show(study);
+  EXPECT_NE(read_file((study.dir / study.ledger[0].at("server_log").get<std::string>()).string())
+                .find("SIGKILL"),
+            std::string::npos)
+      << "the log should say the group was killed";
+  EXPECT_TRUE(processes_with(marker).empty());
+}
+
+TEST(TuneLifecycle, CtrlCLeavesNoServerAndResumeFinishesTheStudy) {
+  const std::string marker = tune_marker();
+  const fs::path dir = fs::path(make_temp_dir()) / "study";
+  std::vector<std::string> argv = {LLMPERF_BIN, "tune", "--study-dir", dir.string(), "--serve",
+                                   mock_serve(marker), "--param", "B=512,1024,2048",
+                                   "--param", "cp=true"};
+  argv = concat(argv, landscape_bench(marker, 320));
+  {
+    BackgroundProcess tune(argv);
+    // The first trial's line: the second trial's server is starting or being benchmarked.
+    const std::string line = tune.read_line(kTimeoutS);
+    ASSERT_NE(line.find("0-512-enable"), std::string::npos) << line << tune.stderr_text();
+    tune.signal(SIGINT);
+    EXPECT_EQ(tune.wait(kTimeoutS), 130) << tune.stderr_text();
+  }
+  EXPECT_TRUE(processes_with(marker).empty()) << "a server outlived Ctrl-C";
+  std::vector<json> ledger = read_ledger_lines(dir);
+  ASSERT_GE(ledger.size(), 2u);
+  EXPECT_EQ(ledger[0].at("status"), "ok");
+  EXPECT_EQ(ledger[1].at("status"), "interrupted");
+  EXPECT_TRUE(fs::exists(dir / "study.json"));
+
+  const Study resumed = load_study(
+      run_process({LLMPERF_BIN, "tune", "--resume", dir.string()}, kTimeoutS), dir);
+  ASSERT_EQ(resumed.process.exit_code, 0) << show(resumed);
+  EXPECT_NE(resumed.process.out.find("kept from the ledger"), std::string::npos)
+      << resumed.process.out;
+  std::map<std::string, int> finished;  // label -> final lines
+  for (const json& trial : resumed.ledger) {
+    if (trial.at("status") != "interrupted") ++finished[trial.at("label").get<std::string>()];
+  }
+  EXPECT_EQ(finished, (std::map<std::string, int>{
+                          {"0-512-enable", 1}, {"1-1024-enable", 1}, {"2-2048-enable", 1}}))
+      << show(resumed);
+  EXPECT_EQ(resumed.summary.at("best").at("label"), "1-1024-enable");
+  EXPECT_TRUE(processes_with(marker).empty());
+}
+
+// llama.cpp's server, where it is beside the project: tune its slots (-np) and context (-c).
+// -np 0 makes it crash at start-up (SIGFPE): a start failure, recorded and skipped.
+TEST(TuneLlamaServer, TunesSlotsAndContextOfARealServer) {
+  std::vector<fs::path> dirs;
+  if (const char* env = std::getenv("LLMPERF_LLAMA_SERVER_DIR"); env != nullptr && *env != 0) {
+    dirs.emplace_back(env);
+  } else {
+    dirs = {LLMPERF_LLAMA_SERVER_DIR, "/work/shared/llama-server"};
+  }
+  fs::path where;
+  for (const fs::path& dir : dirs) {
+    if (fs::exists(dir / "llama-server") && fs::exists(dir / "tiny-llama-spm.gguf")) where = dir;
+  }
+  if (where.empty()) {
+    GTEST_SKIP() << "llama-server and tiny-llama-spm.gguf not found; set LLMPERF_LLAMA_SERVER_DIR";
+  }
+  const std::string marker = tune_marker();
+  const std::string serve = (where / "llama-server").string() + " -m " +
+                            (where / "tiny-llama-spm.gguf").string() +
+                            " --host 127.0.0.1 --port {port} -np {np} -c {ctx} -t 1 --no-webui"
+                            " --metrics --alias " + marker;
+  const Study study = run_tune({"--serve", serve, "--param", "np=0,1,2", "--param",
+                                "ctx=256,512", "--url",
+                                "http://127.0.0.1:{port}/v1/chat/completions", "--model",
+                                marker, "--prompt", "Tell me a story", "--max-tokens", "8",
+                                "-n", "6", "--parallel", "{np}"},
+                               300);
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 6u) << show(study);
+  for (const json& trial : study.ledger) {
+    if (trial.at("params").at("np") == "0") {
+      EXPECT_EQ(trial.at("status"), "start_failed") << trial.dump();
+      EXPECT_FALSE(trial.value("reason", "").empty());
+    } else {
+      EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+      EXPECT_EQ(trial.at("metrics").at("completed").get<double>(), 6);
+      EXPECT_EQ(trial.at("metrics").at("concurrency").get<double>(),
+                std::stod(trial.at("params").at("np").get<std::string>()));
+    }
+  }
+  EXPECT_TRUE(study.summary.contains("best"));
+  EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
+}
+
+}  // namespace
+}  // namespace llmperf::testing
