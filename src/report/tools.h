@@ -27,14 +27,18 @@ struct CompareOutcome {
 CompareOutcome compare_outputs(const CompareOptions& options);
 
 struct RebuildOptions {
-  std::string dir;                  // a run directory (requests.jsonl) or a sweep directory
+  std::string dir;                  // a run directory (requests.jsonl), a sweep directory or a
+                                    // study directory (study.json and study.jsonl)
   std::vector<double> percentiles;  // empty: the percentiles recorded in each summary.json
   std::string summary_format;       // empty: "default"; or "evalscope-legacy"
 };
 
 // Re-reads each run's summary.json ("run" and "config") and requests.jsonl, recomputes the
 // summary and rewrites every run file (and the sweep files for a sweep directory). Returns the
-// text summaries that a run would have printed. Throws std::runtime_error on unreadable input.
+// text summaries that a run would have printed. A study's directory (study.json and study.jsonl)
+// gets its study files (study_summary.json, .csv, .md, study.html) rewritten from those two
+// instead, and the study's closing text back, after a warning per bad ledger line. Throws
+// std::runtime_error on unreadable input.
 std::string rebuild_reports(const RebuildOptions& options);
 
 struct MergeOptions {

@@ -172,5 +172,62 @@ TEST(SvgChart, LinesStepsPointsBarsAndLegend) {
   EXPECT_EQ(bar_svg.find(">0.5<"), std::string::npos);  // counts: whole-number ticks only
 }
 
+// Categories on x (ChartSpec::x_tick_labels): each named under its tick and escaped; side by side
+// while they fit, turned (with more room under the plot) when they do not, and thinned when even
+// turned they would overlap; every category keeps its place when the first has no data.
+TEST(SvgChart, CategoryLabelsOnX) {
+  ChartSpec chart;
+  chart.title = "Objective";
+  chart.x_ticks = {0, 1, 2};
+  chart.x_tick_labels = {"a<b", "true", "false"};
+  chart.series.push_back(series("objective", {1, 2}, {5, 6}, SeriesKind::kPoints));
+  std::string svg = render_svg(chart);
+  expect_finite_svg(svg);
+  EXPECT_NE(svg.find(">a&lt;b</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">false</text>"), std::string::npos);
+  EXPECT_EQ(svg.find("rotate(-40"), std::string::npos);
+  // "a<b" has no point but keeps its place at the left end of the plot (64 + 12 px).
+  EXPECT_NE(svg.find("<text x=\"76.0\" y=\"291.0\" class=\"tk\" text-anchor=\"middle\">a&lt;b"),
+            std::string::npos)
+      << svg;
+
+  ChartSpec many = chart;
+  many.x_ticks.clear();
+  many.x_tick_labels.clear();
+  for (int i = 0; i < 60; ++i) {
+    many.x_ticks.push_back(i);
+    many.x_tick_labels.push_back(std::to_string(i) + "-enable-8192-a-rather-long-label-indeed");
+  }
+  svg = render_svg(many);
+  expect_finite_svg(svg);
+  EXPECT_NE(svg.find("rotate(-40"), std::string::npos);
+  EXPECT_NE(svg.find(">0-enable-8192-a-...</text>"), std::string::npos) << svg;  // cut to 130 px
+  // 60 labels on about 460 px: every second is left out, so labels stay 13 px apart or more.
+  EXPECT_NE(svg.find(">2-enable-8192"), std::string::npos);
+  EXPECT_EQ(svg.find(">1-enable-8192"), std::string::npos);
+  // The plot ends higher up to make room for the turned labels: the x axis line's y is < 274.
+  const size_t axis = svg.rfind("class=\"ax\"/>");
+  ASSERT_NE(axis, std::string::npos);
+  const size_t y1 = svg.rfind("y1=\"", axis);
+  EXPECT_LT(std::stod(svg.substr(y1 + 4)), 274.0);
+}
+
+// Series::gaps: a missing value breaks the line instead of joining its neighbours.
+TEST(SvgChart, GapsBreakALine) {
+  ChartSpec chart;
+  chart.title = "TTFT";
+  chart.series.push_back(series("p99", {0, 1, 2, 3}, {1, 2, kNaN, 4}));
+  auto pieces = [](const std::string& svg) {
+    const size_t d = svg.find(" d=\"");
+    const std::string path = svg.substr(d, svg.find('"', d + 4) - d);
+    return std::count(path.begin(), path.end(), 'M');
+  };
+  EXPECT_EQ(pieces(render_svg(chart)), 1);
+  chart.series[0].gaps = true;
+  const std::string svg = render_svg(chart);
+  expect_finite_svg(svg);
+  EXPECT_EQ(pieces(svg), 2);
+}
+
 }  // namespace
 }  // namespace llmperf::svg

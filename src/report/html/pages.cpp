@@ -31,9 +31,10 @@ svg.chart{width:100%;height:auto;display:block}
 .chart .pf{fill:#f6f8fa;stroke:#e6e9ec}.chart .nd{font-size:13px;fill:#8c959f}
 table{border-collapse:collapse;font-size:13px;margin:8px 0;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #d8dee4;padding:4px 8px;text-align:right}
-th:first-child,td.l{text-align:left}thead th{background:#f6f8fa}
+th:first-child,td.l,th.l{text-align:left}thead th{background:#f6f8fa}
 tbody th{font-weight:500;text-align:left;background:#fbfcfd}
 .note{font-size:12px;color:#57606a}
+.rows{overflow-x:auto}.rows tbody th{white-space:nowrap}
 @media print{body{margin:0;max-width:none}.grid{grid-template-columns:1fr 1fr;gap:8px}
 .fig,table,.cards{break-inside:avoid}h2{break-after:avoid}}
 @page{size:A4;margin:12mm}

@@ -19,8 +19,12 @@ constexpr int kMarginRight = 18;
 constexpr int kTitleHeight = 28;
 constexpr int kLegendRow = 18;
 constexpr int kMarginBottom = 46;
-constexpr double kCharWidth = 6.6;   // average glyph width at 11px, for legend layout
-constexpr size_t kMarkerLimit = 40;  // line series with at most this many points get markers
+constexpr double kCharWidth = 6.6;       // average glyph width at 11px, for legend layout
+constexpr size_t kMarkerLimit = 40;      // line series with at most this many points get markers
+constexpr double kInset = 12;            // keeps end markers off the axes
+constexpr double kMaxTurnedLabel = 130;  // px: a turned category label longer than this is cut
+constexpr double kTurnedSin = 0.643;     // sin(40 degrees): category labels are turned by -40
+constexpr double kTurnedPitch = 13;      // px between turned labels, or some are left out
 
 bool finite(double v) { return std::isfinite(v); }
 
@@ -36,6 +40,45 @@ double text_width(std::string_view text) {
 }
 
 std::string num(double v) { return fmt::format("{:.1f}", finite(v) ? v : 0.0); }
+
+// `text` cut to about `width` px, with "..." after what was cut.
+std::string fit(const std::string& text, double width) {
+  if (text_width(text) <= width) return text;
+  std::string out;
+  double used = 3 * kCharWidth;
+  for (size_t i = 0; i < text.size();) {
+    size_t next = i + 1;
+    while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;
+    const std::string glyph = text.substr(i, next - i);
+    used += text_width(glyph);
+    if (used > width) break;
+    out += glyph;
+    i = next;
+  }
+  return out + "...";
+}
+
+// How the category labels of ChartSpec::x_tick_labels are drawn under the x axis.
+struct CategoryLayout {
+  bool turned = false;  // turned by -40 degrees, as they do not fit side by side
+  double extra = 0;     // room added under the plot for them, px
+  size_t every = 1;     // only every n-th label is drawn
+};
+
+CategoryLayout category_layout(const ChartSpec& chart) {
+  CategoryLayout layout;
+  const size_t n = chart.x_tick_labels.size();
+  if (n == 0 || chart.x_ticks.empty()) return layout;
+  double widest = 0;
+  for (const auto& label : chart.x_tick_labels) widest = std::max(widest, text_width(label));
+  const double span = chart.width - kMarginLeft - kMarginRight - 2 * kInset;
+  const double spacing = n > 1 ? span / static_cast<double>(n - 1) : span;
+  if (widest + 8 <= spacing) return layout;
+  layout.turned = true;
+  layout.extra = std::max(0.0, std::min(widest, kMaxTurnedLabel) * kTurnedSin - 14);
+  layout.every = std::max<size_t>(1, static_cast<size_t>(std::ceil(kTurnedPitch / spacing)));
+  return layout;
+}
 
 struct Range {
   double lo = std::numeric_limits<double>::infinity();
@@ -173,8 +216,16 @@ std::string point_labels(const Series& s, const auto& x, const LinearScale& y) {
 
 std::string series_path(const Series& s, size_t index, const auto& x, const LinearScale& y) {
   std::vector<std::pair<double, double>> pts;
+  std::vector<bool> piece_starts;  // the point begins a piece of the line (after a gap)
+  bool gap = false;
   for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-    if (finite(s.x[i]) && finite(s.y[i])) pts.emplace_back(x(s.x[i]), y(s.y[i]));
+    if (finite(s.x[i]) && finite(s.y[i])) {
+      pts.emplace_back(x(s.x[i]), y(s.y[i]));
+      piece_starts.push_back(gap);
+      gap = false;
+    } else {
+      gap = s.gaps;
+    }
   }
   if (pts.empty()) return "";
   const std::string color(series_color(index));
@@ -189,7 +240,7 @@ std::string series_path(const Series& s, size_t index, const auto& x, const Line
   }
   std::string d;
   for (size_t i = 0; i < pts.size(); ++i) {
-    if (i == 0) {
+    if (i == 0 || piece_starts[i]) {
       d += fmt::format("M{} {}", num(pts[i].first), num(pts[i].second));
     } else if (s.kind == SeriesKind::kStep) {
       d += fmt::format("H{}V{}", num(pts[i].first), num(pts[i].second));
@@ -279,8 +330,9 @@ double LogScale::operator()(double value) const {
 std::string render_svg(const ChartSpec& chart) {
   const double width = chart.width;
   const auto [legend_svg, legend_rows] = legend(chart, width);
+  const CategoryLayout categories = category_layout(chart);
   const Plot p{kMarginLeft, kTitleHeight + legend_rows * kLegendRow + 10.0, width - kMarginRight,
-               chart.height - static_cast<double>(kMarginBottom)};
+               chart.height - static_cast<double>(kMarginBottom) - categories.extra};
   std::string out = frame(chart, p) + legend_svg;
   if (!chart.bars.empty()) return bar_chart(chart, p, std::move(out));
   if (chart.series.empty()) return out + no_data(p, chart.empty_text);
@@ -303,19 +355,31 @@ std::string render_svg(const ChartSpec& chart) {
   auto draw = [&](const auto& x, const std::vector<double>& ticks) {
     const bool even = chart.x_axis == AxisKind::kLinear && chart.x_ticks.empty();
     const double step = even ? tick_step(ticks) : 0;
-    for (double v : ticks) {
+    const bool named = !chart.x_ticks.empty() && !chart.x_tick_labels.empty();
+    for (size_t k = 0; k < ticks.size(); ++k) {
+      const double v = ticks[k];
       const double px = x(v);
       if (!finite(px) || px < p.left - 0.5 || px > p.right + 0.5) continue;
       out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"ax\"/>", num(px),
                          num(p.bottom), num(px), num(p.bottom + 4));
-      out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tk\" text-anchor=\"middle\">{}</text>",
-                         num(px), num(p.bottom + 17), tick_label(v, step));
+      if (!named) {
+        out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tk\" text-anchor=\"middle\">{}</text>",
+                           num(px), num(p.bottom + 17), tick_label(v, step));
+      } else if (k < chart.x_tick_labels.size() && !categories.turned) {
+        out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tk\" text-anchor=\"middle\">{}</text>",
+                           num(px), num(p.bottom + 17), xml_escape(chart.x_tick_labels[k]));
+      } else if (k < chart.x_tick_labels.size() && k % categories.every == 0) {
+        out += fmt::format(
+            "<text x=\"{0}\" y=\"{1}\" class=\"tk\" text-anchor=\"end\" "
+            "transform=\"rotate(-40 {0} {1})\">{2}</text>",
+            num(px), num(p.bottom + 12), xml_escape(fit(chart.x_tick_labels[k], kMaxTurnedLabel)));
+      }
     }
     for (size_t i = 0; i < chart.series.size(); ++i) {
       out += series_path(chart.series[i], i, x, y);
     }
   };
-  const double inset = 12;  // keeps end markers off the axes
+  const double inset = kInset;
   if (chart.x_axis == AxisKind::kLog) {
     const Ticks xt = log_ticks(xr.lo, xr.hi);
     draw(LogScale(xt.lo, xt.hi, p.left + inset, p.right - inset),
@@ -323,8 +387,13 @@ std::string render_svg(const ChartSpec& chart) {
   } else {
     const Ticks xt = nice_ticks(xr.lo, xr.hi);
     const bool exact = !chart.x_ticks.empty();
-    const double lo = exact ? xr.lo : xt.lo;
-    const double hi = exact ? xr.hi : xt.hi;
+    double lo = exact ? xr.lo : xt.lo;
+    double hi = exact ? xr.hi : xt.hi;
+    if (exact && !chart.x_tick_labels.empty()) {  // every category keeps its place
+      for (double v : chart.x_ticks) {
+        if (finite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+      }
+    }
     if (exact && !(hi > lo)) {
       draw(LinearScale(lo - 1, hi + 1, p.left + inset, p.right - inset), chart.x_ticks);
     } else {

@@ -61,6 +61,7 @@ struct Series {
   SeriesKind kind = SeriesKind::kLine;
   std::string dash;                 // SVG stroke-dasharray, e.g. "4 3"; empty for solid
   std::vector<std::string> labels;  // optional text drawn above each point (same index as x)
+  bool gaps = false;  // kLine: a non-finite y breaks the line there instead of being skipped
 };
 
 struct Bar {
@@ -77,7 +78,10 @@ struct ChartSpec {
   std::vector<Series> series;  // line/point/step series (ignored when bars is non-empty)
   std::vector<Bar> bars;       // a categorical bar chart instead of series
   AxisKind x_axis = AxisKind::kLinear;
-  std::vector<double> x_ticks;         // explicit x tick positions (e.g. the concurrency levels)
+  std::vector<double> x_ticks;  // explicit x tick positions (e.g. the concurrency levels)
+  // Text under each of x_ticks (same index) instead of its number: categories such as trial
+  // labels. Labels too wide for their spacing are turned and, when still too many, thinned.
+  std::vector<std::string> x_tick_labels;
   bool y_from_zero = true;             // the y axis starts at 0 when all values are >= 0
   bool integer_y = false;              // y values are counts: ticks at whole numbers only
   std::string empty_text = "No data";  // shown in place of a plot when nothing is drawable

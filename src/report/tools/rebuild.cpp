@@ -2,7 +2,8 @@
 // sweep directory plus the sweep files, from requests.jsonl (record_from_json + summarize) without
 // sending a request. The run's identity, report options and config block come from its
 // summary.json (read_summary_file); the config block is written back as it was (secrets there are
-// already masked and stay masked).
+// already masked and stay masked). A study's directory (study.json and study.jsonl, written by
+// `llmperf tune`) gets its study files rebuilt from those two instead.
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
@@ -13,7 +14,9 @@
 
 #include "report/internal.h"
 #include "report/report.h"
+#include "report/study/study_files.h"
 #include "report/tools.h"
+#include "study/study_file.h"
 
 namespace llmperf {
 namespace {
@@ -75,6 +78,16 @@ bool is_run_dir(const fs::path& dir) {
   return fs::exists(dir / "summary.json") && fs::exists(dir / "requests.jsonl");
 }
 
+// A study: its files from study.json and the ledger, the ledger's bad lines said first.
+std::string rebuild_study(const fs::path& dir) {
+  const StudyDir study = read_study_dir(dir.string());
+  std::string text;
+  for (const std::string& problem : study.ledger.problems) {
+    text += fmt::format("warning: {}: line skipped\n", problem);
+  }
+  return text + write_study_outputs(dir.string(), study.info, study.ledger.trials);
+}
+
 }  // namespace
 
 std::string rebuild_reports(const RebuildOptions& options) {
@@ -82,6 +95,7 @@ std::string rebuild_reports(const RebuildOptions& options) {
   if (!fs::is_directory(dir)) {
     throw std::runtime_error(fmt::format("{} is not a directory", options.dir));
   }
+  if (is_study_dir(dir.string())) return rebuild_study(dir);
   if (is_run_dir(dir)) return rebuild_run(dir, options).text;
 
   std::vector<fs::path> runs;

@@ -1,0 +1,264 @@
+// The study's files (study_files.h), each drawn from one StudyView so that they agree with the
+// terminal's table and with study.html.
+#include "report/study/study_files.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/internal.h"
+#include "report/report.h"
+#include "report/study/study_html.h"
+#include "report/study/study_view.h"
+
+namespace llmperf {
+namespace report_detail {
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+
+OrderedJson record_json(const TrialRecord& record) {
+  return OrderedJson::parse(to_json(record));  // the ledger's own line
+}
+
+OrderedJson front_json(const StudyView& view, const StudyFront& front) {
+  OrderedJson trials = OrderedJson::array();
+  OrderedJson labels = OrderedJson::array();
+  for (size_t row : front.front) {
+    trials.push_back(view.rows[row].trial);
+    labels.push_back(view.rows[row].label);
+  }
+  return {{"x", front.x_metric}, {"y", front.y_metric},         {"maximize_x", front.maximize_x},
+          {"maximize_y", true},  {"trials", std::move(trials)}, {"labels", std::move(labels)}};
+}
+
+std::string summary_json(const StudyView& view) {
+  OrderedJson json;
+  json["schema"] = kStudySummarySchema;
+  json["study"] = to_json(view.info);
+  OrderedJson statuses = OrderedJson::object();
+  for (const TrialRecord& row : view.rows) {
+    const std::string name(trial_status_name(row.status));
+    statuses[name] = statuses.value(name, 0) + 1;
+  }
+  json["statuses"] = std::move(statuses);
+  if (view.best) {
+    const TrialRecord& best = view.rows[*view.best];
+    OrderedJson params = OrderedJson::object();
+    for (const auto& [name, value] : best.params) params[name] = value;
+    json["best"] = {{"trial", best.trial},         {"label", best.label},
+                    {"rung", best.rung},           {"objective", number_or_null(best.objective)},
+                    {"params", std::move(params)}, {"server_command", best.server_command}};
+  } else {
+    json["best"] = nullptr;
+  }
+  if (!view.best_note.empty()) json["best_note"] = view.best_note;
+  json["pareto"] = {{"throughput_per_user", front_json(view, view.per_user)},
+                    {"ttft_p99", front_json(view, view.latency)}};
+  OrderedJson trials = OrderedJson::array();
+  for (const TrialRecord& row : view.rows) trials.push_back(record_json(row));
+  json["trials"] = std::move(trials);
+  OrderedJson superseded = OrderedJson::array();
+  for (const TrialRecord& record : view.superseded) superseded.push_back(record_json(record));
+  json["superseded"] = std::move(superseded);
+  return json.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
+}
+
+// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string csv_number(std::optional<double> value) {
+  return value && std::isfinite(*value) ? fmt::format("{}", *value) : "";
+}
+
+struct CsvMetric {
+  const char* column;
+  std::string_view key;
+};
+
+constexpr CsvMetric kCsvMetrics[] = {
+    {"ttft_p50_ms", study_metric::kTtftP50},
+    {"ttft_p99_ms", study_metric::kTtftP99},
+    {"itl_p50_ms", study_metric::kItlP50},
+    {"itl_p99_ms", study_metric::kItlP99},
+    {"tpot_p50_ms", study_metric::kTpotP50},
+    {"tpot_p99_ms", study_metric::kTpotP99},
+    {"latency_p50_ms", study_metric::kLatencyP50},
+    {"latency_p99_ms", study_metric::kLatencyP99},
+    {"output_throughput", study_metric::kOutputThroughput},
+    {"total_throughput", study_metric::kTotalThroughput},
+    {"output_throughput_per_user", study_metric::kPerUser},
+    {"qps", study_metric::kQps},
+    {"completed", study_metric::kCompleted},
+    {"failed", study_metric::kFailed},
+    {"concurrency", study_metric::kConcurrency},
+};
+
+std::string summary_csv(const StudyView& view) {
+  std::vector<std::string> fixed = {"trial", "label", "rung", "status", "reason", "objective"};
+  for (const CsvMetric& metric : kCsvMetrics) fixed.emplace_back(metric.column);
+  for (const char* column : {"gpu_used_mib", "gpu_total_mib", "ready_s", "duration_s", "port",
+                             "dir", "server_command"}) {
+    fixed.emplace_back(column);
+  }
+  std::vector<std::string> header = {"trial", "label", "rung"};
+  for (const std::string& name : view.param_names) {
+    const bool taken = std::find(fixed.begin(), fixed.end(), name) != fixed.end();
+    header.push_back(taken ? "param." + name : name);
+  }
+  header.insert(header.end(), fixed.begin() + 3, fixed.end());
+  auto line = [](const std::vector<std::string>& cells) {
+    std::string out;
+    for (size_t c = 0; c < cells.size(); ++c) out += (c ? "," : "") + csv_field(cells[c]);
+    return out + "\n";
+  };
+  std::string csv = line(header);
+  for (const TrialRecord& row : view.rows) {
+    std::vector<std::string> cells = {fmt::format("{}", row.trial), row.label,
+                                      fmt::format("{}", row.rung)};
+    for (const std::string& name : view.param_names) cells.push_back(study_param_value(row, name));
+    cells.emplace_back(trial_status_name(row.status));
+    cells.push_back(row.reason);
+    cells.push_back(csv_number(row.objective));
+    for (const CsvMetric& metric : kCsvMetrics) {
+      cells.push_back(csv_number(study_metric_value(row, metric.key)));
+    }
+    int64_t used = 0;
+    int64_t total = 0;
+    for (const GpuMemory& gpu : row.gpu) used += gpu.used_mib, total += gpu.total_mib;
+    cells.push_back(row.gpu.empty() ? "" : fmt::format("{}", used));
+    cells.push_back(row.gpu.empty() ? "" : fmt::format("{}", total));
+    cells.push_back(csv_number(row.ready_s));
+    cells.push_back(csv_number(row.duration_s));
+    cells.push_back(row.port ? fmt::format("{}", *row.port) : "");
+    cells.push_back(row.dir);
+    cells.push_back(row.server_command);
+    csv += line(cells);
+  }
+  return csv;
+}
+
+// Text for Markdown prose: HTML's special characters as entities (a server's log line must not
+// become markup) and the characters that would start code, emphasis or a link escaped ('_' inside
+// words, as in start_failed, emphasises nothing and stays as it is).
+std::string markdown_text(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '`':
+      case '*':
+      case '[':
+      case ']':
+      case '\\':
+        out += '\\';
+        out += c;
+        break;
+      case '\n':
+      case '\r':
+        out += ' ';
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// A fenced code block holding `text`, its fence longer than any run of backticks inside.
+std::string code_block(const std::string& text) {
+  size_t longest = 0;
+  size_t run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(std::max<size_t>(3, longest + 1), '`');
+  return fence + "sh\n" + text + "\n" + fence + "\n";
+}
+
+std::string summary_markdown(const StudyView& view) {
+  const StudyInfo& info = view.info;
+  std::string md = fmt::format("# llmperf tune: {}\n\n", markdown_text(objective_heading(info)));
+  md += markdown_text(study_headline(view)) + "\n\n";
+  if (const std::string rungs = rungs_text(view); !rungs.empty()) {
+    md += "Successive halving: " + markdown_text(rungs) + "\n\n";
+  }
+  TextTable table = study_table_cells(view);
+  for (auto& row : table.rows) {
+    for (std::string& cell : row) cell = markdown_text(cell);
+  }
+  md += markdown_table(table);
+  if (const auto reasons = study_reasons(view); !reasons.empty()) {
+    md += "\n## Reasons\n\n";
+    for (const auto& [row, reason] : reasons) {
+      md += fmt::format("- {}: {}\n", markdown_text(view.rows[row].label), markdown_text(reason));
+    }
+  }
+  md += "\n## Best configuration\n\n";
+  const char* direction = info.maximize ? "higher is better" : "lower is better";
+  if (!view.best) {
+    return md + fmt::format("None ({}, {}): {}.\n", markdown_text(info.objective), direction,
+                            markdown_text(view.best_note));
+  }
+  const TrialRecord& best = view.rows[*view.best];
+  md += fmt::format("**{}**: {} {} ({})", markdown_text(best.label), markdown_text(info.objective),
+                    markdown_text(objective_text(info, best.objective)), direction);
+  if (!best.params.empty()) md += "; " + markdown_text(params_text(view, best));
+  md += "\n\n";
+  if (!view.best_note.empty()) md += "Note: " + markdown_text(view.best_note) + "\n\n";
+  md += "The server command:\n\n" +
+        code_block(best.server_command.empty() ? "(not recorded)" : best.server_command);
+  return md;
+}
+
+}  // namespace
+}  // namespace report_detail
+
+std::string study_summary_json(const StudyInfo& info, const std::vector<TrialRecord>& trials) {
+  return report_detail::summary_json(report_detail::study_view(info, trials));
+}
+
+std::string study_summary_csv(const StudyInfo& info, const std::vector<TrialRecord>& trials) {
+  return report_detail::summary_csv(report_detail::study_view(info, trials));
+}
+
+std::string study_summary_markdown(const StudyInfo& info, const std::vector<TrialRecord>& trials) {
+  return report_detail::summary_markdown(report_detail::study_view(info, trials));
+}
+
+std::string write_study_outputs(const std::string& dir, const StudyInfo& info,
+                                const std::vector<TrialRecord>& trials) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) {
+    throw std::runtime_error(fmt::format("cannot create directory {}: {}", dir, error.message()));
+  }
+  const report_detail::StudyView view = report_detail::study_view(info, trials);
+  const fs::path base(dir);
+  write_file_atomic((base / "study_summary.json").string(), report_detail::summary_json(view));
+  write_file_atomic((base / "study_summary.csv").string(), report_detail::summary_csv(view));
+  write_file_atomic((base / "study_summary.md").string(), report_detail::summary_markdown(view));
+  write_file_atomic((base / "study.html").string(), report_detail::render_study_html(view));
+  return report_detail::study_text(view);
+}
+
+}  // namespace llmperf

@@ -1,0 +1,173 @@
+// The study's text (study_text.h) and the table, headline, rungs and reasons that the Markdown and
+// the page share with it (study_view.h).
+#include "report/study/study_text.h"
+
+#include <fmt/format.h>
+
+#include "report/internal.h"
+#include "report/study/study_view.h"
+
+namespace llmperf {
+namespace report_detail {
+namespace {
+
+constexpr size_t kLineReasonLength = 200;  // the longest reason a trial's line shows
+
+// The first line of `text`, cut to `limit` bytes (at a UTF-8 boundary) with "..." after.
+std::string one_line(const std::string& text, size_t limit) {
+  std::string line = text.substr(0, text.find_first_of("\r\n"));
+  if (line.size() <= limit) return line;
+  size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+  return line.substr(0, cut) + "...";
+}
+
+std::string best_block(const StudyView& view) {
+  const StudyInfo& info = view.info;
+  const char* direction = info.maximize ? "higher is better" : "lower is better";
+  if (!view.best) {
+    return fmt::format("Best configuration ({}, {}): none: {}.\n", info.objective, direction,
+                       view.best_note);
+  }
+  const TrialRecord& best = view.rows[*view.best];
+  std::string out =
+      fmt::format("Best configuration ({}, {}): {}\n", info.objective, direction, best.label);
+  if (!best.params.empty()) out += "  parameters: " + params_text(view, best) + "\n";
+  out += fmt::format("  {}: {}\n", info.objective, objective_text(info, best.objective));
+  if (view.halving) out += fmt::format("  rung: {}\n", best.rung);
+  if (!view.best_note.empty()) out += "  note: " + view.best_note + "\n";
+  out += "  server command:\n    " +
+         (best.server_command.empty() ? std::string("(not recorded)") : best.server_command) + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string params_text(const StudyView& view, const TrialRecord& record) {
+  std::vector<std::string> parts;
+  for (const auto& [name, value] : record.params) {
+    parts.push_back(name + "=" + study_param_text(view, name, value));
+  }
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+TextTable study_table_cells(const StudyView& view) {
+  TextTable table;
+  table.headers.push_back("Trial");
+  if (view.halving) table.headers.push_back("Rung");
+  for (const std::string& name : view.param_names) table.headers.push_back(name);
+  table.headers.push_back("Status");
+  table.headers.push_back(objective_heading(view.info));
+  const std::pair<const char*, std::string_view> metrics[] = {
+      {"TTFT p50 (ms)", study_metric::kTtftP50},         {"TTFT p99 (ms)", study_metric::kTtftP99},
+      {"ITL p50 (ms)", study_metric::kItlP50},           {"ITL p99 (ms)", study_metric::kItlP99},
+      {"TPOT p50 (ms)", study_metric::kTpotP50},         {"TPOT p99 (ms)", study_metric::kTpotP99},
+      {"Output tok/s", study_metric::kOutputThroughput}, {"Failed", study_metric::kFailed}};
+  for (const auto& [heading, key] : metrics) table.headers.push_back(heading);
+  if (view.gpu) table.headers.push_back("GPU MiB (peak)");
+  for (const TrialRecord& row : view.rows) {
+    std::vector<std::string> cells;
+    cells.push_back(row.label.empty() ? fmt::format("{}", row.trial) : row.label);
+    if (view.halving) cells.push_back(fmt::format("{}", row.rung));
+    for (const std::string& name : view.param_names) {
+      cells.push_back(study_param_text(view, name, study_param_value(row, name)));
+    }
+    cells.emplace_back(trial_status_name(row.status));
+    cells.push_back(format_number(row.objective));
+    for (const auto& [heading, key] : metrics) {
+      cells.push_back(format_number(study_metric_value(row, key)));
+    }
+    if (view.gpu) cells.push_back(gpu_text(row));
+    table.rows.push_back(std::move(cells));
+  }
+  return table;
+}
+
+std::string study_headline(const StudyView& view) {
+  const StudyInfo& info = view.info;
+  std::string text = fmt::format("{} trial{}", view.rows.size(), view.rows.size() == 1 ? "" : "s");
+  if (!view.rows.empty()) text += " (" + status_counts(view.rows) + ")";
+  text += fmt::format("; objective {}, {}", objective_heading(info),
+                      info.maximize ? "higher is better" : "lower is better");
+  if (!info.strategy.empty()) text += "; strategy " + info.strategy;
+  if (info.strategy.rfind("random", 0) == 0) text += fmt::format(", seed {}", info.seed);
+  return text;
+}
+
+std::string rungs_text(const StudyView& view) {
+  std::vector<std::string> parts;
+  for (size_t r = 0; r < view.info.rungs.size(); ++r) {
+    const HalvingRung& rung = view.info.rungs[r];
+    std::string part = fmt::format("rung {}: {} configuration{} x {} requests", r, rung.configs,
+                                   rung.configs == 1 ? "" : "s", rung.requests);
+    if (rung.promoted > 0) part += fmt::format(", {} promoted", rung.promoted);
+    parts.push_back(std::move(part));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+std::vector<std::pair<size_t, std::string>> study_reasons(const StudyView& view) {
+  std::vector<std::pair<size_t, std::string>> reasons;
+  for (size_t i = 0; i < view.rows.size(); ++i) {
+    const TrialRecord& row = view.rows[i];
+    if (row.status == TrialStatus::kOk) continue;
+    reasons.emplace_back(i, row.reason.empty()
+                                ? std::string(trial_status_name(row.status))
+                                : fmt::format("{}: {}", trial_status_name(row.status), row.reason));
+  }
+  return reasons;
+}
+
+}  // namespace report_detail
+
+std::string trial_line(const TrialRecord& record, const StudyInfo& info) {
+  using namespace report_detail;
+  StudyView view;
+  view.info = info;
+  view.spaces = [&] {
+    try {
+      return parse_params(info.spec.params);
+    } catch (const std::invalid_argument&) {
+      return std::vector<ParamSpace>{};
+    }
+  }();
+  std::string line = fmt::format("[{}] {}", record.trial, record.label);
+  if (record.rung > 0 || !info.rungs.empty()) line += fmt::format(" rung {}", record.rung);
+  if (!record.params.empty()) line += " " + params_text(view, record);
+  line += fmt::format(": {}", trial_status_name(record.status));
+  if (!record.reason.empty()) line += " (" + one_line(record.reason, kLineReasonLength) + ")";
+  if (record.objective) {
+    line += fmt::format(", {} {}", info.objective, objective_text(info, record.objective));
+  }
+  if (record.duration_s) line += ", " + seconds_text(record.duration_s);
+  if (record.ready_s) line += fmt::format(" (ready in {})", seconds_text(record.ready_s));
+  return line;
+}
+
+std::string study_table(const StudyInfo& info, const std::vector<TrialRecord>& trials) {
+  return report_detail::study_text(report_detail::study_view(info, trials));
+}
+
+namespace report_detail {
+
+std::string study_text(const StudyView& view) {
+  std::string out = "\nStudy: " + study_headline(view) + "\n";
+  if (const std::string rungs = rungs_text(view); !rungs.empty()) {
+    out += "Successive halving: " + rungs + "\n";
+  }
+  const TextTable table = study_table_cells(view);
+  std::vector<size_t> left;  // the parameters and the status read as text
+  const size_t first_param = view.halving ? 2 : 1;
+  for (size_t c = first_param; c <= first_param + view.param_names.size(); ++c) left.push_back(c);
+  out += "\n" + render_table(table.headers, table.rows, left);
+  if (const auto reasons = study_reasons(view); !reasons.empty()) {
+    out += "\nReasons:\n";
+    for (const auto& [row, reason] : reasons) {
+      out += fmt::format("  {}  {}\n", view.rows[row].label, one_line(reason, 400));
+    }
+  }
+  return out + "\n" + best_block(view);
+}
+
+}  // namespace report_detail
+}  // namespace llmperf

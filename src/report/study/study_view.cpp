@@ -1,0 +1,248 @@
+// The view of a study (study_view.h): the table's rows from the ledger, the best row and the
+// sentence that explains its absence, the Pareto fronts, and the texts of values.
+#include "report/study/study_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+#include "report/internal.h"
+#include "study/pareto.h"
+
+namespace llmperf::report_detail {
+namespace {
+
+// Every status, in TrialStatus's order.
+constexpr TrialStatus kStatuses[] = {TrialStatus::kOk,          TrialStatus::kExcluded,
+                                     TrialStatus::kStartFailed, TrialStatus::kReadyTimeout,
+                                     TrialStatus::kBenchFailed, TrialStatus::kSloViolated,
+                                     TrialStatus::kInterrupted};
+
+std::vector<ParamSpace> parsed_spaces(const StudySpec& spec) {
+  try {
+    return parse_params(spec.params);
+  } catch (const std::invalid_argument&) {
+    return {};  // a study.json from another version: values read as plain text
+  }
+}
+
+std::vector<std::string> param_names(const StudySpec& spec,
+                                     const std::vector<TrialRecord>& trials) {
+  std::vector<std::string> names;
+  auto add = [&](std::string name) {
+    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(std::move(name));
+    }
+  };
+  for (const std::string& param : spec.params) {
+    add(std::string(trim(std::string_view(param).substr(0, param.find('=')))));
+  }
+  for (const TrialRecord& trial : trials) {
+    for (const auto& [name, value] : trial.params) add(name);
+  }
+  return names;
+}
+
+// A record as the ledger keeps it: what a study's outputs show is then the same whether drawn from
+// the records in memory or read back from study.jsonl (non-finite numbers dropped, invalid UTF-8
+// repaired).
+TrialRecord as_ledger_keeps_it(const TrialRecord& record) {
+  return trial_from_json(to_json(record), "study.jsonl");
+}
+
+StudyFront front_of(const std::vector<TrialRecord>& rows, std::string_view x_metric,
+                    bool maximize_x) {
+  StudyFront front;
+  front.x_metric = x_metric;
+  front.y_metric = study_metric::kOutputThroughput;
+  front.maximize_x = maximize_x;
+  std::vector<ParetoPoint> points;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const TrialRecord& row = rows[i];
+    // Only benchmarked configurations: a partial run's figures would mislead.
+    if (row.status != TrialStatus::kOk && row.status != TrialStatus::kSloViolated) continue;
+    const auto x = study_metric_value(row, x_metric);
+    const auto y = study_metric_value(row, front.y_metric);
+    if (!x || !y) continue;
+    front.points.push_back(i);
+    points.push_back({*x, *y});
+  }
+  for (size_t k : pareto_front(points, maximize_x, true)) front.front.push_back(front.points[k]);
+  return front;
+}
+
+// Why no row qualifies as the best.
+std::string no_best_reason(const StudyView& view) {
+  const std::vector<TrialRecord>& rows = view.rows;
+  if (rows.empty()) return "no trial has finished yet";
+  std::optional<size_t> closest;  // the best objective among the rows that missed an SLO
+  size_t violated = 0;
+  bool ok_without_objective = false;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const TrialRecord& row = rows[i];
+    if (row.status == TrialStatus::kOk) ok_without_objective = true;  // no value, else a best
+    if (row.status != TrialStatus::kSloViolated) continue;
+    ++violated;
+    if (!row.objective) continue;
+    const double current = closest ? *rows[*closest].objective : 0;
+    if (!closest || (view.info.maximize ? *row.objective > current : *row.objective < current)) {
+      closest = i;
+    }
+  }
+  if (ok_without_objective) {
+    return fmt::format("no trial that met every --slo has a value of the objective {}",
+                       view.info.objective);
+  }
+  if (violated > 0) {
+    std::string text = fmt::format("no trial met every --slo ({})", status_counts(rows));
+    if (closest) {
+      const TrialRecord& row = rows[*closest];
+      text += fmt::format("; the closest was {} ({} {}{})", row.label, view.info.objective,
+                          objective_text(view.info, row.objective),
+                          row.reason.empty() ? "" : ": " + row.reason);
+    }
+    return text;
+  }
+  return fmt::format("no trial finished its benchmark ({})", status_counts(rows));
+}
+
+void choose_best(StudyView& view) {
+  int deepest = -1;
+  for (const TrialRecord& row : view.rows) deepest = std::max(deepest, row.rung);
+  for (int rung = deepest; rung >= 0; --rung) {
+    std::vector<TrialRecord> at_rung;
+    std::vector<size_t> index;
+    for (size_t i = 0; i < view.rows.size(); ++i) {
+      if (view.rows[i].rung != rung) continue;
+      at_rung.push_back(view.rows[i]);
+      index.push_back(i);
+    }
+    const std::optional<size_t> best = best_trial(at_rung, view.info.maximize);
+    if (!best) continue;
+    view.best = index[*best];
+    if (rung < deepest) {
+      const size_t rung_index = static_cast<size_t>(rung);
+      const std::string requests =
+          rung_index < view.info.rungs.size()
+              ? fmt::format(" ({} requests)", view.info.rungs[rung_index].requests)
+              : "";
+      view.best_note = fmt::format(
+          "measured at rung {}{}, not the full benchmark: no configuration of rung {} met every "
+          "--slo",
+          rung, requests, deepest);
+    }
+    return;
+  }
+  view.best_note = no_best_reason(view);
+}
+
+}  // namespace
+
+std::vector<TrialRecord> study_rows(const std::vector<TrialRecord>& trials) {
+  std::map<int64_t, const TrialRecord*> latest;  // trial index -> its record at the highest rung
+  for (const TrialRecord& trial : trials) {
+    const TrialRecord*& slot = latest[trial.trial];
+    if (slot == nullptr || trial.rung >= slot->rung) slot = &trial;
+  }
+  std::vector<TrialRecord> rows;
+  rows.reserve(latest.size());
+  for (const auto& [index, record] : latest) rows.push_back(*record);
+  return rows;
+}
+
+StudyView study_view(const StudyInfo& info, const std::vector<TrialRecord>& trials) {
+  StudyView view;
+  view.info = info;
+  std::vector<TrialRecord> kept;
+  kept.reserve(trials.size());
+  for (const TrialRecord& trial : trials) kept.push_back(as_ledger_keeps_it(trial));
+  view.spaces = parsed_spaces(info.spec);
+  view.param_names = param_names(info.spec, kept);
+  view.rows = study_rows(kept);
+  // The lines not shown as rows: every line but the last at each trial's highest rung.
+  std::map<int64_t, size_t> shown;  // trial index -> the position of its row's line in `kept`
+  for (size_t i = 0; i < kept.size(); ++i) {
+    auto [it, fresh] = shown.emplace(kept[i].trial, i);
+    if (!fresh && kept[i].rung >= kept[it->second].rung) it->second = i;
+  }
+  for (size_t i = 0; i < kept.size(); ++i) {
+    if (shown.at(kept[i].trial) != i) view.superseded.push_back(kept[i]);
+  }
+  view.halving = !info.rungs.empty() || info.strategy.rfind("halving", 0) == 0;
+  for (const TrialRecord& row : view.rows) {
+    view.halving = view.halving || row.rung > 0;
+    view.gpu = view.gpu || !row.gpu.empty();
+  }
+  choose_best(view);
+  view.per_user = front_of(view.rows, study_metric::kPerUser, true);
+  view.latency = front_of(view.rows, study_metric::kTtftP99, false);
+  return view;
+}
+
+std::optional<double> study_metric_value(const TrialRecord& record, std::string_view key) {
+  const auto found = record.metrics.find(std::string(key));
+  if (found != record.metrics.end() && std::isfinite(found->second)) return found->second;
+  if (key == study_metric::kPerUser) {
+    const auto output = study_metric_value(record, study_metric::kOutputThroughput);
+    const auto users = study_metric_value(record, study_metric::kConcurrency);
+    if (output && users && *users > 0) return *output / *users;
+  }
+  return std::nullopt;
+}
+
+std::string study_param_value(const TrialRecord& record, const std::string& name) {
+  for (const auto& [param, value] : record.params) {
+    if (param == name) return value;
+  }
+  return "";
+}
+
+std::string study_param_text(const StudyView& view, const std::string& name,
+                             const std::string& value) {
+  for (const ParamSpace& space : view.spaces) {
+    if (space.name == name && space.kind == ParamKind::kFlag) return value.empty() ? "off" : "on";
+  }
+  return value.empty() ? "-" : value;
+}
+
+std::string objective_heading(const StudyInfo& info) {
+  return info.unit.empty() ? info.objective : fmt::format("{} ({})", info.objective, info.unit);
+}
+
+std::string objective_text(const StudyInfo& info, std::optional<double> value) {
+  const std::string number = format_number(value);
+  return number == "-" || info.unit.empty() ? number : number + " " + info.unit;
+}
+
+std::string seconds_text(std::optional<double> seconds) {
+  if (!seconds || !std::isfinite(*seconds)) return "-";
+  if (std::fabs(*seconds) >= 100) return fmt::format("{:.0f} s", *seconds);
+  return fmt::format("{:.1f} s", *seconds);
+}
+
+std::string gpu_text(const TrialRecord& record) {
+  if (record.gpu.empty()) return "-";
+  int64_t used = 0;
+  int64_t total = 0;
+  for (const GpuMemory& gpu : record.gpu) {
+    used += gpu.used_mib;
+    total += gpu.total_mib;
+  }
+  return fmt::format("{}/{}", used, total);
+}
+
+std::string status_counts(const std::vector<TrialRecord>& rows) {
+  std::vector<std::string> parts;
+  for (TrialStatus status : kStatuses) {
+    const auto count = std::count_if(rows.begin(), rows.end(),
+                                     [&](const TrialRecord& row) { return row.status == status; });
+    if (count > 0) parts.push_back(fmt::format("{} {}", count, trial_status_name(status)));
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+}  // namespace llmperf::report_detail

@@ -1,0 +1,133 @@
+// A study's results as its tables, files and page show them (study_text.h, study_files.h,
+// study_html.h): one row per configuration taken from the ledger, the best configuration and why
+// there is none, the two Pareto fronts, and how parameters and metrics read. Built once from
+// StudyInfo and the ledger's records; every output of a study is drawn from it, so the terminal,
+// the files and the page agree. Private to src/report/.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report/views.h"
+#include "study/space.h"
+#include "study/study_file.h"
+#include "study/trial.h"
+
+namespace llmperf::report_detail {
+
+// The metric keys of TrialRecord::metrics that the study's outputs show (the study driver fills
+// them from each trial's summary; any may be absent).
+namespace study_metric {
+inline constexpr std::string_view kTtftP50 = "ttft.p50";                    // ms
+inline constexpr std::string_view kTtftP99 = "ttft.p99";                    // ms
+inline constexpr std::string_view kItlP50 = "itl.p50";                      // ms
+inline constexpr std::string_view kItlP99 = "itl.p99";                      // ms
+inline constexpr std::string_view kTpotP50 = "tpot.p50";                    // ms
+inline constexpr std::string_view kTpotP99 = "tpot.p99";                    // ms
+inline constexpr std::string_view kLatencyP50 = "latency.p50";              // ms
+inline constexpr std::string_view kLatencyP99 = "latency.p99";              // ms
+inline constexpr std::string_view kOutputThroughput = "output_throughput";  // tok/s
+inline constexpr std::string_view kTotalThroughput = "total_throughput";    // tok/s
+// Output tok/s per user: output_throughput / concurrency, as vLLM's plot_pareto defines it.
+inline constexpr std::string_view kPerUser = "output_throughput_per_user";
+inline constexpr std::string_view kQps = "qps";                  // req/s
+inline constexpr std::string_view kFailed = "failed";            // failed requests
+inline constexpr std::string_view kCompleted = "completed";      // successful requests
+inline constexpr std::string_view kConcurrency = "concurrency";  // the benchmark's concurrency
+}  // namespace study_metric
+
+// A Pareto front over the study's rows.
+struct StudyFront {
+  std::string x_metric;        // the metric on x ("output_throughput_per_user", "ttft.p99")
+  std::string y_metric;        // the metric on y ("output_throughput")
+  bool maximize_x = true;      // whether more is better on x
+  std::vector<size_t> points;  // the rows that have both metrics (indices into StudyView::rows)
+  std::vector<size_t> front;   // the rows on the front, by x ascending (indices into rows)
+};
+
+struct StudyView {
+  StudyInfo info;
+  std::vector<ParamSpace> spaces;        // info.spec.params parsed (empty when they do not parse)
+  std::vector<std::string> param_names;  // the parameters, in --param order (then any other name
+                                         // a record holds)
+  // One row per configuration, by trial index: its record at the highest rung it reached (the
+  // last ledger line among equals, so a resumed trial's rerun replaces its interrupted line).
+  std::vector<TrialRecord> rows;
+  std::vector<TrialRecord> superseded;  // the other ledger lines (earlier rungs, interrupted runs
+                                        // done again), in ledger order
+  bool halving = false;                 // the study ran successive halving (rungs shown)
+  bool gpu = false;                     // some row has GPU memory figures
+  std::optional<size_t> best;           // the best row (index into rows), if any qualifies
+  std::string best_note;  // with a best row: a caveat ("" when none); without: why there is none
+  StudyFront per_user;    // output tok/s per user (x, more is better) against output tok/s (y)
+  StudyFront latency;     // TTFT p99 (x, less is better) against output tok/s (y)
+};
+
+// The rows of the table from the ledger's records (StudyView::rows): one per trial index, at its
+// highest rung, the last line among equals, ordered by trial index.
+std::vector<TrialRecord> study_rows(const std::vector<TrialRecord>& trials);
+
+// The view of a study. Records pass through their ledger line first (to_json, trial_from_json),
+// so a study's outputs are the same whether drawn from the records in memory or read back from
+// study.jsonl. The best row is pareto.h's best_trial among the rows with status ok at the deepest
+// rung that has one (the full benchmark for successive halving; every row otherwise), ties to the
+// lower trial index.
+StudyView study_view(const StudyInfo& info, const std::vector<TrialRecord>& trials);
+
+// A metric of a record, when present and finite; output_throughput_per_user falls back to
+// output_throughput / concurrency.
+std::optional<double> study_metric_value(const TrialRecord& record, std::string_view key);
+
+// How a parameter's value reads in tables: a flag parameter's as "on" or "off", any other value as
+// it is ("-" when empty).
+std::string study_param_text(const StudyView& view, const std::string& name,
+                             const std::string& value);
+
+// The record's value of parameter `name` ("" when it has none).
+std::string study_param_value(const TrialRecord& record, const std::string& name);
+
+// "output_throughput (tok/s)": the objective with its unit.
+std::string objective_heading(const StudyInfo& info);
+
+// "1234.5 tok/s", "-" when absent.
+std::string objective_text(const StudyInfo& info, std::optional<double> value);
+
+// "12.3 s", "95 s", "-" when absent.
+std::string seconds_text(std::optional<double> seconds);
+
+// The GPU memory at its peak: the MiB in use on all GPUs over their total ("19344/46068"), "-"
+// without GPU figures.
+std::string gpu_text(const TrialRecord& record);
+
+// "9 ok, 3 start_failed, 2 slo_violated": the rows by status, in the status's order.
+std::string status_counts(const std::vector<TrialRecord>& rows);
+
+// --- the study's table and blocks (study_text.cpp), shared by the text, Markdown and HTML ---
+
+// The table: one row per StudyView::rows, the trial's label first; then its rung (halving only),
+// each parameter, the status, the objective, TTFT/ITL/TPOT p50 and p99 (ms), output tok/s, failed
+// requests and, when any row has them, the GPU memory at its peak (MiB in use/total). "-" where a
+// value is absent.
+TextTable study_table_cells(const StudyView& view);
+
+// "14 trials (9 ok, 3 start_failed, 2 slo_violated); objective output_throughput, higher is
+// better; strategy grid": the study in one line.
+std::string study_headline(const StudyView& view);
+
+// For successive halving: "rung 0: 27 configurations x 30 requests, 9 promoted; ..." ("" for other
+// strategies or when study.json has no rungs).
+std::string rungs_text(const StudyView& view);
+
+// The rows that did not end ok and have a reason: (row index, "start_failed: ValueError: ...").
+std::vector<std::pair<size_t, std::string>> study_reasons(const StudyView& view);
+
+// The study's closing text (study_table in study_text.h).
+std::string study_text(const StudyView& view);
+
+// "mnbt=512 cp=true": the row's parameters as the table reads them.
+std::string params_text(const StudyView& view, const TrialRecord& record);
+
+}  // namespace llmperf::report_detail
