@@ -276,8 +276,8 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
       record.status = TrialStatus::kExcluded;
       record.reason = fmt::format("--exclude '{}'", spec.excludes[*excluded[i]]);
     } else {
-      spdlog::info("trial {} ({}/{}) {}: starting the server", labels[i], i + 1, plan.configs.size(),
-                   rung > 0 ? fmt::format("rung {}", rung) : std::string("-"));
+      spdlog::info("trial {} ({}/{}{}): starting the server", labels[i], i + 1, plan.configs.size(),
+                   halving ? fmt::format(", rung {}", rung) : std::string());
       TrialSpec trial{static_cast<int64_t>(i), plan.configs[i], labels[i], rung, requests,
                       trial_dir_name(i, labels[i], rung, halving)};
       record = run_trial(context, trial);
