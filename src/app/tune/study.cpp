@@ -14,6 +14,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "app/signals.h"
@@ -107,20 +108,35 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
   for (const std::string& text : spec.excludes) plan.excludes.push_back(parse_exclude(text, plan.spaces));
   plan.objective = parse_objective(spec.objective);
   check_templates(spec, plan.spaces);
-  // The first configuration's benchmark flags stand for all: they must parse before anything runs.
-  const Assignment first =
-      plan.spaces.empty() ? Assignment{} : grid_assignments(plan.spaces).front();
-  TrialSpec probe{0, first, "", 0, -1, ""};
-  const TemplateValues values = template_values(probe, "8000", "/tmp/outdir");
-  std::vector<std::string> user_args;  // the flags as given, for the outputs dir and -n
-  for (const std::string& arg : spec.bench_args) {
-    user_args.push_back(substitute(arg, values, fmt::format("benchmark argument '{}'", arg)));
+  // The benchmark's flags must parse before anything runs: for the first configuration of the
+  // grid, or (when a linked parameter makes some configurations' flags invalid, such as
+  // --parallel {n} with n=0) for the first one whose flags parse; those that do not are
+  // bench_failed trials.
+  const std::vector<Assignment> grid =
+      plan.spaces.empty() ? std::vector<Assignment>{Assignment{}} : grid_assignments(plan.spaces);
+  std::string first_error;
+  const bool linked = !template_names(fmt::format("{}", fmt::join(spec.bench_args, " "))).empty();
+  for (size_t tried = 0; tried < grid.size() && tried < (linked ? 64u : 1u); ++tried) {
+    const Assignment& candidate = grid[tried];
+    TrialSpec probe{0, candidate, "", 0, -1, ""};
+    const TemplateValues values = template_values(probe, "8000", "/tmp/outdir");
+    std::vector<std::string> user_args;  // the flags as given, for the outputs dir and -n
+    for (const std::string& arg : spec.bench_args) {
+      user_args.push_back(substitute(arg, values, fmt::format("benchmark argument '{}'", arg)));
+    }
+    try {
+      plan.base = parse_bench_flags(user_args, &plan.warnings);
+      first_error.clear();
+      break;
+    } catch (const std::invalid_argument& error) {
+      if (first_error.empty()) first_error = error.what();
+    }
   }
-  plan.base = parse_bench_flags(user_args, &plan.warnings);
+  if (!first_error.empty()) throw std::invalid_argument(first_error);
   switch (plan.strategy.kind) {
     case StrategyKind::kGrid:
     case StrategyKind::kHalving:
-      plan.configs = grid_assignments(plan.spaces);
+      plan.configs = grid;
       break;
     case StrategyKind::kRandom:
       plan.configs = random_assignments(plan.spaces, plan.strategy.samples, plan.base.seed);
