@@ -397,7 +397,20 @@ TEST(StudyText, HalvingFallsBackToAnEarlierRungAndSaysSo) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("  note: measured at rung 0 (30 requests), not the full benchmark: no "
-                      "configuration of rung 1 met every --slo\n"),
+                      "configuration of rung 1 ended ok\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(StudyText, HalvingStoppedBeforeItsLastRungSaysSo) {
+  auto trials = study_halving_trials();
+  trials.resize(4);  // rung 0 only: interrupted before rung 1 began
+  const std::string text = study_table(study_halving_info(), trials);
+  EXPECT_NE(text.find("higher is better): 1-enable-512-no-enable-prefix-caching\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  note: measured at rung 0 (30 requests), not the full benchmark: the "
+                      "study did not reach rung 1\n"),
             std::string::npos)
       << text;
 }
