@@ -62,6 +62,7 @@ std::string describe(const Token& token) {
   }
 }
 
+// Lexes one expression, then parses its tokens by recursive descent (grammar in exclude.h).
 class Parser {
  public:
   Parser(std::string_view text, const std::vector<ParamSpace>& spaces)
@@ -129,8 +130,9 @@ class Parser {
           content += text_[j];
           ++j;
         }
-        if (j >= text_.size())
+        if (j >= text_.size()) {
           fail(i + 1, fmt::format("the string opened here has no closing {}", c));
+        }
         add(Tok::kString, std::move(content), i);
         i = j + 1;
       } else if (digit(c) || ((c == '-' || c == '.') && (digit(next) || next == '.'))) {
@@ -161,7 +163,9 @@ class Parser {
         add(kind, kind == Tok::kTrue || kind == Tok::kFalse ? key : word, i);
         i = j;
       } else {
-        fail(i + 1, fmt::format("unexpected character '{}'", c));
+        const auto byte = static_cast<unsigned char>(c);
+        fail(i + 1, byte < 0x20 || byte >= 0x7f ? fmt::format("unexpected byte 0x{:02x}", byte)
+                                                : fmt::format("unexpected character '{}'", c));
       }
     }
     add(Tok::kEnd, "", text_.size());

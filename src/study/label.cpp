@@ -50,11 +50,11 @@ std::string label_value(const ParamSpace& space, std::string_view value) {
 std::string trial_label(size_t index, const std::vector<ParamSpace>& spaces,
                         const Assignment& assignment) {
   std::string label = fmt::format("{}", index);
-  for (const auto& [name, value] : assignment) {
+  for (const auto& entry : assignment) {
     const auto space = std::find_if(spaces.begin(), spaces.end(),
-                                    [&](const ParamSpace& s) { return s.name == name; });
+                                    [&](const ParamSpace& s) { return s.name == entry.first; });
     label += '-';
-    label += space == spaces.end() ? plain_value(value) : label_value(*space, value);
+    label += space == spaces.end() ? plain_value(entry.second) : label_value(*space, entry.second);
   }
   return label;
 }

@@ -22,7 +22,8 @@ using study_detail::parse_finite_double;
 using study_detail::parse_int64;
 using study_detail::round_significant;
 
-constexpr int kGridDigits = 12;  // significant digits of float and log grid points
+constexpr int kGridDigits = 12;           // significant digits of float and log grid points
+constexpr int64_t kMaxGridPoints = 1000;  // the most points of a float or log grid
 
 [[noreturn]] void fail(std::string_view text, const std::string& what) {
   throw std::invalid_argument(fmt::format("--param '{}': {}", text, what));
@@ -81,6 +82,26 @@ void parse_int_range(std::string_view text, const std::vector<std::string_view>&
   if (space.int_step < 1) fail(text, fmt::format("STEP ({}) must be at least 1", space.int_step));
 }
 
+// The N points of a float or log grid as text: LO and HI exactly, the points between rounded to
+// kGridDigits significant digits.
+std::vector<std::string> real_grid(const ParamSpace& space) {
+  const bool log = space.kind == ParamKind::kLog;
+  const double lo = log ? std::log(space.lo) : space.lo;
+  const double hi = log ? std::log(space.hi) : space.hi;
+  std::vector<std::string> values;
+  for (int i = 0; i < space.points; ++i) {
+    double value = space.hi;  // the last point is HI exactly
+    if (i == 0) {
+      value = space.lo;
+    } else if (i + 1 < space.points) {
+      const double at = lo + (hi - lo) * i / (space.points - 1);
+      value = round_significant(log ? std::exp(at) : at, kGridDigits);
+    }
+    values.push_back(format_number(value));
+  }
+  return values;
+}
+
 void parse_real_range(std::string_view text, const std::vector<std::string_view>& parts,
                       ParamSpace& space) {
   const std::string_view kind = parts[0];
@@ -95,10 +116,10 @@ void parse_real_range(std::string_view text, const std::vector<std::string_view>
   }
   if (parts.size() == 4) {
     int64_t points = 0;
-    if (!parse_int64(parts[3], points) || points < 2 || points > int64_t{kMaxTrials}) {
+    if (!parse_int64(parts[3], points) || points < 2 || points > kMaxGridPoints) {
       fail(text, fmt::format("N '{}' must be an integer from 2 to {} (the grid's points, both "
                              "ends included)",
-                             trim(parts[3]), kMaxTrials));
+                             trim(parts[3]), kMaxGridPoints));
     }
     space.points = static_cast<int>(points);
   }
@@ -108,6 +129,14 @@ void parse_real_range(std::string_view text, const std::vector<std::string_view>
   }
   if (space.kind == ParamKind::kLog && !(space.lo > 0)) {
     fail(text, fmt::format("LO ({}) must be above 0 on a log scale", format_number(space.lo)));
+  }
+  const std::vector<std::string> values = real_grid(space);
+  for (size_t i = 1; i < values.size(); ++i) {
+    if (values[i] == values[i - 1]) {
+      fail(text, fmt::format("the {} points are not distinct at {} significant digits ({} twice); "
+                             "use fewer points or a wider range",
+                             space.points, kGridDigits, values[i]));
+    }
   }
 }
 
@@ -185,7 +214,7 @@ uint64_t grid_value_count(const ParamSpace& space) {
     }
     case ParamKind::kFloat:
     case ParamKind::kLog:
-      return grid_values(space).size();
+      return static_cast<uint64_t>(space.points);  // distinct: parse_param checks
     case ParamKind::kFlag:
       return 2;
   }
@@ -213,24 +242,8 @@ std::vector<std::string> grid_values(const ParamSpace& space) {
       return values;
     }
     case ParamKind::kFloat:
-    case ParamKind::kLog: {
-      const bool log = space.kind == ParamKind::kLog;
-      const double lo = log ? std::log(space.lo) : space.lo;
-      const double hi = log ? std::log(space.hi) : space.hi;
-      for (int i = 0; i < space.points; ++i) {
-        double value = space.hi;  // the last point is HI exactly
-        if (i == 0) {
-          value = space.lo;
-        } else if (i + 1 < space.points) {
-          const double at = lo + (hi - lo) * i / (space.points - 1);
-          value = round_significant(log ? std::exp(at) : at, kGridDigits);
-        }
-        std::string text = format_number(value);
-        // Points closer than 12 significant digits are one point.
-        if (values.empty() || values.back() != text) values.push_back(std::move(text));
-      }
-      return values;
-    }
+    case ParamKind::kLog:
+      return real_grid(space);
     case ParamKind::kFlag:
       return {space.flag, ""};
   }

@@ -6,13 +6,15 @@
 //   a,b,c               choices, kept in order; no value may be empty or listed twice
 //   int:LO:HI[:STEP]    integers LO, LO+STEP, ... <= HI on a grid (STEP >= 1, default 1);
 //                       drawn uniformly in [LO, HI] by random
-//   float:LO:HI[:N]     N evenly spaced points from LO to HI, both included (N >= 2, default 4);
+//   float:LO:HI[:N]     N evenly spaced points from LO to HI, both included (2 <= N <= 1000,
+//                       default 4);
 //                       drawn uniformly in [LO, HI] by random
-//   log:LO:HI[:N]       N log-spaced points (0 < LO < HI, N >= 2, default 4); log-uniform draws
+//   log:LO:HI[:N]       N log-spaced points (0 < LO < HI, N as float's); log-uniform draws
 //   flag:TEXT           TEXT (e.g. --enable-prefix-caching) or nothing: the values TEXT and ""
 // A value is text: integers print without ".0", floats as the shortest text that reads back the
 // same double. Grid points are rounded to 12 significant digits (so float:0:0.3 gives 0.1, not
-// 0.09999999999999999) and random draws to 4, so commands and labels stay readable.
+// 0.09999999999999999; points that are not distinct so are refused) and random draws to 4, so
+// commands and labels stay readable.
 #pragma once
 
 #include <cstddef>
@@ -38,7 +40,7 @@ struct ParamSpace {
   int64_t int_step = 1;              // kInt: grid step (>= 1)
   double lo = 0;                     // kFloat, kLog: lowest value
   double hi = 0;                     // kFloat, kLog: highest value (> lo)
-  int points = 4;                    // kFloat, kLog: grid points, both ends included (>= 2)
+  int points = 4;                    // kFloat, kLog: grid points, both ends included (2..1000)
   std::string flag;                  // kFlag: the text put in when present (trimmed, not empty)
 };
 
@@ -76,7 +78,7 @@ std::vector<Assignment> grid_assignments(const std::vector<ParamSpace>& spaces);
 // `n` configurations drawn at random, reproducible from `seed` on every platform (mt19937_64,
 // whose output the C++ standard fixes, mapped to values by this file's own arithmetic). A draw
 // equal to an earlier one is skipped; drawing stops early when the space is exhausted (every
-// configuration of a finite space drawn, or 10000 draws in a row found nothing new).
+// configuration of a finite space drawn, or 1000 draws in a row found nothing new).
 std::vector<Assignment> random_assignments(const std::vector<ParamSpace>& spaces, size_t n,
                                            uint64_t seed);
 

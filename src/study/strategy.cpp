@@ -22,16 +22,16 @@ using study_detail::format_number;
 using study_detail::parse_int64;
 using study_detail::round_significant;
 
-constexpr int kDrawDigits = 4;                // significant digits of a random float draw
-constexpr size_t kMaxDuplicateDraws = 10000;  // draws in a row without a new configuration
-constexpr int64_t kMaxEta = 100;              // the largest halving:ETA
+constexpr int kDrawDigits = 4;               // significant digits of a random float draw
+constexpr size_t kMaxDuplicateDraws = 1000;  // draws in a row without a new configuration
+constexpr int64_t kMaxEta = 100;             // the largest halving:ETA
 
 [[noreturn]] void fail_strategy(std::string_view text, const std::string& what) {
   throw std::invalid_argument(fmt::format("--strategy '{}': {}", text, what));
 }
 
-// A uniform integer in [0, n) for n >= 1 (Lemire's "nearly divisionless" is not needed here:
-// plain rejection of the top partial range, exact and portable). n == 0 means 2^64.
+// A uniform integer in [0, n), n == 0 meaning 2^64: draws below 2^64 mod n are rejected, so
+// that every result is equally likely.
 uint64_t uniform_below(std::mt19937_64& rng, uint64_t n) {
   if (n == 0) return rng();
   const uint64_t threshold = (0 - n) % n;  // 2^64 mod n: the draws below it would bias
@@ -50,8 +50,10 @@ std::string draw_value(const ParamSpace& space, std::mt19937_64& rng) {
       return space.choices[uniform_below(rng, space.choices.size())];
     case ParamKind::kInt: {
       // A point of the STEP lattice from LO (every integer of [LO, HI] for STEP 1).
-      const uint64_t count = grid_value_count(space);
-      const uint64_t k = uniform_below(rng, count == UINT64_MAX ? 0 : count);
+      const uint64_t steps =
+          (static_cast<uint64_t>(space.int_hi) - static_cast<uint64_t>(space.int_lo)) /
+          static_cast<uint64_t>(space.int_step);
+      const uint64_t k = uniform_below(rng, steps + 1);  // steps + 1 wraps to 0 for 2^64 values
       return fmt::format("{}", static_cast<int64_t>(static_cast<uint64_t>(space.int_lo) +
                                                     k * static_cast<uint64_t>(space.int_step)));
     }

@@ -123,7 +123,7 @@ std::optional<TrialStatus> parse_trial_status(std::string_view name) {
 
 bool trial_status_final(TrialStatus status) { return status != TrialStatus::kInterrupted; }
 
-std::string to_json(const TrialRecord& record) {
+std::string trial_to_json(const TrialRecord& record) {
   Json line;
   line["schema"] = kTrialSchema;
   line["trial"] = record.trial;
@@ -206,7 +206,8 @@ TrialRecord trial_from_json(std::string_view line, std::string_view where) {
   if (const Json* params = in.find("params")) {
     if (!params->is_object()) in.fail("'params' must be an object");
     for (const auto& [name, value] : params->items()) {
-      record.params.emplace_back(name, in.text("params", &value));
+      if (!value.is_string()) in.fail(fmt::format("parameter '{}' must be a string", name));
+      record.params.emplace_back(name, value.get<std::string>());
     }
   }
   record.reason = in.text("reason");

@@ -1,9 +1,9 @@
 // A trial's outcome as the study ledger `study.jsonl` holds it: one JSON object per line
 // (schema "llmperf.study.trial/1"), appended as each trial ends, so that a study resumes after a
-// crash. The line's one writer (to_json) and one reader (trial_from_json, read_ledger) sit here
-// side by side. Fields that do not apply are omitted from the line, never written as null; times
-// in seconds, metrics in the units of summary.json's text (ms for latencies, tok/s, req/s). Pure
-// but for read_ledger, which reads a file.
+// crash. The line's one writer (trial_to_json) and one reader (trial_from_json, read_ledger) sit
+// here side by side. Fields that do not apply are omitted from the line, never written as null;
+// times in seconds, metrics in the units of summary.json's text (ms for latencies, tok/s, req/s).
+// Pure but for read_ledger, which reads a file.
 #pragma once
 
 #include <cstddef>
@@ -82,7 +82,7 @@ struct TrialRecord {
 
 // The record as one ledger line (no newline). Non-finite numbers are left out; text that is not
 // valid UTF-8 (a server's log) is repaired with U+FFFD.
-std::string to_json(const TrialRecord& record);
+std::string trial_to_json(const TrialRecord& record);
 
 // Reads one ledger line. Unknown fields are ignored and missing optional ones left empty;
 // "schema", "trial" and "status" are required. Throws std::invalid_argument starting with

@@ -568,7 +568,7 @@ TEST_F(StudyFilesTest, ReportRebuildsAStudyDirectoryByteForByte) {
   write_study_file(dir_.string(), info);
   {
     std::ofstream ledger(dir_ / "study.jsonl", std::ios::binary);
-    for (const TrialRecord& t : trials) ledger << to_json(t) << "\n";
+    for (const TrialRecord& t : trials) ledger << trial_to_json(t) << "\n";
   }
   const std::string live = write_study_outputs(dir_.string(), info, trials);
   const char* names[] = {"study_summary.json", "study_summary.csv", "study_summary.md",
@@ -593,7 +593,7 @@ TEST_F(StudyFilesTest, ReportWarnsOfBadLedgerLines) {
   write_study_file(dir_.string(), study_report_info());
   {
     std::ofstream ledger(dir_ / "study.jsonl", std::ios::binary);
-    ledger << to_json(study_report_trials()[0]) << "\n{\"schema\": 1}\n";
+    ledger << trial_to_json(study_report_trials()[0]) << "\n{\"schema\": 1}\n";
   }
   RebuildOptions options;
   options.dir = dir_.string();

@@ -189,6 +189,8 @@ TEST(Exclude, ParseErrorsGiveThePositionAndWhatWasExpected) {
   EXPECT_EQ(exclude_error("mnbt == 1.2.3"),
             "--exclude 'mnbt == 1.2.3' at 9: '1.2.3' is not a number");
   EXPECT_EQ(exclude_error("mnbt # 1"), "--exclude 'mnbt # 1' at 6: unexpected character '#'");
+  EXPECT_EQ(exclude_error("mnbt \x01"), "--exclude 'mnbt \x01' at 6: unexpected byte 0x01");
+  EXPECT_EQ(exclude_error("\xe4\xb8\xad"), "--exclude '\xe4\xb8\xad' at 1: unexpected byte 0xe4");
   EXPECT_EQ(exclude_error("mnbt == 1 and (cp or mode == 'x'"),
             "--exclude 'mnbt == 1 and (cp or mode == 'x'' at 33: expected ')' to close the '(' at "
             "15, found the end");

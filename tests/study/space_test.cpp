@@ -140,12 +140,17 @@ TEST(ParamSpace, FloatAndLogErrors) {
   EXPECT_EQ(space_error("f=float:0:nan"),
             "--param 'f=float:0:nan': HI 'nan' is not a finite number");
   EXPECT_EQ(space_error("f=float:0:1:1"),
-            "--param 'f=float:0:1:1': N '1' must be an integer from 2 to 100000 (the grid's "
+            "--param 'f=float:0:1:1': N '1' must be an integer from 2 to 1000 (the grid's "
             "points, both ends included)");
   EXPECT_NE(space_error("f=float:0:1:2.5"), "");
-  EXPECT_NE(space_error("f=float:0:1:100001"), "");
+  EXPECT_NE(space_error("f=float:0:1:1001"), "");
+  EXPECT_EQ(grid_value_count(parse_param("f=float:0:1:1000")), 1000u);
   EXPECT_EQ(space_error("f=float:1:1"), "--param 'f=float:1:1': LO (1) must be below HI (1)");
   EXPECT_EQ(space_error("f=float:2:1.5"), "--param 'f=float:2:1.5': LO (2) must be below HI (1.5)");
+  EXPECT_EQ(space_error("f=float:1:1.0000000000001:3"),
+            "--param 'f=float:1:1.0000000000001:3': the 3 points are not distinct at 12 "
+            "significant digits (1 twice); use fewer points or a wider range");
+  EXPECT_EQ(space_error("f=float:1:1.0000000000001:2"), "");  // the ends are kept exactly
   EXPECT_EQ(space_error("f=log:0:1"), "--param 'f=log:0:1': LO (0) must be above 0 on a log scale");
   EXPECT_EQ(space_error("f=log:-1:1"),
             "--param 'f=log:-1:1': LO (-1) must be above 0 on a log scale");

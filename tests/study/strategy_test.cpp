@@ -145,6 +145,16 @@ TEST(Strategy, RandomDrawsStayInTheirRanges) {
   }
 }
 
+TEST(Strategy, RandomIntDrawsCoverTheWholeInt64Range) {
+  // 2^64 - 1 values: one below the most a uint64_t counts, and HI must never be passed.
+  const ParamSpace wide = parse_param("n=int:-9223372036854775808:9223372036854775806");
+  for (const Assignment& a : random_assignments({wide}, 100, 5)) {
+    EXPECT_LE(std::stoll(a[0].second), 9223372036854775806LL) << a[0].second;
+  }
+  const ParamSpace all = parse_param("n=int:-9223372036854775808:9223372036854775807");
+  EXPECT_EQ(random_assignments({all}, 100, 5).size(), 100u);
+}
+
 TEST(Strategy, RandomSkipsDuplicatesAndStopsWhenTheSpaceIsExhausted) {
   const std::vector<ParamSpace> spaces = parse_params({"a=1,2,3", "b=flag:--x"});
   const std::vector<Assignment> all = random_assignments(spaces, 100, 1);
@@ -156,7 +166,7 @@ TEST(Strategy, RandomSkipsDuplicatesAndStopsWhenTheSpaceIsExhausted) {
   EXPECT_EQ(random_assignments({}, 3, 9).size(), 1u);  // one empty configuration
   EXPECT_TRUE(random_assignments(spaces, 0, 1).empty());
 
-  // A continuous range holds few values at four significant digits: drawing stops once 10000
+  // A continuous range holds few values at four significant digits: drawing stops once 1000
   // draws in a row found nothing new, with each value once.
   const std::vector<Assignment> narrow =
       random_assignments(parse_params({"f=float:1:1.0005"}), 1000, 3);

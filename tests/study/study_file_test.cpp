@@ -74,7 +74,7 @@ TEST_F(StudyFileTest, EveryFieldSurvivesWriteAndRead) {
   trial.label = "2-128-enable";
   trial.params = {{"mnbt", "128"}, {"cp", "true"}};
   trial.objective = 12.5;
-  put("study.jsonl", to_json(trial) + "\n");
+  put("study.jsonl", trial_to_json(trial) + "\n");
   EXPECT_TRUE(is_study_dir(dir_.string()));
 
   const StudyDir back = read_study_dir(dir_.string());
@@ -119,7 +119,7 @@ TEST_F(StudyFileTest, NoRungsAreWrittenForOtherStrategies) {
 TEST_F(StudyFileTest, BadLedgerLinesComeBackAsProblems) {
   write_study_file(dir_.string(), study_file_info());
   TrialRecord trial;
-  put("study.jsonl", to_json(trial) + "\nnot json\n" + to_json(trial) + "\n");
+  put("study.jsonl", trial_to_json(trial) + "\nnot json\n" + trial_to_json(trial) + "\n");
   const StudyDir back = read_study_dir(dir_.string());
   EXPECT_EQ(back.ledger.trials.size(), 2U);
   ASSERT_EQ(back.ledger.problems.size(), 1U);

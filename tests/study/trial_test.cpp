@@ -105,7 +105,7 @@ TEST(TrialRecord, StatusNames) {
 
 TEST(TrialRecord, FullRecordRoundTrips) {
   const TrialRecord record = full_trial();
-  const std::string line = to_json(record);
+  const std::string line = trial_to_json(record);
   EXPECT_EQ(line.find('\n'), std::string::npos);
   expect_same(trial_from_json(line, "x:1"), record);
   // The fields, and the parameters, keep their order.
@@ -128,11 +128,11 @@ TEST(TrialRecord, FieldsThatDoNotApplyAreOmitted) {
   record.objective = std::numeric_limits<double>::quiet_NaN();
   record.ready_s = std::numeric_limits<double>::infinity();
   record.metrics = {{"ttft.p50", std::numeric_limits<double>::quiet_NaN()}};
-  EXPECT_EQ(to_json(record),
+  EXPECT_EQ(trial_to_json(record),
             "{\"schema\":\"llmperf.study.trial/1\",\"trial\":0,\"label\":\"0-64\",\"rung\":0,"
             "\"params\":{\"mnbt\":\"64\"},\"status\":\"excluded\",\"reason\":\"--exclude "
             "'mnbt<128'\"}");
-  const TrialRecord back = trial_from_json(to_json(record), "x:1");
+  const TrialRecord back = trial_from_json(trial_to_json(record), "x:1");
   EXPECT_FALSE(back.objective);
   EXPECT_FALSE(back.ready_s);
   EXPECT_FALSE(back.port);
@@ -142,7 +142,7 @@ TEST(TrialRecord, FieldsThatDoNotApplyAreOmitted) {
 TEST(TrialRecord, InvalidUtf8FromAServerLogIsRepaired) {
   TrialRecord record = full_trial();
   record.log_tail = {"bad \xff byte", "\xe4\xb8\xad ok"};
-  const TrialRecord back = trial_from_json(to_json(record), "x:1");
+  const TrialRecord back = trial_from_json(trial_to_json(record), "x:1");
   ASSERT_EQ(back.log_tail.size(), 2u);
   EXPECT_EQ(back.log_tail[0], "bad \xef\xbf\xbd byte");
   EXPECT_EQ(back.log_tail[1], "\xe4\xb8\xad ok");
@@ -193,7 +193,8 @@ TEST(TrialRecord, ErrorsNameTheLine) {
   const std::string ok = head + "\"trial\":1,\"status\":\"ok\",";
   EXPECT_EQ(trial_error(ok + "\"label\":3}"), "study.jsonl:7: 'label' must be a string");
   EXPECT_EQ(trial_error(ok + "\"params\":[1]}"), "study.jsonl:7: 'params' must be an object");
-  EXPECT_EQ(trial_error(ok + "\"params\":{\"a\":1}}"), "study.jsonl:7: 'params' must be a string");
+  EXPECT_EQ(trial_error(ok + "\"params\":{\"a\":1}}"),
+            "study.jsonl:7: parameter 'a' must be a string");
   EXPECT_EQ(trial_error(ok + "\"objective\":\"x\"}"),
             "study.jsonl:7: 'objective' must be a number");
   EXPECT_EQ(trial_error(ok + "\"port\":1.5}"), "study.jsonl:7: 'port' must be an integer");
@@ -228,7 +229,7 @@ class LedgerTest : public ::testing::Test {
     TrialRecord record = full_trial();
     record.trial = trial;
     record.status = status;
-    return to_json(record);
+    return trial_to_json(record);
   }
 
   std::string path_;

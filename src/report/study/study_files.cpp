@@ -22,7 +22,7 @@ namespace {
 using OrderedJson = nlohmann::ordered_json;
 
 OrderedJson record_json(const TrialRecord& record) {
-  return OrderedJson::parse(to_json(record));  // the ledger's own line
+  return OrderedJson::parse(trial_to_json(record));  // the ledger's own line
 }
 
 OrderedJson front_json(const StudyView& view, const StudyFront& front) {

@@ -51,7 +51,7 @@ std::vector<std::string> param_names(const StudySpec& spec,
 // the records in memory or read back from study.jsonl (non-finite numbers dropped, invalid UTF-8
 // repaired).
 TrialRecord as_ledger_keeps_it(const TrialRecord& record) {
-  return trial_from_json(to_json(record), "study.jsonl");
+  return trial_from_json(trial_to_json(record), "study.jsonl");
 }
 
 StudyFront front_of(const std::vector<TrialRecord>& rows, std::string_view x_metric,
