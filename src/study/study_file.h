@@ -40,7 +40,7 @@ struct StudyInfo {
 // study.json's object (its fields in a fixed order), and back. The reader checks the schema and
 // throws std::invalid_argument naming study.json and the field that is wrong; unknown fields are
 // ignored and missing optional ones keep their defaults.
-nlohmann::ordered_json to_json(const StudyInfo& info);
+nlohmann::ordered_json study_info_to_json(const StudyInfo& info);
 StudyInfo study_info_from_json(const nlohmann::json& json);
 
 // Writes `<dir>/study.json` (indented, a newline at the end) atomically: a temporary file in `dir`,
