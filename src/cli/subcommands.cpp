@@ -59,7 +59,7 @@ SubcommandOutcome report(int argc, const char* const* argv) {
       "requests.jsonl, without sending any request.",
       "report");
   RebuildOptions options;
-  app.add_option("dir", options.dir, "A run directory (requests.jsonl) or a sweep directory")
+  app.add_option("dir", options.dir, "A run directory (requests.jsonl), a sweep directory or a `llmperf tune` study directory (study.json)")
       ->required()
       ->check(CLI::ExistingDirectory);
   app.add_option("--percentiles", options.percentiles,

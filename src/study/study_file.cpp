@@ -65,7 +65,7 @@ std::string read_file(const fs::path& path) {
 
 }  // namespace
 
-nlohmann::ordered_json to_json(const StudyInfo& info) {
+nlohmann::ordered_json study_info_to_json(const StudyInfo& info) {
   nlohmann::ordered_json json;
   json["schema"] = kStudySchema;
   json["version"] = info.version;
@@ -121,8 +121,9 @@ StudyInfo study_info_from_json(const nlohmann::json& json) {
 void write_study_file(const std::string& dir, const StudyInfo& info) {
   const fs::path path = fs::path(dir) / kStudyFileName;
   const fs::path tmp = fs::path(dir) / (std::string(kStudyFileName) + ".tmp");
-  const std::string text =
-      to_json(info).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  const std::string text = study_info_to_json(info).dump(
+                               2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                           "\n";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {

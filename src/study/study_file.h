@@ -39,8 +39,9 @@ struct StudyInfo {
 
 // study.json's object (its fields in a fixed order), and back. The reader checks the schema and
 // throws std::invalid_argument naming study.json and the field that is wrong; unknown fields are
-// ignored and missing optional ones keep their defaults.
-nlohmann::ordered_json to_json(const StudyInfo& info);
+// ignored and missing optional ones keep their defaults (without an "objective", the spec's
+// --objective gives its name and direction).
+nlohmann::ordered_json study_info_to_json(const StudyInfo& info);
 StudyInfo study_info_from_json(const nlohmann::json& json);
 
 // Writes `<dir>/study.json` (indented, a newline at the end) atomically: a temporary file in `dir`,
@@ -57,7 +58,7 @@ struct StudyDir {
 bool is_study_dir(const std::string& dir);
 
 // Reads `<dir>/study.json` and `<dir>/study.jsonl`. Throws std::runtime_error saying what is wrong
-// and where: "DIR is not a study directory: it has no study.json (llmperf tune writes it)",
+// and where: "DIR is not a study directory: it has no study.json (llmperf tune writes ...)",
 // "DIR/study.json: cannot read it: ...", "DIR/study.json: not JSON (...)", "DIR/study.json:
 // schema \"x\" is not \"llmperf.study/1\"", or the field that is wrong.
 StudyDir read_study_dir(const std::string& dir);

@@ -397,7 +397,20 @@ TEST(StudyText, HalvingFallsBackToAnEarlierRungAndSaysSo) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("  note: measured at rung 0 (30 requests), not the full benchmark: no "
-                      "configuration of rung 1 met every --slo\n"),
+                      "configuration of rung 1 ended ok\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(StudyText, HalvingStoppedBeforeItsLastRungSaysSo) {
+  auto trials = study_halving_trials();
+  trials.resize(4);  // rung 0 only: interrupted before rung 1 began
+  const std::string text = study_table(study_halving_info(), trials);
+  EXPECT_NE(text.find("higher is better): 1-enable-512-no-enable-prefix-caching\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  note: measured at rung 0 (30 requests), not the full benchmark: the "
+                      "study did not reach rung 1\n"),
             std::string::npos)
       << text;
 }
@@ -555,7 +568,7 @@ TEST_F(StudyFilesTest, ReportRebuildsAStudyDirectoryByteForByte) {
   write_study_file(dir_.string(), info);
   {
     std::ofstream ledger(dir_ / "study.jsonl", std::ios::binary);
-    for (const TrialRecord& t : trials) ledger << to_json(t) << "\n";
+    for (const TrialRecord& t : trials) ledger << trial_to_json(t) << "\n";
   }
   const std::string live = write_study_outputs(dir_.string(), info, trials);
   const char* names[] = {"study_summary.json", "study_summary.csv", "study_summary.md",
@@ -580,7 +593,7 @@ TEST_F(StudyFilesTest, ReportWarnsOfBadLedgerLines) {
   write_study_file(dir_.string(), study_report_info());
   {
     std::ofstream ledger(dir_ / "study.jsonl", std::ios::binary);
-    ledger << to_json(study_report_trials()[0]) << "\n{\"schema\": 1}\n";
+    ledger << trial_to_json(study_report_trials()[0]) << "\n{\"schema\": 1}\n";
   }
   RebuildOptions options;
   options.dir = dir_.string();

@@ -78,7 +78,7 @@ TEST_F(StudyFileTest, EveryFieldSurvivesWriteAndRead) {
   EXPECT_TRUE(is_study_dir(dir_.string()));
 
   const StudyDir back = read_study_dir(dir_.string());
-  EXPECT_EQ(to_json(back.info), to_json(info));
+  EXPECT_EQ(study_info_to_json(back.info), study_info_to_json(info));
   EXPECT_EQ(back.info.objective, "ttft.p99");
   EXPECT_EQ(back.info.unit, "ms");
   EXPECT_FALSE(back.info.maximize);
@@ -111,8 +111,9 @@ TEST_F(StudyFileTest, TheFileIsIndentedJsonWithItsSchemaFirst) {
 TEST_F(StudyFileTest, NoRungsAreWrittenForOtherStrategies) {
   StudyInfo info = study_file_info();
   info.rungs.clear();
-  EXPECT_FALSE(to_json(info).contains("rungs"));
-  const StudyInfo back = study_info_from_json(nlohmann::json::parse(to_json(info).dump()));
+  EXPECT_FALSE(study_info_to_json(info).contains("rungs"));
+  const StudyInfo back =
+      study_info_from_json(nlohmann::json::parse(study_info_to_json(info).dump()));
   EXPECT_TRUE(back.rungs.empty());
 }
 

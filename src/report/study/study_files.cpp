@@ -39,7 +39,7 @@ OrderedJson front_json(const StudyView& view, const StudyFront& front) {
 std::string summary_json(const StudyView& view) {
   OrderedJson json;
   json["schema"] = kStudySummarySchema;
-  json["study"] = to_json(view.info);
+  json["study"] = study_info_to_json(view.info);
   OrderedJson statuses = OrderedJson::object();
   for (const TrialRecord& row : view.rows) {
     const std::string name(trial_status_name(row.status));

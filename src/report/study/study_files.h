@@ -24,12 +24,12 @@ inline constexpr std::string_view kStudySummarySchema = "llmperf.study.summary/1
 // lines: earlier rungs, interrupted runs done again).
 std::string study_summary_json(const StudyInfo& info, const std::vector<TrialRecord>& trials);
 
-// study_summary.csv's text (RFC 4180: CRLF-free "\n" lines, fields with a comma, quote or line
-// break quoted, quotes doubled): a header row, then one row per configuration as the table has
-// them: trial, label, rung, each parameter (a column named after it; "param.NAME" when the name
-// is taken), status, reason, objective, the metrics (ms, tok/s, req/s, counts), GPU MiB in use
-// and in total, ready_s, duration_s, port, dir and server_command. Numbers in full precision;
-// absent values empty.
+// study_summary.csv's text (RFC 4180's quoting: a field with a comma, quote or line break is
+// quoted, its quotes doubled; lines end with "\n"): a header row, then one row per configuration
+// as the table has them: trial, label, rung, each parameter (a column named after it;
+// "param.NAME" when the name is taken), status, reason, objective, the metrics (ms, tok/s, req/s,
+// counts), GPU MiB in use and in total, ready_s, duration_s, port, dir and server_command.
+// Numbers in full precision; absent values empty.
 std::string study_summary_csv(const StudyInfo& info, const std::vector<TrialRecord>& trials);
 
 // study_summary.md's text: the headline, the table, the reasons and the best configuration with

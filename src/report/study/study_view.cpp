@@ -124,16 +124,20 @@ void choose_best(StudyView& view) {
     const std::optional<size_t> best = best_trial(at_rung, view.info.maximize);
     if (!best) continue;
     view.best = index[*best];
-    if (rung < deepest) {
+    // The full benchmark is the plan's last rung (the deepest rung run, without a plan).
+    const int full =
+        view.info.rungs.empty() ? deepest : static_cast<int>(view.info.rungs.size()) - 1;
+    if (rung < full) {
       const size_t rung_index = static_cast<size_t>(rung);
       const std::string requests =
           rung_index < view.info.rungs.size()
               ? fmt::format(" ({} requests)", view.info.rungs[rung_index].requests)
               : "";
-      view.best_note = fmt::format(
-          "measured at rung {}{}, not the full benchmark: no configuration of rung {} met every "
-          "--slo",
-          rung, requests, deepest);
+      const std::string why = rung < deepest
+                                  ? fmt::format("no configuration of rung {} ended ok", deepest)
+                                  : fmt::format("the study did not reach rung {}", full);
+      view.best_note =
+          fmt::format("measured at rung {}{}, not the full benchmark: {}", rung, requests, why);
     }
     return;
   }

@@ -70,11 +70,11 @@ struct StudyView {
 // highest rung, the last line among equals, ordered by trial index.
 std::vector<TrialRecord> study_rows(const std::vector<TrialRecord>& trials);
 
-// The view of a study. Records pass through their ledger line first (to_json, trial_from_json),
-// so a study's outputs are the same whether drawn from the records in memory or read back from
-// study.jsonl. The best row is pareto.h's best_trial among the rows with status ok at the deepest
-// rung that has one (the full benchmark for successive halving; every row otherwise), ties to the
-// lower trial index.
+// The view of a study. Records pass through their ledger line first (trial_to_json,
+// trial_from_json), so a study's outputs are the same whether drawn from the records in memory or
+// read back from study.jsonl. The best row is pareto.h's best_trial among the rows with status ok
+// at the deepest rung that has one (the full benchmark for successive halving; every row
+// otherwise), ties to the lower trial index.
 StudyView study_view(const StudyInfo& info, const std::vector<TrialRecord>& trials);
 
 // A metric of a record, when present and finite; output_throughput_per_user falls back to
