@@ -262,6 +262,30 @@ TEST(TuneLifecycle, AServerThatIgnoresSigtermIsKilledAfterTheStopTimeout) {
   EXPECT_TRUE(processes_with(marker).empty());
 }
 
+TEST(TuneLifecycle, GpuMemoryIsRecordedWhereNvidiaSmiIsOnPath) {
+  const std::string bin = make_temp_dir();
+  {
+    std::ofstream script(bin + "/nvidia-smi");
+    script << "#!/bin/sh\necho '0, 19344, 46068'\necho '1, 812, 46068'\n";
+  }
+  fs::permissions(bin + "/nvidia-smi", fs::perms::owner_all);
+  const std::string dir = make_temp_dir() + "/study";
+  const std::string marker = tune_marker();
+  const ProcessResult process = run_process(
+      {"/usr/bin/env", "PATH=" + bin + ":" + std::getenv("PATH"), LLMPERF_BIN, "tune",
+       "--study-dir", dir, "--serve",
+       std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker, "--param", "a=1",
+       "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker, "--prompt",
+       "hi", "-n", "4"},
+      kTimeoutS);
+  ASSERT_EQ(process.exit_code, 0) << process.err;
+  const std::vector<json> ledger = read_ledger_lines(dir);
+  ASSERT_EQ(ledger.size(), 1u);
+  EXPECT_EQ(ledger[0].at("gpu"), json::parse(R"([{"index":0,"used_mib":19344,"total_mib":46068},
+                                                  {"index":1,"used_mib":812,"total_mib":46068}])"))
+      << ledger[0].dump();
+}
+
 TEST(TuneLifecycle, CtrlCLeavesNoServerAndResumeFinishesTheStudy) {
   const std::string marker = tune_marker();
   const fs::path dir = fs::path(make_temp_dir()) / "study";

@@ -112,6 +112,12 @@ void fill_metrics(const RunResult& run, std::map<std::string, double>& metrics) 
       metrics[name] = *value;
     }
   }
+  // The server's own view (its /metrics against llmperf's counts), where it exports one.
+  for (const char* name : {"token_mismatch", "request_mismatch"}) {
+    if (const auto value = metric_value(parse_metric(name, "metric"), run.summary)) {
+      metrics[std::string("server.") + name] = *value;
+    }
+  }
   metrics["failed"] = static_cast<double>(run.summary.failed);
   metrics["completed"] = static_cast<double>(run.summary.succeeded);
   metrics["concurrency"] = run.info.parallel;
