@@ -4,14 +4,13 @@
 #      then packages it as a .deb and installs that into a fresh Debian root (tests/package/),
 #      and runs the deploy/ recipes for sharded runs against llmperf-mock (tests/deploy/);
 #   2. builds llmperf and its multi-threaded tests with clang and ThreadSanitizer into build-tsan/
-#      and runs them (the tests labelled "threads": engine, integration, interruption);
+#      and runs them (the tests labelled "threads": engine, app, integration, interruption);
 #   3. builds everything with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the
 #      libFuzzer targets into build-sanitize/, runs each fuzz target briefly on its seed corpus
 #      (FUZZ_SECONDS, default 5), then the whole suite there.
-# The g++ and ASan+UBSan builds are unity builds (fewer, larger translation units: a third of the
-# compile time); the TSan build is not, so that every source of llmperf and llmperf-mock is also
-# compiled on its own, as `bash scripts/build.sh` does. Test executables are one unity translation
-# unit each in all three. QUICK=1 runs only step 1.
+# All three are unity builds (fewer, larger translation units: less than half the compile time);
+# `bash scripts/build.sh`, the README's first command, is not, so every source still compiles on
+# its own there. Test executables are unity builds too. QUICK=1 runs only step 1.
 # The two clang builds compile in the background, one after the other, niced, from the moment the
 # g++ suite starts: the suites mostly wait on servers and sleeps, and the compilers take the cores
 # they leave. Each build's output goes to <dir>/build.log, shown if it fails.
@@ -39,7 +38,7 @@ clang_build() {  # dir, targets ("" for all), extra cmake options...
   # shellcheck disable=SC2086  # targets is a list
   cmake --build "$dir" --parallel "$jobs" ${targets:+--target $targets}
 }
-tsan_targets="llmperf llmperf-mock engine_tests integration_threaded_tests"
+tsan_targets="llmperf llmperf-mock engine_tests app_tests integration_threaded_tests"
 # Each clang build leaves <dir>/build.log and, when it ends, <dir>/.test-build-ok or -failed.
 background=""
 if [ "${QUICK:-0}" != "1" ]; then
@@ -47,7 +46,7 @@ if [ "${QUICK:-0}" != "1" ]; then
   rm -f build-{tsan,sanitize}/.test-build-{ok,failed}
   # Its own process group (setsid), which the script ends if it stops first.
   setsid nice -n 19 bash -c "$(declare -f clang_build); jobs=$jobs
-    if clang_build build-tsan '$tsan_targets' -DLLMPERF_TSAN=ON -DCMAKE_UNITY_BUILD=OFF >build-tsan/build.log 2>&1; then
+    if clang_build build-tsan '$tsan_targets' -DLLMPERF_TSAN=ON -DCMAKE_UNITY_BUILD=ON >build-tsan/build.log 2>&1; then
       touch build-tsan/.test-build-ok
     else
       touch build-tsan/.test-build-failed; exit 1
