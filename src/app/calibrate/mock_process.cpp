@@ -1,6 +1,8 @@
 // llmperf-mock as a child process (see mock_process.h).
 #include "app/calibrate/mock_process.h"
 
+#include "app/programs.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -25,22 +27,11 @@ namespace {
 
 constexpr int kStartTimeoutMs = 20'000;
 
-bool executable(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::is_regular_file(path, ec) && access(path.c_str(), X_OK) == 0;
-}
-
-int decode_status(int status) {
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
-}
-
 }  // namespace
 
 std::string find_mock_binary(const std::string& given) {
   if (!given.empty()) {
-    if (executable(given)) return given;
+    if (is_executable_file(given)) return given;
     throw MockStartError(
         fmt::format("cannot start llmperf-mock: {} is not an executable file (--mock)", given));
   }
@@ -49,19 +40,10 @@ std::string find_mock_binary(const std::string& given) {
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     const std::string beside = (self.parent_path() / "llmperf-mock").string();
-    if (executable(beside)) return beside;
+    if (is_executable_file(beside)) return beside;
     tried.push_back(beside);
   }
-  const char* path_env = std::getenv("PATH");
-  std::string_view dirs = path_env != nullptr ? path_env : "";
-  while (!dirs.empty()) {
-    const size_t colon = dirs.find(':');
-    const std::string_view dir = dirs.substr(0, colon);
-    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
-    if (dir.empty()) continue;
-    const std::string candidate = (std::filesystem::path(dir) / "llmperf-mock").string();
-    if (executable(candidate)) return candidate;
-  }
+  if (const std::string on_path = find_on_path("llmperf-mock"); !on_path.empty()) return on_path;
   tried.push_back("llmperf-mock on $PATH");
   std::string list;
   for (const std::string& t : tried) list += (list.empty() ? "" : ", ") + t;
@@ -153,7 +135,7 @@ bool MockProcess::wait_exit(int timeout_ms, int& exit_code) {
   int status = 0;
   if (waitpid(pid_, &status, 0) != pid_) return false;
   reaped_ = true;
-  exit_code = decode_status(status);
+  exit_code = exit_code_of(status);
   return true;
 }
 

@@ -1,6 +1,8 @@
 // GPU memory sampling with nvidia-smi (see gpu_sampler.h).
 #include "app/tune/gpu_sampler.h"
 
+#include "app/programs.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -39,10 +41,6 @@ bool parse_int(std::string_view text, int64_t& value) {
   return error == std::errc() && end == text.data() + text.size();
 }
 
-bool executable_file(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::is_regular_file(path, ec) && access(path.c_str(), X_OK) == 0;
-}
 
 }  // namespace
 
@@ -80,21 +78,6 @@ void keep_peaks(std::vector<GpuMemory>& peaks, const std::vector<GpuMemory>& sam
   }
 }
 
-std::string find_on_path(const std::string& program) {
-  if (program.empty()) return "";
-  if (program.find('/') != std::string::npos) return executable_file(program) ? program : "";
-  const char* path_env = std::getenv("PATH");
-  std::string_view dirs = path_env != nullptr ? path_env : "";
-  while (!dirs.empty()) {
-    const size_t colon = dirs.find(':');
-    const std::string_view dir = dirs.substr(0, colon);
-    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
-    if (dir.empty()) continue;
-    const std::string candidate = (std::filesystem::path(dir) / program).string();
-    if (executable_file(candidate)) return candidate;
-  }
-  return "";
-}
 
 GpuSampler::GpuSampler(GpuSamplerOptions options)
     : options_(std::move(options)), program_path_(find_on_path(options_.program)) {

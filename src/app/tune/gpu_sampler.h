@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/programs.h"  // find_on_path
 #include "study/trial.h"  // GpuMemory
 
 namespace llmperf {
@@ -28,10 +29,6 @@ std::vector<GpuMemory> parse_gpu_memory(std::string_view text);
 // Folds one sample into the peaks: per GPU index, the highest used_mib (and the total beside it);
 // new GPUs are added. `peaks` stays sorted by index.
 void keep_peaks(std::vector<GpuMemory>& peaks, const std::vector<GpuMemory>& sample);
-
-// The path of `program` in the directories of $PATH ("" when it is in none); a name with a '/'
-// is taken as a path and only checked.
-std::string find_on_path(const std::string& program);
 
 struct GpuSamplerOptions {
   std::string program = "nvidia-smi";  // looked up on PATH

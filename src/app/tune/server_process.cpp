@@ -1,6 +1,8 @@
 // The server under test as a process (see server_process.h).
 #include "app/tune/server_process.h"
 
+#include "app/programs.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -30,12 +32,6 @@ namespace {
 constexpr int64_t kStartReplyMs = 10'000;  // the guardian answers at once; this is a safety net
 constexpr int64_t kKillGraceMs = 15'000;   // beyond the timeouts: SIGKILL and reaping
 constexpr int64_t kSliceMs = 50;           // longest sleep between checks of a condition
-
-int exit_code_of(int wait_status) {
-  if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
-  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);
-  return -1;
-}
 
 std::string exit_text_of(int wait_status) {
   if (WIFSIGNALED(wait_status)) {
