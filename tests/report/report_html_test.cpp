@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include "chromium_support.h"
+
 #include "metrics/metrics.h"
 #include "report/report.h"
 #include "test_units.h"
@@ -22,7 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kChromium = "/usr/bin/chromium";
 
 std::string read(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -85,27 +86,12 @@ class ReportHtmlTest : public ::testing::Test {
 
   // Runs Chromium headless on `html` with `mode` ("--screenshot=..." or "--dump-dom"); stdout.
   std::string chromium(const fs::path& html, const std::string& mode) {
-    const fs::path profile = dir_ / ("profile" + std::to_string(runs_++));
-    const std::string command =
-        std::string("timeout 60 ") + kChromium +
-        " --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking"
-        " --disable-component-update --disable-sync --user-data-dir=" +
-        profile.string() + " --window-size=1280,2000 " + mode + " file://" + html.string() +
-        " 2>/dev/null";
-    std::string out;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) return out;
-    std::array<char, 4096> buffer{};
-    size_t n;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-      out.append(buffer.data(), n);
-    ::pclose(pipe);
-    return out;
+    return testing::run_chromium(html, mode, dir_ / ("profile" + std::to_string(runs_++)));
   }
 
   void expect_renders(const fs::path& html, const std::vector<std::string>& titles) {
-    if (!fs::exists(kChromium)) {
-      GTEST_SKIP() << "SKIPPED: " << kChromium << " is not installed (bash scripts/setup.sh "
+    if (!fs::exists(testing::kChromium)) {
+      GTEST_SKIP() << "SKIPPED: " << testing::kChromium << " is not installed (bash scripts/setup.sh "
                    << "installs it); report.html was not rendered";
     }
     const fs::path png = dir_ / (html.parent_path().filename().string() + ".png");

@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include "chromium_support.h"
+
 #include "report/study/study_files.h"
 #include "report/study/study_html.h"
 #include "study/study_file.h"
@@ -28,7 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kStudyChromium = "/usr/bin/chromium";
 
 StudyInfo study_html_info() {
   StudyInfo info;
@@ -114,22 +115,7 @@ class StudyHtmlTest : public ::testing::Test {
 
   // Runs Chromium headless on `html` with `mode` ("--screenshot=..." or "--dump-dom"); stdout.
   std::string chromium(const fs::path& html, const std::string& mode) {
-    const fs::path profile = dir_ / ("profile" + std::to_string(runs_++));
-    const std::string command =
-        std::string("timeout 60 ") + kStudyChromium +
-        " --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking"
-        " --disable-component-update --disable-sync --user-data-dir=" +
-        profile.string() + " --window-size=1280,2000 " + mode + " file://" + html.string() +
-        " 2>/dev/null";
-    std::string out;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) return out;
-    std::array<char, 4096> buffer{};
-    size_t n;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-      out.append(buffer.data(), n);
-    ::pclose(pipe);
-    return out;
+    return testing::run_chromium(html, mode, dir_ / ("profile" + std::to_string(runs_++)));
   }
 
   fs::path dir_;
@@ -189,8 +175,8 @@ TEST_F(StudyHtmlTest, RenderIsTheFileWritten) {
 }
 
 TEST_F(StudyHtmlTest, StudyPageRendersInChromium) {
-  if (!fs::exists(kStudyChromium)) {
-    GTEST_SKIP() << "SKIPPED: " << kStudyChromium << " is not installed (bash scripts/setup.sh "
+  if (!fs::exists(testing::kChromium)) {
+    GTEST_SKIP() << "SKIPPED: " << testing::kChromium << " is not installed (bash scripts/setup.sh "
                  << "installs it); study.html was not rendered";
   }
   const fs::path html = dir_ / "study.html";
