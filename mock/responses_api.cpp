@@ -59,7 +59,7 @@ void append_message_item(std::string& out, const ResponsePlan& plan, const Vocab
   out += "]}";
 }
 
-void append_usage(std::string& out, const ResponsePlan& plan) {
+void append_response_usage(std::string& out, const ResponsePlan& plan) {
   if (!plan.usage_in_body) {
     out += "null";
     return;
@@ -91,7 +91,7 @@ void append_response(std::string& out, const ResponsePlan& plan, const Vocabular
   }
   out += R"(],"usage":)";
   if (finished) {
-    append_usage(out, plan);
+    append_response_usage(out, plan);
   } else {
     out += "null";
   }

@@ -12,4 +12,7 @@ void install_interrupt_handlers();
 // Interrupts received so far: 1 = stop gracefully, 2+ = stop now.
 const std::atomic<int>& interrupt_count();
 
+// Whether the user has asked to stop (Ctrl-C or SIGTERM at least once).
+inline bool interrupt_requested() { return interrupt_count().load() > 0; }
+
 }  // namespace llmperf

@@ -3,6 +3,8 @@
 // and the evaluator over one trial's assignment.
 #include "study/exclude.h"
 
+#include "core/text.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -38,14 +40,6 @@ struct Token {
   ExcludeOp op = ExcludeOp::kEq;
   size_t position = 0;  // 1-based
 };
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 bool word_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 bool digit(char c) { return c >= '0' && c <= '9'; }
@@ -153,7 +147,7 @@ class Parser {
         size_t j = i + 1;
         while (j < text_.size() && word_char(text_[j])) ++j;
         const std::string word(text_.substr(i, j - i));
-        const std::string key = lower(word);
+        const std::string key = ascii_lower(word);
         const Tok kind = key == "and"     ? Tok::kAnd
                          : key == "or"    ? Tok::kOr
                          : key == "not"   ? Tok::kNot
@@ -355,7 +349,7 @@ class Evaluator {
   static bool truth(const std::string& text) {
     double number = 0;
     if (parse_finite_double(text, number)) return number != 0;
-    return !text.empty() && lower(text) != "false";
+    return !text.empty() && ascii_lower(text) != "false";
   }
 
   bool compare(const ExcludeNode& node) const {
@@ -385,7 +379,7 @@ class Evaluator {
     }
     const bool boolean = node.lhs.kind == ExcludeOperand::Kind::kBool ||
                          node.rhs.kind == ExcludeOperand::Kind::kBool;
-    const bool equal = boolean ? lower(left) == lower(right) : left == right;
+    const bool equal = boolean ? ascii_lower(left) == ascii_lower(right) : left == right;
     return node.op == ExcludeOp::kEq ? equal : !equal;
   }
 

@@ -1,20 +1,14 @@
 // Trial labels (rules in label.h).
 #include "study/label.h"
 
+#include "core/text.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
 
 namespace llmperf {
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 bool label_char(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -31,7 +25,7 @@ std::string safe(std::string_view text) {
 }
 
 std::string plain_value(std::string_view value) {
-  const std::string key = lower(value);
+  const std::string key = ascii_lower(value);
   if (key == "true") return "enable";
   if (key == "false") return "disable";
   return safe(value);

@@ -1,6 +1,8 @@
 // server.log read back (see server_log.h).
 #include "app/tune/server_log.h"
 
+#include "core/text.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -40,19 +42,7 @@ constexpr std::array kFailedWords = {"fail",
                                      "killed",
                                      "terminate called"};
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 // The line as a terminal would show it: colour escapes dropped, only what follows the last \r
 // (progress bars rewrite their line), trailing white space dropped. Leading white space is kept
@@ -109,7 +99,7 @@ Level level_of(std::string_view line) {
     while (letters < token.size() && std::isalpha(static_cast<unsigned char>(token[letters]))) {
       ++letters;
     }
-    const std::string name = lower(token.substr(0, letters));
+    const std::string name = ascii_lower(token.substr(0, letters));
     if (name == "info" || name == "debug" || name == "trace") return Level::kInfo;
     if (name == "warn" || name == "warning") return Level::kWarning;
     if (name == "error" || name == "critical" || name == "fatal") return Level::kError;
@@ -146,7 +136,7 @@ size_t exception_name_at(std::string_view line) {
 }
 
 Rank keyword_rank(std::string_view line, Level level) {
-  std::string text = lower(line);
+  std::string text = ascii_lower(line);
   // llama-server's exit on SIGTERM or after its own error line: no exception, no news.
   constexpr std::string_view kNoException = "without an active exception";
   if (const size_t at = text.find(kNoException); at != std::string::npos) {
@@ -207,7 +197,7 @@ class ErrorLineScanner {
     if (rank > best_rank_) {
       best_rank_ = rank;
       best_ = std::string(trim(reason));
-      const std::string low = lower(best_);
+      const std::string low = ascii_lower(best_);
       follow_ = low.find(" validation error") != std::string::npos ? Follow::kPydantic
                 : low.find("terminate called after throwing") != std::string::npos ? Follow::kWhat
                                                                                    : Follow::kNone;

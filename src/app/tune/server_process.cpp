@@ -31,7 +31,7 @@ namespace {
 
 constexpr int64_t kStartReplyMs = 10'000;  // the guardian answers at once; this is a safety net
 constexpr int64_t kKillGraceMs = 15'000;   // beyond the timeouts: SIGKILL and reaping
-constexpr int64_t kSliceMs = 50;           // longest sleep between checks of a condition
+constexpr int64_t kCheckSliceMs = 50;           // longest sleep between checks of a condition
 
 std::string exit_text_of(int wait_status) {
   if (WIFSIGNALED(wait_status)) {
@@ -291,7 +291,7 @@ ReadyResult ServerProcess::wait_ready(const ReadyOptions& options) {
     // The pause between probes, cut short by the guardian's news or an interrupt.
     const int64_t pause_end = std::min(deadline, now_ns() + options.poll_interval_ms * 1'000'000);
     while (now_ns() < pause_end && !interrupted()) {
-      wait_readable(status_fd_, std::min<int64_t>(kSliceMs, (pause_end - now_ns()) / 1'000'000));
+      wait_readable(status_fd_, std::min<int64_t>(kCheckSliceMs, (pause_end - now_ns()) / 1'000'000));
       if (exited()) break;
     }
   }
@@ -327,7 +327,7 @@ StopResult ServerProcess::stop() {
   while (!result.port_free) {
     result.port_free = port_is_free(spec_.port, spec_.host);
     if (result.port_free || now_ns() >= port_deadline) break;
-    poll(nullptr, 0, static_cast<int>(kSliceMs));
+    poll(nullptr, 0, static_cast<int>(kCheckSliceMs));
   }
   if (!result.port_free) {
     spdlog::warn("port {} is still in use {:.0f} s after the server stopped", spec_.port,
@@ -346,7 +346,7 @@ bool ServerProcess::stop_group_without_guardian() {
   const auto group_gone = [this] { return kill(-pgid_, 0) != 0 && errno == ESRCH; };
   const auto wait_gone = [&](int64_t timeout_ms) {
     const int64_t deadline = now_ns() + timeout_ms * 1'000'000;
-    while (!group_gone() && now_ns() < deadline) poll(nullptr, 0, static_cast<int>(kSliceMs));
+    while (!group_gone() && now_ns() < deadline) poll(nullptr, 0, static_cast<int>(kCheckSliceMs));
     return group_gone();
   };
   if (group_gone()) return true;

@@ -37,8 +37,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool interrupted() { return interrupt_count().load() > 0; }
-
 // The ledger, study.jsonl: one line per trial, appended and flushed (fsync) as each trial ends,
 // so that a crash loses at most the trial in progress.
 class LedgerWriter {
@@ -304,7 +302,7 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   };
 
   if (!halving) {
-    for (size_t i = 0; i < plan.configs.size() && !interrupted(); ++i) {
+    for (size_t i = 0; i < plan.configs.size() && !interrupt_requested(); ++i) {
       result.trials.push_back(run_one(i, 0, -1));
     }
   } else {
@@ -312,10 +310,10 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
       if (excluded[i]) result.trials.push_back(run_one(i, 0, -1));
     }
     std::vector<size_t> survivors = active;
-    for (size_t r = 0; r < rungs.size() && !interrupted(); ++r) {
+    for (size_t r = 0; r < rungs.size() && !interrupt_requested(); ++r) {
       std::vector<std::pair<double, size_t>> ranked;
       for (size_t i : survivors) {
-        if (interrupted()) break;
+        if (interrupt_requested()) break;
         const int64_t requests = r + 1 == rungs.size() ? -1 : rungs[r].requests;
         TrialRecord record = run_one(i, static_cast<int>(r), requests);
         if (record.status == TrialStatus::kOk && record.objective) {
@@ -329,7 +327,7 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
       std::sort(survivors.begin(), survivors.end());
     }
   }
-  result.interrupted = interrupted();
+  result.interrupted = interrupt_requested();
   stop_all_servers();
 
   // The best configuration: for halving, only among the last rung's trials (the full benchmark).

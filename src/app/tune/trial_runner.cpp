@@ -31,8 +31,6 @@ namespace fs = std::filesystem;
 
 constexpr size_t kLogTailLines = 20;
 
-bool interrupted() { return interrupt_count().load() > 0; }
-
 // scheme://host:port of a URL, and its host and port (-1 when the URL names none).
 struct UrlParts {
   std::string base;  // "http://127.0.0.1:8000"
@@ -65,7 +63,7 @@ UrlParts url_parts(const std::string& url) {
   return parts;
 }
 
-size_t drop_body(char*, size_t size, size_t count, void*) { return size * count; }
+size_t discard_reply(char*, size_t size, size_t count, void*) { return size * count; }
 
 // POSTs `url` with an empty body; the HTTP status, 0 when none came.
 long post_empty(const std::string& url) {
@@ -73,7 +71,7 @@ long post_empty(const std::string& url) {
   if (curl == nullptr) return 0;
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, drop_body);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard_reply);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, 30'000L);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
@@ -299,7 +297,7 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
 
   ReadyOptions ready_options;
   ready_options.timeout_ms = seconds_to_ms(spec.ready_timeout_s);
-  ready_options.interrupted = [] { return interrupted(); };
+  ready_options.interrupted = [] { return interrupt_requested(); };
   const ReadyResult ready = server->wait_ready(ready_options);
   const auto stop_with_tail = [&](TrialStatus status, std::string reason) {
     server->stop();
@@ -324,7 +322,7 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   std::vector<BenchOutcome> outcomes;
   std::string bench_error;
   const TemplateValues values = template_values(trial, std::to_string(port), outdir.string());
-  for (int r = 0; r < spec.num_runs && !interrupted(); ++r) {
+  for (int r = 0; r < spec.num_runs && !interrupt_requested(); ++r) {
     Config run_config = config;
     if (spec.num_runs > 1) {
       run_config.outputs_dir = (outdir / fmt::format("bench_run_{}", r)).string();
@@ -346,7 +344,7 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   for (const BenchOutcome& outcome : outcomes) {
     record.runs.insert(record.runs.end(), outcome.runs.begin(), outcome.runs.end());
   }
-  if (interrupted() || (!results.empty() && results.back().interrupted)) {
+  if (interrupt_requested() || (!results.empty() && results.back().interrupted)) {
     return finish(TrialStatus::kInterrupted, "interrupted during the benchmark");
   }
   if (server_exit) {

@@ -12,17 +12,13 @@
 
 #include "report/internal.h"
 
+#include "core/text.h"
+
 namespace llmperf {
 namespace report_detail {
 namespace {
 
 constexpr const char* kMasked = "***";
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 template <typename T>
 Json optional_json(const std::optional<T>& value) {
@@ -54,7 +50,7 @@ Json vllm_options_json(const VllmResultOptions& vllm) {
 bool is_secret_header(const std::string& name) {
   static const char* const kExact[] = {"authorization", "proxy-authorization", "x-api-key",
                                        "api-key", "cookie"};
-  std::string lower = lowercase(name);
+  std::string lower = ascii_lower(name);
   for (const char* exact : kExact) {
     if (lower == exact) return true;
   }

@@ -4,6 +4,8 @@
 // its type and data.
 #include "workload/synthetic/png_image.h"
 
+#include "core/text.h"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -179,9 +181,7 @@ std::string image_mime_type(std::string_view bytes, const std::filesystem::path&
   if (starts("\xFF\xD8\xFF")) return "image/jpeg";
   if (starts("GIF87a") || starts("GIF89a")) return "image/gif";
   if (starts("RIFF") && starts("WEBP", 8)) return "image/webp";
-  std::string extension = path.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string extension = ascii_lower(path.extension().string());
   if (extension == ".png") return "image/png";
   if (extension == ".jpg" || extension == ".jpeg") return "image/jpeg";
   if (extension == ".gif") return "image/gif";
