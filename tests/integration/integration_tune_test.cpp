@@ -186,11 +186,12 @@ TEST(Tune, HalvingSpendsLessThanTheGridAndStillFindsTheBest) {
   EXPECT_TRUE(processes_with(marker).empty());
 }
 
+// Its space (8 million configurations) is far too large for a grid: random:N never lists it.
 TEST(Tune, ARandomStudyIsReproducibleFromItsSeed) {
   const std::string dir = make_temp_dir() + "/study";
   const auto dry_run = [&](const std::string& seed) {
     return run_process({LLMPERF_BIN, "tune", "--study-dir", dir, "--serve",
-                        "my-server --port {port} --a {a} --b {b} {c}", "--param", "a=int:1:1000",
+                        "my-server --port {port} --a {a} --b {b} {c}", "--param", "a=int:1:1000000",
                         "--param", "b=log:0.001:10", "--param", "c=flag:--fast", "--strategy",
                         "random:5", "--dry-run", "--url",
                         "http://127.0.0.1:{port}/v1/chat/completions", "--model", "m",
@@ -203,6 +204,26 @@ TEST(Tune, ARandomStudyIsReproducibleFromItsSeed) {
   EXPECT_EQ(dry_run("7").out, first.out);
   EXPECT_NE(dry_run("8").out, first.out);
   EXPECT_FALSE(std::filesystem::exists(dir)) << "a dry run writes nothing";
+}
+
+TEST(Tune, RepeatedRunsKeepTheMedianAndRunTheBetweenCommand) {
+  const std::string marker = tune_marker();
+  const Study study = run_tune(
+      {"--serve", std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker, "--param",
+       "a=1", "--num-runs", "3", "--between-cmd", "echo x >> {outdir}/between.txt", "--url",
+       "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker, "--prompt", "hi", "-n",
+       "8"});
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 1u);
+  const json& trial = study.ledger[0];
+  EXPECT_EQ(trial.at("runs").size(), 3u) << trial.dump();
+  const json& metrics = trial.at("metrics");
+  EXPECT_LE(metrics.at("objective.min").get<double>(), trial.at("objective").get<double>());
+  EXPECT_GE(metrics.at("objective.max").get<double>(), trial.at("objective").get<double>());
+  // Between the three runs, twice; each run in a directory of its own.
+  const fs::path dir = study.dir / trial.at("dir").get<std::string>();
+  EXPECT_EQ(read_file((dir / "between.txt").string()), "x\nx\n");
+  for (int r = 0; r < 3; ++r) EXPECT_TRUE(fs::exists(dir / ("bench_run_" + std::to_string(r))));
 }
 
 TEST(Tune, BadFlagsFailBeforeAnyServerStarts) {

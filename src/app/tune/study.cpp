@@ -110,12 +110,20 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
   // grid, or (when a linked parameter makes some configurations' flags invalid, such as
   // --parallel {n} with n=0) for the first one whose flags parse; those that do not are
   // bench_failed trials.
-  const std::vector<Assignment> grid =
-      plan.spaces.empty() ? std::vector<Assignment>{Assignment{}} : grid_assignments(plan.spaces);
+  // Candidates: the grid's configurations in order, or (a space too large to list, which only
+  // random:N may search) a few drawn from it.
+  std::vector<Assignment> candidates;
+  if (plan.spaces.empty()) {
+    candidates = {Assignment{}};
+  } else if (grid_size(plan.spaces) <= kMaxTrials) {
+    candidates = grid_assignments(plan.spaces);
+  } else {
+    candidates = random_assignments(plan.spaces, 64, 0);
+  }
   std::string first_error;
   const bool linked = !template_names(fmt::format("{}", fmt::join(spec.bench_args, " "))).empty();
-  for (size_t tried = 0; tried < grid.size() && tried < (linked ? 64u : 1u); ++tried) {
-    const Assignment& candidate = grid[tried];
+  for (size_t tried = 0; tried < candidates.size() && tried < (linked ? 64u : 1u); ++tried) {
+    const Assignment& candidate = candidates[tried];
     TrialSpec probe{0, candidate, "", 0, -1, ""};
     const TemplateValues values = template_values(probe, "8000", "/tmp/outdir");
     std::vector<std::string> user_args;  // the flags as given, for the outputs dir and -n
@@ -134,7 +142,7 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
   switch (plan.strategy.kind) {
     case StrategyKind::kGrid:
     case StrategyKind::kHalving:
-      plan.configs = grid;
+      plan.configs = grid_assignments(plan.spaces);
       break;
     case StrategyKind::kRandom:
       plan.configs = random_assignments(plan.spaces, plan.strategy.samples, plan.base.seed);
