@@ -14,6 +14,20 @@
 #include "llmperf_run.h"
 #include "test_process.h"
 
+// Under ThreadSanitizer llmperf itself runs several times slower, so the client's own lateness
+// is real there and a test may not assert that it stays under the 1 ms warning limit.
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr bool kThreadSanitizer = true;
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+
 namespace llmperf::testing {
 namespace {
 
@@ -96,8 +110,12 @@ TEST(IntegrationLoad, CapHoldsAndPlannedLatencyIncludesTheWait) {
   EXPECT_EQ(open_loop["sends"], 300);
   EXPECT_GE(open_loop["cap_reached_share"].get<double>(), 0.9) << open_loop.dump();
   EXPECT_GT(open_loop["slot_wait_ms"]["max"].get<double>(), 100.0);
-  for (const json& warning : run.summary["client"]["warnings"]) {
-    EXPECT_EQ(warning.get<std::string>().find("planned send"), std::string::npos) << warning;
+  if (!kThreadSanitizer) {  // a client slowed down by TSan does fall behind (see above)
+    for (const json& warning : run.summary["client"]["warnings"]) {
+      EXPECT_EQ(warning.get<std::string>().find("planned send"), std::string::npos) << warning;
+    }
+    EXPECT_EQ(run.process.out.find("after their planned send time"), std::string::npos)
+        << run.process.out;
   }
   const std::string& out = run.process.out;
   EXPECT_NE(out.find("WARNING: open loop: the in-flight cap of 2 was reached for"),
@@ -107,7 +125,6 @@ TEST(IntegrationLoad, CapHoldsAndPlannedLatencyIncludesTheWait) {
                      "include the wait."),
             std::string::npos)
       << out;
-  EXPECT_EQ(out.find("after their planned send time"), std::string::npos) << out;
   EXPECT_NE(open_loop["cap_note"].get<std::string>().find("in-flight cap of 2"), std::string::npos);
   int waited = 0;
   for (const json& r : read_requests(run.run_dirs.front())) waited += r["slot_wait_ns"] > 0;
