@@ -14,8 +14,9 @@
 #include "llmperf_run.h"
 #include "test_process.h"
 
-// Under ThreadSanitizer llmperf itself runs several times slower, so the client's own lateness
-// is real there and a test may not assert that it stays under the 1 ms warning limit.
+// Under ThreadSanitizer llmperf (and llmperf-mock) run several times slower, so the client's own
+// lateness is real there: a test may not assert that it stays under the 1 ms warning limit, and a
+// rate is held within 15 %, not 2 % (TSan's build is for races; the other builds check timing).
 #if defined(__SANITIZE_THREAD__)
 constexpr bool kThreadSanitizer = true;
 #elif defined(__has_feature)
@@ -59,7 +60,8 @@ TEST(IntegrationLoad, ConstantRateIsHeldWithinTwoPercent) {
   const json& s = run.summary;
   EXPECT_EQ(s["requests"]["succeeded"], 3000);
   EXPECT_EQ(s["open_loop"]["requested_rate"], 1000.0);
-  EXPECT_NEAR(s["open_loop"]["achieved_rate"].get<double>(), 1000.0, 20.0);
+  EXPECT_NEAR(s["open_loop"]["achieved_rate"].get<double>(), 1000.0,
+              kThreadSanitizer ? 150.0 : 20.0);
   EXPECT_FALSE(s["metrics"]["schedule_lag_ms"].is_null());
   EXPECT_FALSE(s["metrics"]["latency_from_planned_s"].is_null());
   EXPECT_NE(run.process.out.find("Open loop: requested 1000 req/s"), std::string::npos);
@@ -74,7 +76,8 @@ TEST(IntegrationLoad, OpenLoopScheduleIsSharedBySeveralWorkerThreads) {
                                            "3", "--parallel", "30", "-n", "600", "--no-probe"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   EXPECT_EQ(run.summary["requests"]["succeeded"], 600);
-  EXPECT_NEAR(run.summary["open_loop"]["achieved_rate"].get<double>(), 300.0, 6.0);
+  EXPECT_NEAR(run.summary["open_loop"]["achieved_rate"].get<double>(), 300.0,
+              kThreadSanitizer ? 45.0 : 6.0);
   std::vector<int> ids;
   std::set<int> workers;
   for (const json& r : read_requests(run.run_dirs.front())) {
