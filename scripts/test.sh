@@ -23,8 +23,9 @@ started=$SECONDS
 step() { echo "== test: $1 [$(( SECONDS - started )) s]"; }
 
 # The sanitizer builds: -O0 with line tables only (what a sanitizer report needs; -O1 takes 2 to 3
-# times as long to compile), except -O1 for the stages that do a run's work and llmperf-mock (LLMPERF_HOT_FLAGS in
-# CMakeLists.txt), whose speed the open-loop tests need; linked by lld, without the bench programs.
+# times as long to compile), except -O1 for the stages that do a run's work and llmperf-mock
+# (LLMPERF_HOT_FLAGS in CMakeLists.txt), whose speed the open-loop tests need; linked by lld,
+# without the bench programs.
 clang_build() {  # dir, targets ("" for all), extra cmake options...
   local dir=$1 targets=$2
   shift 2
