@@ -363,6 +363,10 @@ void add_output_options(CLI::App& app, Config& c) {
   app.add_option("--log-every-n-query", c.log_every_n_query, "Progress log interval, requests")
       ->group(group);
   app.add_flag("--debug", c.debug, "Log request and response details (default: off)")->group(group);
+  app.add_flag("--verbose", c.verbose,
+               "Text summary: add a table of the HTTP phases, new vs reused connections "
+               "(default: off)")
+      ->group(group);
   app.add_option("--percentiles", c.percentiles, "Percentiles to report, each in [0, 100]")
       ->group(group);
   app.add_option("--summary-format", c.summary_format,

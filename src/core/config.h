@@ -208,6 +208,7 @@ struct Config {
   bool no_timestamp = false;            // --no-timestamp: no <YYYYmmdd_HHMMSS> level
   int64_t log_every_n_query = 10;       // --log-every-n-query
   bool debug = false;                   // --debug
+  bool verbose = false;  // --verbose: the text summary adds detail tables (HTTP phases)
   std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};  // --percentiles
   bool probe = true;                       // --no-probe skips the start-up probe request
   bool allow_truncation = false;  // --allow-truncation: run though requests exceed the context

@@ -63,12 +63,7 @@ void configure_easy(CURL* easy, const TransportOptions& options, char* error_buf
   curl_easy_setopt(easy, CURLOPT_USERAGENT, "llmperf/0.1.0");
 }
 
-TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_buffer,
-                                   const std::string& url) {
-  if (code == CURLE_OK) return {};
-  const std::string detail = (error_buffer != nullptr && error_buffer[0] != '\0')
-                                 ? error_buffer
-                                 : curl_easy_strerror(code);
+TransferFacts read_transfer_facts(CURL* easy, CURLcode code) {
   TransferFacts facts;
   facts.code = code;
   curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &facts.os_errno);
@@ -83,7 +78,35 @@ TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_
   long connects = 0;
   curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
   facts.reused = connects == 0;
+  CurlTimes& t = facts.times;
+  const auto mark = [easy](CURLINFO info, int64_t& us) {
+    curl_off_t value = 0;
+    curl_easy_getinfo(easy, info, &value);
+    us = static_cast<int64_t>(value);
+  };
+  mark(CURLINFO_NAMELOOKUP_TIME_T, t.namelookup_us);
+  t.connect_us = static_cast<int64_t>(connect_us);
+  mark(CURLINFO_APPCONNECT_TIME_T, t.appconnect_us);
+  mark(CURLINFO_PRETRANSFER_TIME_T, t.pretransfer_us);
+  mark(CURLINFO_STARTTRANSFER_TIME_T, t.starttransfer_us);
+  mark(CURLINFO_TOTAL_TIME_T, t.total_us);
+  curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &facts.http_version);
+  return facts;
+}
+
+TransportVerdict classify_transfer(const TransferFacts& facts, const char* error_buffer,
+                                   const std::string& url) {
+  if (facts.code == CURLE_OK) return {};
+  const std::string detail = (error_buffer != nullptr && error_buffer[0] != '\0')
+                                 ? error_buffer
+                                 : curl_easy_strerror(facts.code);
   return classify_curl_result(facts, detail, url);
+}
+
+TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_buffer,
+                                   const std::string& url) {
+  if (code == CURLE_OK) return {};
+  return classify_transfer(read_transfer_facts(easy, code), error_buffer, url);
 }
 
 TransportVerdict classify_curl_result(const TransferFacts& facts, const std::string& detail,

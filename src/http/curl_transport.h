@@ -13,6 +13,7 @@
 
 #include "core/config.h"
 #include "core/record.h"
+#include "http/transfer_phases.h"
 
 namespace llmperf {
 
@@ -74,14 +75,27 @@ struct TransportVerdict {
 TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_buffer,
                                    const std::string& url);
 
-// What classify_transfer reads from the handle after a transfer, as values.
+// What a transfer left on its handle, as values: read once per request, at its end
+// (read_transfer_facts), for classify_curl_result and the record's HTTP phases.
 struct TransferFacts {
   CURLcode code = CURLE_OK;
   long os_errno = 0;              // OS error of a failed connect (CURLINFO_OS_ERRNO), 0: none
   bool connected = false;         // a connection was made or reused
   bool response_started = false;  // a header or body byte of the response came back
   bool reused = false;            // no new connection was made (CURLINFO_NUM_CONNECTS == 0)
+  CurlTimes times;                // curl's cumulative marks of the transfer
+  long http_version = 0;          // CURLINFO_HTTP_VERSION (0: no response)
+
+  // The transfer's phases, connection and HTTP version (transfer_phases.h).
+  HttpPhases phases() const {
+    return phases_from_curl_times(times, !reused, http_version_from_curl(http_version));
+  }
 };
+// Reads the facts of the transfer that ended with `code` from `easy` (a dozen curl_easy_getinfo).
+TransferFacts read_transfer_facts(CURL* easy, CURLcode code);
+// classify_transfer of facts already read.
+TransportVerdict classify_transfer(const TransferFacts& facts, const char* error_buffer,
+                                   const std::string& url);
 TransportVerdict classify_curl_result(const TransferFacts& facts, const std::string& detail,
                                       const std::string& url);
 
