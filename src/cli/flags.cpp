@@ -24,6 +24,16 @@ void add_target_options(CLI::App& app, Config& c, RawFlags& raw) {
       ->group(group);
   app.add_option("--cacert", c.cacert, "CA bundle (PEM file) to verify the server's certificate")
       ->group(group);
+  app.add_flag("--http2", c.http2,
+               "HTTP/2 over TLS, negotiated by ALPN; streams are multiplexed over few connections "
+               "(default: HTTP/1.1)")
+      ->group(group);
+  app.add_flag("--http2-prior-knowledge", c.http2_prior_knowledge,
+               "HTTP/2 in clear text (h2c) without negotiation, for http:// URLs (default: off)")
+      ->group(group);
+  app.add_option("--max-streams-per-connection", c.max_streams_per_connection,
+                 "HTTP/2: streams at most per connection (default: the server's limit)")
+      ->group(group);
 }
 
 void add_dataset_options(CLI::App& app, Config& c) {

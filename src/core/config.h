@@ -84,6 +84,11 @@ struct Config {
   std::vector<std::pair<std::string, std::string>> headers;  // --headers k=v ...
   bool insecure = false;  // --insecure: skip TLS certificate verification
   std::string cacert;     // --cacert: CA bundle (PEM) to verify the server with; empty = system's
+  bool http2 = false;     // --http2: HTTP/2 over TLS (ALPN h2), streams multiplexed
+  bool http2_prior_knowledge = false;  // --http2-prior-knowledge: HTTP/2 in clear text (h2c)
+  // --max-streams-per-connection: HTTP/2 streams carried at once by one connection; 0: as many
+  // as the server allows (its SETTINGS_MAX_CONCURRENT_STREAMS).
+  int64_t max_streams_per_connection = 0;
   double ready_timeout_s = 0;  // --ready-check-timeout-sec: wait for /v1/models to answer (0: no)
 
   // --- dataset ---

@@ -8,6 +8,11 @@
 
 namespace llmperf {
 
+// The HTTP version the client asks for: HTTP/1.1 (one request per connection at a time), HTTP/2
+// over TLS negotiated by ALPN (--http2; HTTP/1.1 when the server declines), or HTTP/2 in clear
+// text without negotiation (h2c, --http2-prior-knowledge).
+enum class HttpMode : uint8_t { kHttp1, kHttp2, kHttp2PriorKnowledge };
+
 // The HTTP version a response came back with (CURLINFO_HTTP_VERSION).
 enum class HttpVersion : uint8_t { kUnknown, kHttp10, kHttp11, kHttp2, kHttp3 };
 

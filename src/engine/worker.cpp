@@ -66,7 +66,7 @@ Worker::Worker(WorkerShared& shared, uint32_t index, int slot_count)
   curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, static_cast<long>(slot_count + 4));
   curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
   curl_multi_setopt(multi_, CURLMOPT_MAX_TOTAL_CONNECTIONS, 0L);
-  curl_multi_setopt(multi_, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_NOTHING));
+  configure_multi(multi_, shared_.transport);  // no pipelining; HTTP/2: multiplexed streams
 
   retry_count_per_handle_ = retry_count_per_handle();
   max_age_s_ = reuse_max_age_s(std::nullopt);

@@ -39,6 +39,8 @@ struct TransportOptions {
   bool insecure = false;
   std::string cacert;    // CA bundle file (--cacert); empty: curl's default store
   bool verbose = false;  // curl's own trace on stderr; off always: it would print the API key
+  HttpMode http_mode = HttpMode::kHttp1;   // HTTP/1.1, or HTTP/2 (ALPN or prior knowledge)
+  int64_t max_streams_per_connection = 0;  // HTTP/2 streams per connection; 0: the server's limit
 };
 
 // Connections idle for this long or longer are not reused, whatever the server advertises:
@@ -59,6 +61,16 @@ long reuse_max_age_s(std::optional<int64_t> advertised_timeout_s);
 // giving up" (curl's fix: "transfer: reset retry count on each request"). True when the running
 // libcurl does that, so a reused handle must be reset before each request.
 bool retry_count_per_handle();
+
+// libcurl before 8.0.0 breaks an h2c (HTTP/2 prior knowledge) connection it reuses: the second
+// stream fails with "Error in the HTTP2 framing layer" (curl issue 10634, fixed in 8.0.0). With
+// such a libcurl, --http2-prior-knowledge gives each request a connection of its own.
+bool h2c_reuse_broken();
+
+// Configures a worker's multi handle for options.http_mode: HTTP/1.1 never pipelines; HTTP/2
+// multiplexes streams over a connection (CURLPIPE_MULTIPLEX), at most max_streams_per_connection
+// at once, or the server's limit when that is 0 (curl's own cap of 100 is lifted).
+void configure_multi(CURLM* multi, const TransportOptions& options);
 
 // Configures `easy` for `options`; callbacks and their user data are set by the caller.
 void configure_easy(CURL* easy, const TransportOptions& options, char* error_buffer);
