@@ -10,6 +10,9 @@
 #      top functions (perf record -e cpu-clock).
 # CURL_LIB_DIR=DIR runs llmperf against another libcurl.so.4 (LD_LIBRARY_PATH), e.g. bookworm-
 # backports' 8.14 unpacked without installing it (see bench/README.md).
+# TLS=1 puts nghttpx (package nghttp2-proxy) in front of the mock on core 0, terminating TLS with
+# a certificate from a CA made here by openssl, and runs the client over https with --cacert: the
+# client's CPU per event with TLS, to set beside a plain run's.
 # Usage: bench/event_cost.sh [build-dir (default build)] [STREAMS (default 1000)] [REQUESTS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +26,20 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 client_core=$(( $(nproc) > 1 ? 1 : 0 ))
 work=$(mktemp -d)
 mock_pid=""
-trap '[ -n "$mock_pid" ] && kill "$mock_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+front_pid=""
+trap '[ -n "$mock_pid" ] && kill "$mock_pid" 2>/dev/null; [ -n "$front_pid" ] && kill "$front_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+tls="${TLS:-0}"
+if [ "$tls" = "1" ]; then
+  command -v nghttpx >/dev/null || { echo "TLS=1 needs nghttpx (package nghttp2-proxy)" >&2; exit 2; }
+  ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+  openssl req -x509 "${ec[@]}" -days 1 -subj "/CN=bench CA" -keyout "$work/ca.key" \
+    -out "$work/ca.pem" 2>/dev/null
+  openssl req "${ec[@]}" -subj "/CN=localhost" -keyout "$work/server.key" -out "$work/server.csr" \
+    2>/dev/null
+  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >"$work/ext.cnf"
+  openssl x509 -req -in "$work/server.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" \
+    -CAcreateserial -days 1 -extfile "$work/ext.cnf" -out "$work/server.pem" 2>/dev/null
+fi
 env_prefix=()
 if [ -n "${CURL_LIB_DIR:-}" ]; then env_prefix=(env "LD_LIBRARY_PATH=$CURL_LIB_DIR"); fi
 
@@ -35,17 +51,33 @@ run_client() {
   for _ in $(seq 100); do grep -q "listening on" "$work/mock.out" && break; sleep 0.1; done
   local base
   base=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/mock.out")
+  local url="$base/v1/chat/completions"
+  local tls_args=()
+  if [ "$tls" = "1" ]; then
+    local port
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    taskset -c 0 nghttpx --conf=/dev/null --single-process --workers=1 \
+      --frontend="127.0.0.1,$port" --backend="127.0.0.1,${base##*:}" --no-ocsp \
+      --accesslog-file=/dev/null --rlimit-nofile=65536 "$work/server.key" "$work/server.pem" \
+      2>"$work/front.err" &
+    front_pid=$!
+    for _ in $(seq 100); do grep -q "Created worker thread" "$work/front.err" && break; sleep 0.1; done
+    url="https://localhost:$port/v1/chat/completions"
+    tls_args=(--cacert "$work/ca.pem")
+  fi
   rm -rf "$work/out"
   taskset -c "$client_core" /usr/bin/time -f "%e %U %S" -o "$work/time" "$@" "${env_prefix[@]}" \
-    "$llmperf" --url "$base/v1/chat/completions" --model mock-model --prompt hello --no-probe \
+    "$llmperf" --url "$url" "${tls_args[@]}" --model mock-model --prompt hello --no-probe \
     --parallel "$streams" -n "$requests" --connect-timeout 30 --outputs-dir "$work/out" \
     >"$work/client.out" 2>"$work/client.err" || true
   kill "$mock_pid"; wait "$mock_pid" 2>/dev/null || true; mock_pid=""
+  if [ -n "$front_pid" ]; then kill "$front_pid"; wait "$front_pid" 2>/dev/null || true; front_pid=""; fi
   summary=$(find "$work/out" -name summary.json | head -n 1)
   [ -n "$summary" ] || { echo "llmperf wrote no summary:" >&2; tail -n 5 "$work/client.err" >&2; exit 1; }
 }
 
-echo "llmperf per-event cost: $streams streams x 200 tokens, ITL 10 ms; client on core $client_core"
+echo "llmperf per-event cost: $streams streams x 200 tokens, ITL 10 ms; client on core $client_core" \
+  "$([ "$tls" = "1" ] && echo "(TLS through nghttpx on core 0)")"
 echo "libcurl: $("${env_prefix[@]}" "$llmperf" --version 2>/dev/null | head -n 1) with" \
   "$(LD_LIBRARY_PATH="${CURL_LIB_DIR:-}" ldd "$llmperf" | awk '/libcurl/ {print $3}')"
 echo

@@ -25,6 +25,9 @@ packages=(
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium fonts-wqy-microhei clang lld libclang-rt-14-dev openssl help2man dpkg-dev
              file mmdebstrap libxml2-utils python3-yaml openmpi-bin jq)
+  # nghttpx: the real TLS and HTTP/2 front end of the TLS/HTTP/2 integration tests
+  # (tests/integration/integration_tls_test.cpp; they are skipped, saying so, without it).
+  packages+=(nghttp2-proxy)
 fi
 
 missing=()

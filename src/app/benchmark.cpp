@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "plan/run_plan.h"
 #include "app/progress.h"
+#include "app/protocol_check.h"
 #include "app/server_watch.h"
 #include "engine/schedule.h"
 #include "app/signals.h"
@@ -257,6 +258,7 @@ class Benchmark {
     run_result.summary.client = assess_client_health(health, config_.percentiles);
     run_result.summary.client.threads_reason = run.workers.reason;
     run_result.summary.server = std::move(server_summary);
+    warn_http_version_fallback(config_, run_result.summary);
 
     const RunVerdict verdict = evaluate_slos(run.name, slos_, run_result.summary);
     for (const auto& [slo, outcome] : verdict.results) {

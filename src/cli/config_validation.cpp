@@ -98,6 +98,17 @@ void validate_target(const Config& c, std::vector<std::string>& errors) {
     errors.push_back(
         "--image-num attaches images to chat messages: use /v1/chat/completions or /v1/responses");
   }
+  if (c.http2 && c.http2_prior_knowledge) {
+    errors.push_back(
+        "--http2 and --http2-prior-knowledge exclude each other: --http2 for https:// URLs (ALPN), "
+        "--http2-prior-knowledge for http:// (h2c)");
+  }
+  if (c.max_streams_per_connection < 0) {
+    errors.push_back("--max-streams-per-connection must be at least 1 (0: the server's limit)");
+  } else if (c.max_streams_per_connection > 0 && !c.http2 && !c.http2_prior_knowledge) {
+    errors.push_back(
+        "--max-streams-per-connection applies to HTTP/2: add --http2 or --http2-prior-knowledge");
+  }
   if (!c.cacert.empty() && !std::ifstream(c.cacert).good()) {
     errors.push_back(fmt::format(
         "--cacert: cannot read the CA bundle \"{}\"; give a readable PEM file", c.cacert));

@@ -24,6 +24,16 @@ void add_target_options(CLI::App& app, Config& c, RawFlags& raw) {
       ->group(group);
   app.add_option("--cacert", c.cacert, "CA bundle (PEM file) to verify the server's certificate")
       ->group(group);
+  app.add_flag("--http2", c.http2,
+               "HTTP/2 over TLS, negotiated by ALPN; streams are multiplexed over few connections "
+               "(default: HTTP/1.1)")
+      ->group(group);
+  app.add_flag("--http2-prior-knowledge", c.http2_prior_knowledge,
+               "HTTP/2 in clear text (h2c) without negotiation, for http:// URLs (default: off)")
+      ->group(group);
+  app.add_option("--max-streams-per-connection", c.max_streams_per_connection,
+                 "HTTP/2: streams at most per connection (default: the server's limit)")
+      ->group(group);
 }
 
 void add_dataset_options(CLI::App& app, Config& c) {
@@ -363,6 +373,10 @@ void add_output_options(CLI::App& app, Config& c) {
   app.add_option("--log-every-n-query", c.log_every_n_query, "Progress log interval, requests")
       ->group(group);
   app.add_flag("--debug", c.debug, "Log request and response details (default: off)")->group(group);
+  app.add_flag("--verbose", c.verbose,
+               "Text summary: add a table of the HTTP phases, new vs reused connections "
+               "(default: off)")
+      ->group(group);
   app.add_option("--percentiles", c.percentiles, "Percentiles to report, each in [0, 100]")
       ->group(group);
   app.add_option("--summary-format", c.summary_format,

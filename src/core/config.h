@@ -84,6 +84,11 @@ struct Config {
   std::vector<std::pair<std::string, std::string>> headers;  // --headers k=v ...
   bool insecure = false;  // --insecure: skip TLS certificate verification
   std::string cacert;     // --cacert: CA bundle (PEM) to verify the server with; empty = system's
+  bool http2 = false;     // --http2: HTTP/2 over TLS (ALPN h2), streams multiplexed
+  bool http2_prior_knowledge = false;  // --http2-prior-knowledge: HTTP/2 in clear text (h2c)
+  // --max-streams-per-connection: HTTP/2 streams carried at once by one connection; 0: as many
+  // as the server allows (its SETTINGS_MAX_CONCURRENT_STREAMS).
+  int64_t max_streams_per_connection = 0;
   double ready_timeout_s = 0;  // --ready-check-timeout-sec: wait for /v1/models to answer (0: no)
 
   // --- dataset ---
@@ -208,6 +213,7 @@ struct Config {
   bool no_timestamp = false;            // --no-timestamp: no <YYYYmmdd_HHMMSS> level
   int64_t log_every_n_query = 10;       // --log-every-n-query
   bool debug = false;                   // --debug
+  bool verbose = false;  // --verbose: the text summary adds detail tables (HTTP phases)
   std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};  // --percentiles
   bool probe = true;                       // --no-probe skips the start-up probe request
   bool allow_truncation = false;  // --allow-truncation: run though requests exceed the context

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/http_phases.h"
+
 namespace llmperf {
 
 // Why a request failed. kNone means it succeeded. The stable text names (failure_kind_name) are
@@ -106,6 +108,9 @@ struct RequestRecord {
   // closed by the server before any response byte (curl's own retries and llmperf's one resend on
   // a fresh connection). sent_ns stays the first send.
   int32_t resends = 0;
+  // libcurl's timing of the transfer's phases, its connection (new or reused) and HTTP version,
+  // read once at the transfer's end (the last send's, when it was resent).
+  HttpPhases phases;
 
   int32_t http_status = 0;  // final HTTP status, 0 if no response was received
   ErrorKind error = ErrorKind::kNone;

@@ -55,6 +55,8 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
   shared.transport.total_timeout_ms = seconds_to_ms(settings.total_timeout_s);
   shared.transport.insecure = settings.insecure;
   shared.transport.cacert = settings.cacert;
+  shared.transport.http_mode = settings.http_mode;
+  shared.transport.max_streams_per_connection = settings.max_streams_per_connection;
   shared.plan = &plan;
   shared.total = plan.shard_total();
   shared.threads = threads;

@@ -29,6 +29,8 @@ struct RequestSettings {
   double total_timeout_s = 21600;   // --total-timeout: whole request
   bool insecure = false;            // --insecure
   std::string cacert;               // --cacert
+  HttpMode http_mode = HttpMode::kHttp1;   // --http2, --http2-prior-knowledge
+  int64_t max_streams_per_connection = 0;  // HTTP/2 streams per connection; 0: the server's limit
   ApiKind api = ApiKind::kChat;     // which API the URL serves
   bool stream = true;               // --stream (APIs that generate text only)
   bool history_recorded = false;    // --history recorded: later turns carry the dataset's answers

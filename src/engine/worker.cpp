@@ -66,7 +66,7 @@ Worker::Worker(WorkerShared& shared, uint32_t index, int slot_count)
   curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, static_cast<long>(slot_count + 4));
   curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
   curl_multi_setopt(multi_, CURLMOPT_MAX_TOTAL_CONNECTIONS, 0L);
-  curl_multi_setopt(multi_, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_NOTHING));
+  configure_multi(multi_, shared_.transport);  // no pipelining; HTTP/2: multiplexed streams
 
   retry_count_per_handle_ = retry_count_per_handle();
   max_age_s_ = reuse_max_age_s(std::nullopt);
@@ -477,8 +477,9 @@ void Worker::drain_completions() {
 
 void Worker::complete(Slot& slot, CURLcode code) {
   const int64_t now = now_ns();
-  TransportVerdict verdict =
-      classify_transfer(slot.easy, code, slot.error_buffer, shared_.transport.url);
+  // Read once per request, at its end: the verdict's facts and the record's HTTP phases.
+  const TransferFacts facts = read_transfer_facts(slot.easy, code);
+  TransportVerdict verdict = classify_transfer(facts, slot.error_buffer, shared_.transport.url);
   curl_multi_remove_handle(multi_, slot.easy);
   count_attempts(slot, code);
   if (verdict.resendable && !slot.resent) {
@@ -491,6 +492,7 @@ void Worker::complete(Slot& slot, CURLcode code) {
   if (slot.resent && verdict.kind != ErrorKind::kNone) {
     verdict.message += " (the request had been sent again on a new connection)";
   }
+  slot.record.phases = facts.phases();
   slot.handler.finish(now, verdict.kind, verdict.message);
   release(slot);
 }

@@ -43,6 +43,26 @@ bool retry_count_per_handle() {
   return curl_version_info(CURLVERSION_NOW)->version_num < 0x081100;  // 8.17.0
 }
 
+bool h2c_reuse_broken() {
+  return curl_version_info(CURLVERSION_NOW)->version_num < 0x080000;  // 8.0.0
+}
+
+void configure_multi(CURLM* multi, const TransportOptions& options) {
+  if (options.http_mode == HttpMode::kHttp1 ||
+      (options.http_mode == HttpMode::kHttp2PriorKnowledge && h2c_reuse_broken())) {
+    curl_multi_setopt(multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_NOTHING));
+    return;
+  }
+  curl_multi_setopt(multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
+  // curl opens another connection once one carries this many streams (or the server's own
+  // SETTINGS_MAX_CONCURRENT_STREAMS, when lower).
+  constexpr long kServersLimit = 0x7fffffff;
+  curl_multi_setopt(multi, CURLMOPT_MAX_CONCURRENT_STREAMS,
+                    options.max_streams_per_connection > 0
+                        ? static_cast<long>(options.max_streams_per_connection)
+                        : kServersLimit);
+}
+
 void configure_easy(CURL* easy, const TransportOptions& options, char* error_buffer) {
   curl_easy_setopt(easy, CURLOPT_URL, options.url.c_str());
   curl_easy_setopt(easy, CURLOPT_POST, 1L);
@@ -52,8 +72,27 @@ void configure_easy(CURL* easy, const TransportOptions& options, char* error_buf
   curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
   curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(easy, CURLOPT_MAXAGE_CONN, reuse_max_age_s(std::nullopt));
-  // One request per connection at a time: HTTP/1.1, as the Python clients and vLLM's benchmark do.
-  curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
+  // One request per connection at a time: HTTP/1.1, as the Python clients and vLLM's benchmark do;
+  // or HTTP/2, whose requests wait for a connection that can carry one more stream rather than
+  // open their own (CURLOPT_PIPEWAIT).
+  switch (options.http_mode) {
+    case HttpMode::kHttp1:
+      curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
+      break;
+    case HttpMode::kHttp2:
+      curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
+      curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
+      break;
+    case HttpMode::kHttp2PriorKnowledge:
+      curl_easy_setopt(easy, CURLOPT_HTTP_VERSION,
+                       static_cast<long>(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE));
+      if (h2c_reuse_broken()) {
+        curl_easy_setopt(easy, CURLOPT_FORBID_REUSE, 1L);  // see h2c_reuse_broken
+      } else {
+        curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
+      }
+      break;
+  }
   curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options.connect_timeout_ms));
   curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(options.total_timeout_ms));
   curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, options.insecure ? 0L : 1L);
@@ -63,12 +102,7 @@ void configure_easy(CURL* easy, const TransportOptions& options, char* error_buf
   curl_easy_setopt(easy, CURLOPT_USERAGENT, "llmperf/0.1.0");
 }
 
-TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_buffer,
-                                   const std::string& url) {
-  if (code == CURLE_OK) return {};
-  const std::string detail = (error_buffer != nullptr && error_buffer[0] != '\0')
-                                 ? error_buffer
-                                 : curl_easy_strerror(code);
+TransferFacts read_transfer_facts(CURL* easy, CURLcode code) {
   TransferFacts facts;
   facts.code = code;
   curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &facts.os_errno);
@@ -83,7 +117,35 @@ TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_
   long connects = 0;
   curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
   facts.reused = connects == 0;
+  CurlTimes& t = facts.times;
+  const auto mark = [easy](CURLINFO info, int64_t& us) {
+    curl_off_t value = 0;
+    curl_easy_getinfo(easy, info, &value);
+    us = static_cast<int64_t>(value);
+  };
+  mark(CURLINFO_NAMELOOKUP_TIME_T, t.namelookup_us);
+  t.connect_us = static_cast<int64_t>(connect_us);
+  mark(CURLINFO_APPCONNECT_TIME_T, t.appconnect_us);
+  mark(CURLINFO_PRETRANSFER_TIME_T, t.pretransfer_us);
+  mark(CURLINFO_STARTTRANSFER_TIME_T, t.starttransfer_us);
+  mark(CURLINFO_TOTAL_TIME_T, t.total_us);
+  curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &facts.http_version);
+  return facts;
+}
+
+TransportVerdict classify_transfer(const TransferFacts& facts, const char* error_buffer,
+                                   const std::string& url) {
+  if (facts.code == CURLE_OK) return {};
+  const std::string detail = (error_buffer != nullptr && error_buffer[0] != '\0')
+                                 ? error_buffer
+                                 : curl_easy_strerror(facts.code);
   return classify_curl_result(facts, detail, url);
+}
+
+TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_buffer,
+                                   const std::string& url) {
+  if (code == CURLE_OK) return {};
+  return classify_transfer(read_transfer_facts(easy, code), error_buffer, url);
 }
 
 TransportVerdict classify_curl_result(const TransferFacts& facts, const std::string& detail,

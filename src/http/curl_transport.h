@@ -13,6 +13,7 @@
 
 #include "core/config.h"
 #include "core/record.h"
+#include "http/transfer_phases.h"
 
 namespace llmperf {
 
@@ -38,6 +39,8 @@ struct TransportOptions {
   bool insecure = false;
   std::string cacert;    // CA bundle file (--cacert); empty: curl's default store
   bool verbose = false;  // curl's own trace on stderr; off always: it would print the API key
+  HttpMode http_mode = HttpMode::kHttp1;   // HTTP/1.1, or HTTP/2 (ALPN or prior knowledge)
+  int64_t max_streams_per_connection = 0;  // HTTP/2 streams per connection; 0: the server's limit
 };
 
 // Connections idle for this long or longer are not reused, whatever the server advertises:
@@ -59,6 +62,16 @@ long reuse_max_age_s(std::optional<int64_t> advertised_timeout_s);
 // libcurl does that, so a reused handle must be reset before each request.
 bool retry_count_per_handle();
 
+// libcurl before 8.0.0 breaks an h2c (HTTP/2 prior knowledge) connection it reuses: the second
+// stream fails with "Error in the HTTP2 framing layer" (curl issue 10634, fixed in 8.0.0). With
+// such a libcurl, --http2-prior-knowledge gives each request a connection of its own.
+bool h2c_reuse_broken();
+
+// Configures a worker's multi handle for options.http_mode: HTTP/1.1 never pipelines; HTTP/2
+// multiplexes streams over a connection (CURLPIPE_MULTIPLEX), at most max_streams_per_connection
+// at once, or the server's limit when that is 0 (curl's own cap of 100 is lifted).
+void configure_multi(CURLM* multi, const TransportOptions& options);
+
 // Configures `easy` for `options`; callbacks and their user data are set by the caller.
 void configure_easy(CURL* easy, const TransportOptions& options, char* error_buffer);
 
@@ -74,14 +87,27 @@ struct TransportVerdict {
 TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_buffer,
                                    const std::string& url);
 
-// What classify_transfer reads from the handle after a transfer, as values.
+// What a transfer left on its handle, as values: read once per request, at its end
+// (read_transfer_facts), for classify_curl_result and the record's HTTP phases.
 struct TransferFacts {
   CURLcode code = CURLE_OK;
   long os_errno = 0;              // OS error of a failed connect (CURLINFO_OS_ERRNO), 0: none
   bool connected = false;         // a connection was made or reused
   bool response_started = false;  // a header or body byte of the response came back
   bool reused = false;            // no new connection was made (CURLINFO_NUM_CONNECTS == 0)
+  CurlTimes times;                // curl's cumulative marks of the transfer
+  long http_version = 0;          // CURLINFO_HTTP_VERSION (0: no response)
+
+  // The transfer's phases, connection and HTTP version (transfer_phases.h).
+  HttpPhases phases() const {
+    return phases_from_curl_times(times, !reused, http_version_from_curl(http_version));
+  }
 };
+// Reads the facts of the transfer that ended with `code` from `easy` (a dozen curl_easy_getinfo).
+TransferFacts read_transfer_facts(CURL* easy, CURLcode code);
+// classify_transfer of facts already read.
+TransportVerdict classify_transfer(const TransferFacts& facts, const char* error_buffer,
+                                   const std::string& url);
 TransportVerdict classify_curl_result(const TransferFacts& facts, const std::string& detail,
                                       const std::string& url);
 

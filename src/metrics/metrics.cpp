@@ -92,6 +92,7 @@ void SummaryBuilder::add(const RequestRecord& r) {
     }
   }
   if (r.session_id >= 0) sessions_.add(r);
+  http_.add(r);
   if (r.output_tokens > 0) {  // output tokens over the run, failed requests' partial output too
     if (!r.chunk_ns.empty()) {
       const double per_chunk =
@@ -388,6 +389,7 @@ RunSummary SummaryBuilder::finish(RunTrace* trace) {
   if (options_.rate_segments > 0) s.rate_segments = rate_segments(rows_, options_.rate_segments);
   s.sessions = sessions_.finish(p);
   s.reasoning = reasoning_.finish(p);
+  s.http = http_.finish(p);
   if (!prefix_groups_seen_.empty()) {
     s.prefix_groups_used =
         std::count(prefix_groups_seen_.begin(), prefix_groups_seen_.end(), char{1});

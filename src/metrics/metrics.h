@@ -15,6 +15,7 @@
 #include "metrics/client_health.h"
 #include "metrics/exactness.h"
 #include "metrics/goodput.h"
+#include "metrics/http_phases.h"
 #include "metrics/reasoning.h"
 #include "metrics/sessions.h"
 #include "metrics/stats/pooled_samples.h"
@@ -136,6 +137,8 @@ struct RunSummary {
   SessionSummary sessions;
   // Reasoning models: the reasoning and answer phases of the streams that reasoned.
   ReasoningSummary reasoning;
+  // libcurl's HTTP phases, split into new and reused connections, and the HTTP versions used.
+  HttpPhaseSummary http;
   // Embeddings and rerank: the inputs (documents) of the successful requests, per second of the
   // window.
   int64_t total_items = 0;
@@ -200,6 +203,7 @@ class SummaryBuilder {
   std::vector<char> prefix_groups_seen_;  // by group: 1 once a measured request used it
   SessionTally sessions_;                 // --multi-turn
   ReasoningTally reasoning_;              // streams that reasoned
+  HttpPhaseTally http_;                   // every measured request's HTTP phases
 
   // One measured request: what the statistics need once its record is gone.
   struct Row {

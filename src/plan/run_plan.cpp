@@ -127,6 +127,10 @@ RequestSettings request_settings(const Config& config) {
   settings.total_timeout_s = config.total_timeout_s;
   settings.insecure = config.insecure;
   settings.cacert = config.cacert;
+  settings.http_mode = config.http2                   ? HttpMode::kHttp2
+                       : config.http2_prior_knowledge ? HttpMode::kHttp2PriorKnowledge
+                                                      : HttpMode::kHttp1;
+  settings.max_streams_per_connection = config.max_streams_per_connection;
   settings.api = config.api_kind;
   settings.stream = config.stream;
   settings.history_recorded = config.history_recorded;

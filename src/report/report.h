@@ -47,6 +47,7 @@ struct ReportOptions {
   std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};  // --percentiles
   bool output_forced = false;       // --ignore-eos: outputs are forced to their length
   double metrics_interval_s = 1;    // --metrics-interval, seconds
+  bool verbose = false;             // --verbose: the text summary's HTTP phase table
   // Credential values (API key, secret header values; raw and JSON-escaped) that no file or text
   // may hold: replaced by "***" in everything written.
   std::vector<std::string> secrets;

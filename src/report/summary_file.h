@@ -115,6 +115,7 @@ struct SummaryFile {
   Json client;
   Json slo;
   Json server;
+  Json http;  // libcurl's HTTP phases, connections and protocols (null: no request had them)
   SummaryTokens tokens;
   SummaryMetrics metrics;
   Json metric_definitions;

@@ -53,6 +53,24 @@ TEST(ConfigValidate, UrlNeedsHttpSchemeAndHost) {
   }
 }
 
+TEST(ConfigValidate, Http2Flags) {
+  Config both = valid_config();
+  both.http2 = true;
+  both.http2_prior_knowledge = true;
+  expect_single_error(both, "--http2 and --http2-prior-knowledge exclude each other");
+  Config streams = valid_config();
+  streams.max_streams_per_connection = 10;
+  expect_single_error(streams, "--max-streams-per-connection applies to HTTP/2");
+  streams.max_streams_per_connection = -1;
+  expect_single_error(streams, "--max-streams-per-connection must be at least 1");
+  for (bool tls : {true, false}) {
+    Config c = valid_config();
+    (tls ? c.http2 : c.http2_prior_knowledge) = true;
+    c.max_streams_per_connection = 10;
+    EXPECT_TRUE(resolved_errors(c).empty());
+  }
+}
+
 TEST(ConfigValidate, ApiKindFromUrlPath) {
   struct Case {
     const char* url;

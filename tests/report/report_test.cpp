@@ -256,6 +256,7 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                                             "client",
                                             "slo",
                                             "server",
+                                            "http",
                                             "tokens",
                                             "metrics",
                                             "metric_definitions"}));

@@ -185,6 +185,13 @@ FullRun full_run() {
   s.server.available = true;
   s.server.scrapes = 40;
   s.server.requests = 100;
+  s.http.new_connections = 4;
+  s.http.reused_connections = 96;
+  s.http.protocols = {{"http/1.1", 100}};
+  s.http.fresh.requests = 4;
+  s.http.fresh.tls_ns = dist(2e6);
+  s.http.reused.requests = 96;
+  s.http.reused.wait_ns = dist(3e7);
   return run;
 }
 

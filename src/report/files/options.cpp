@@ -189,6 +189,7 @@ ReportOptions report_options(const Config& config) {
   options.percentiles = config.percentiles;
   options.output_forced = config.ignore_eos.value_or(false);
   options.metrics_interval_s = config.metrics_interval_s;
+  options.verbose = config.verbose;
   options.secrets = report_detail::secrets_of(config);
   // Invalid UTF-8 (a --prompt cut mid-character) becomes U+FFFD, as summary.json writes it.
   options.config_json = report_detail::config_json(config).dump(

@@ -57,6 +57,15 @@ class RecordLine {
     out_ += "\":";
     return *this;
   }
+  // A key of a nested object: `first` opens it ({), the others follow a comma.
+  RecordLine& key_in_object(std::string_view name, bool first) {
+    out_ += first ? '{' : ',';
+    out_ += '"';
+    out_ += name;
+    out_ += "\":";
+    return *this;
+  }
+  void close_object() { out_ += '}'; }
   void null() { out_ += "null"; }
   void boolean(bool value) { out_ += value ? "true" : "false"; }
   void integer(int64_t value) { fmt::format_to(std::back_inserter(out_), "{}", value); }
@@ -97,6 +106,46 @@ class RecordLine {
  private:
   std::string out_;
 };
+
+// "connection", "http_version" and "phases_ns" of a request curl finished (http_phases.h).
+void write_http_phases(RecordLine& line, const HttpPhases& p) {
+  line.key("connection").string(p.new_connection ? "new" : "reused");
+  line.key("http_version");
+  p.version == HttpVersion::kUnknown ? line.null() : line.string(http_version_name(p.version));
+  line.key("phases_ns");
+  line.key_in_object("dns", true).integer(p.dns_ns);
+  line.key_in_object("connect", false).integer(p.connect_ns);
+  line.key_in_object("tls", false).integer(p.tls_ns);
+  line.key_in_object("send", false).integer(p.send_ns);
+  line.key_in_object("wait", false).integer(p.wait_ns);
+  line.key_in_object("receive", false).integer(p.receive_ns);
+  line.close_object();
+}
+
+// The inverse of write_http_phases (absent: not measured).
+HttpPhases http_phases_from_json(const nlohmann::json& j) {
+  HttpPhases p;
+  const auto it = j.find("phases_ns");
+  if (it == j.end() || !it->is_object()) return p;
+  p.measured = true;
+  p.new_connection = j.value("connection", "") == "new";
+  const auto& version = j.value("http_version", nlohmann::json());
+  if (version.is_string()) p.version = http_version_from_name(version.get<std::string>());
+  auto phase = [&](const char* key, int64_t& field) {
+    const auto value = it->find(key);
+    if (value == it->end()) return;
+    const auto ns = report_detail::json_integer<int64_t>(*value);
+    if (!ns) throw std::runtime_error(fmt::format("\"phases_ns.{}\" is not an integer", key));
+    field = *ns;
+  };
+  phase("dns", p.dns_ns);
+  phase("connect", p.connect_ns);
+  phase("tls", p.tls_ns);
+  phase("send", p.send_ns);
+  phase("wait", p.wait_ns);
+  phase("receive", p.receive_ns);
+  return p;
+}
 
 }  // namespace
 
@@ -172,6 +221,7 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
   interval("ttfb_ms", record.first_byte_ns, kNsPerMs);
   interval("latency_s", record.end_ns, kNsPerS);
   line.key("chunk_ns").offsets(record.chunk_ns, sent ? record.sent_ns : anchor);
+  if (record.phases.measured) write_http_phases(line, record.phases);
   if (!record.output_text.empty()) line.key("output_text").string(record.output_text);
   return std::move(line).finish();
 }
@@ -247,6 +297,7 @@ RequestRecord record_from_parsed_line(const nlohmann::json& j, const std::string
     r.finish_reason = j.value("finish_reason", "");
     r.response_id = j.value("response_id", "");
     r.output_text = j.value("output_text", "");
+    r.phases = http_phases_from_json(j);
     return r;
   } catch (const std::exception& e) {
     throw std::runtime_error(

@@ -227,6 +227,7 @@ Json summary_file_json(const SummaryFile& f) {
       {"client", f.client},
       {"slo", f.slo},
       {"server", f.server},
+      {"http", f.http},
       {"tokens", tokens_json(f.tokens)},
       {"metrics", metrics_json(f.metrics)},
       {"metric_definitions", f.metric_definitions},
@@ -308,6 +309,7 @@ SummaryFile parse_summary_file(std::string_view text) {
   f.client = block("client");
   f.slo = block("slo");
   f.server = block("server");
+  f.http = block("http");
   f.tokens = tokens_from_json(block("tokens"));
   f.metrics = metrics_from_json(block("metrics"));
   f.metric_definitions = block("metric_definitions");

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/version.h"
+#include "report/http_phases_view.h"
 #include "report/internal.h"
 
 namespace llmperf {
@@ -310,6 +311,7 @@ SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
   f.client = client_json(summary);
   f.slo = slo_json(info);
   f.server = server_json(info, summary);
+  f.http = http_json(summary);
   f.tokens = {summary.total_input_tokens,
               summary.total_output_tokens,
               summary.input_provenance.label(),

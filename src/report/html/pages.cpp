@@ -4,6 +4,7 @@
 // against concurrency and the transposed sweep table. All text is escaped.
 #include <fmt/format.h>
 
+#include "report/http_phases_view.h"
 #include "report/internal.h"
 #include "report/views.h"
 
@@ -162,6 +163,10 @@ std::string render_run_html(const ReportOptions& options, const RunInfo& info, c
   body += "</div>";
 
   body += "<h2>Charts</h2>" + chart_grid(run_charts(s, trace));
+  if (const std::string phases = http_phases_svg(s); !phases.empty()) {
+    body += "<h2>HTTP phases</h2><div class=\"grid\"><div class=\"fig\">" + phases +
+            "</div></div><pre>" + xml_escape(http_phases_table(s)) + "</pre>";
+  }
   body += "<h2>Statistics (successful requests)</h2>" + statistics_table(s);
   if (const std::string note = approximation_note(s); !note.empty()) {
     body += "<p class=\"note\">" + xml_escape(note) + "</p>";

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "report/http_phases_view.h"
 #include "report/internal.h"
 #include "report/views.h"
 
@@ -346,6 +347,10 @@ std::string render_text_summary(const ReportOptions& options, const RunInfo& inf
                           "(no usage.completion_tokens_details.reasoning_tokens).",
                           s.reasoning.tokens_estimated)
             : "");
+  }
+  if (const std::string http = http_phases_line(s); !http.empty()) {
+    out += http;
+    if (options.verbose) out += "\nHTTP phases\n" + http_phases_table(s);
   }
   if (!s.percentiles.empty()) out += "\nPercentiles\n" + percentile_table(s);
   out += workload_text(info, s);
