@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -26,9 +27,11 @@
 #include "metrics/metrics.h"
 #include "prepare/prompt_source.h"
 #include "report/report.h"
+#include "report/run_control.h"
 #include "server/server_identity.h"
 #include "server/side_channel.h"
 #include "verdict/baseline.h"
+#include "verdict/early_stop.h"
 #include "verdict/search.h"
 #include "verdict/slo.h"
 #include "workload/dataset.h"
@@ -119,6 +122,7 @@ class Benchmark {
     metrics_options_.goodput = parse_goodput(config.goodput);
     metrics_options_.output_forced = config.ignore_eos.value_or(false);
     if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
+    stop_rules_ = early_stop_rules(config);
     result_.sweep_dir = sweep_dir_of(config, output_timestamp());
     if (config.shards > 1) {
       run_id_ = benchmark_run_id(config);
@@ -133,6 +137,10 @@ class Benchmark {
   void run_sweep() {
     const std::vector<Config::RunSpec> runs = config_.run_specs();
     for (size_t i = 0; i < runs.size() && !result_.interrupted; ++i) {
+      if (result_.stop_aborted) {
+        spdlog::warn("--on-stop abort: the {} remaining run(s) are skipped", runs.size() - i);
+        break;
+      }
       if (i > 0 && !pause_between_runs()) break;
       run_one(runs[i], i, fmt::format("run {}/{}", i + 1, runs.size()));
     }
@@ -162,9 +170,10 @@ class Benchmark {
       const bool passed =
           run_one(run, static_cast<size_t>(probes), fmt::format("search probe {}", probes + 1));
       ++probes;
-      if (result_.interrupted) return std::nullopt;
-      return passed;
+      if (result_.interrupted || result_.stop_aborted) return std::nullopt;
+      return passed && !result_.runs.back().info.stopped_early;  // a stopped probe fails
     });
+    if (!result_.stop_aborted) result_.stopped_early = 0;
     result_.search_text = render_search(outcome, by_rate);
     result_.search = outcome;
     // Failing probes are how the search finds its bound; only "nothing passes" is a violation.
@@ -225,14 +234,27 @@ class Benchmark {
     ClientTotals client_totals;  // warm-up included: the server counts it too
     client_totals.shard_of_benchmark = config_.shards > 1;
     RunResult run_result;
+    EarlyStopMonitor monitor(stop_rules_, &plan.schedule_ns, plan.duration_ns);
+    std::atomic<int> early_stop{0};
+    StopControl stop{&interrupt_count()};
+    stop.early_stop = &early_stop;
     auto sink = [&](std::span<RequestRecord> records) {
       for (RequestRecord& record : records) {
         records_file.append(record);
         summary_builder.add(record);
         client_totals.add(record);
+        if (monitor.active()) monitor.add(record);
         if (options_.keep_records) run_result.records.push_back(std::move(record));
       }
       records_file.flush();
+      // Early stops: judged here, on the collector thread, once per batch of records.
+      if (monitor.active() && early_stop.load(std::memory_order_relaxed) == 0) {
+        if (const auto& decision = monitor.check(now_ns() - info.anchor_steady_ns)) {
+          early_stop.store(1, std::memory_order_relaxed);
+          spdlog::warn("{}: stopping early ({}): {}", run.label, decision->reason,
+                       decision->detail);
+        }
+      }
     };
     server_.begin_run(info.output_dir, info.anchor_steady_ns);
     LoadProgress progress;
@@ -240,13 +262,19 @@ class Benchmark {
     {
       ProgressDisplay display(progress, run.requests, run.label, config_.log_every_n_query);
       load = run_load(settings_, plan, prompts, builder_, &progress,
-                        StopControl{&interrupt_count()}, sink);
+                        stop, sink);
     }
     ServerSummary server_summary = server_.end_run(client_totals);
     records_file.commit();
     info.duration_s = static_cast<double>(load.end_ns - load.start_ns) / 1e9;
-    info.interrupted = load.interrupted;
-    result_.interrupted = result_.interrupted || load.interrupted;
+    info.stopped_early = monitor.decision();
+    // An early stop ends the run through the interrupt's path; only a signal makes it interrupted.
+    info.interrupted = load.interrupted && (!info.stopped_early || interrupt_count().load() > 0);
+    result_.interrupted = result_.interrupted || info.interrupted;
+    if (info.stopped_early) {
+      ++result_.stopped_early;
+      if (config_.on_stop == "abort") result_.stop_aborted = true;
+    }
 
     RunTrace trace;
     run_result.info = std::move(info);
@@ -273,6 +301,7 @@ class Benchmark {
       if (run_result.baseline->regressed()) ++result_.regressions;
     }
     text += render_length_warning(run_result.info, run_result.summary);
+    text += render_stopped_early_text(run_result.info);
     write_run_outputs(report, run_result.info, run_result.summary, trace, records_file.vllm_arrays());
     spdlog::info("results written to {}", run_result.info.output_dir);
     const bool passed = verdict.passed();
@@ -340,6 +369,7 @@ class Benchmark {
   ServerWatch& server_;
   std::vector<Slo> slos_;
   std::optional<BaselineSummary> baseline_;
+  EarlyStopRules stop_rules_;  // --max-errors, --max-error-rate, --stop-on-saturation
   MetricsOptions metrics_options_;
   std::string run_id_;            // sharded: the benchmark the shards share (benchmark_run_id)
   bool waited_for_start_ = false;  // --start-at: the first run waited for it

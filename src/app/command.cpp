@@ -28,6 +28,11 @@ int exit_code(const BenchmarkResult& result) {
     return kExitInterrupted;
   }
   if (result.probe_failed) return kExitCannotProceed;
+  if (result.stopped_early > 0) {
+    spdlog::error("{} run(s) stopped early (summary.json's \"stopped_early\" says why)",
+                  result.stopped_early);
+    return kExitStoppedEarly;
+  }
   if (result.slo_failures > 0 || result.regressions > 0) {
     spdlog::error("{} run(s) violated an --slo, {} regressed against --baseline",
                   result.slo_failures, result.regressions);

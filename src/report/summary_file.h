@@ -118,6 +118,8 @@ struct SummaryFile {
   SummaryTokens tokens;
   SummaryMetrics metrics;
   Json metric_definitions;
+  // Written only when not null, so that runs without these flags keep their bytes:
+  Json stopped_early;  // "stopped_early", after "run": {"reason", "after_requests", "detail"}
 };
 
 // Parses summary.json's text. Throws std::invalid_argument saying what is wrong: "not valid JSON
