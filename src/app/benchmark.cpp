@@ -32,6 +32,7 @@
 #include "server/side_channel.h"
 #include "verdict/baseline.h"
 #include "verdict/early_stop.h"
+#include "verdict/repeats.h"
 #include "verdict/search.h"
 #include "verdict/slo.h"
 #include "workload/dataset.h"
@@ -142,7 +143,12 @@ class Benchmark {
         break;
       }
       if (i > 0 && !pause_between_runs()) break;
-      run_one(runs[i], i, fmt::format("run {}/{}", i + 1, runs.size()));
+      const std::string title = fmt::format("run {}/{}", i + 1, runs.size());
+      if (config_.num_runs <= 1) {
+        run_one(runs[i], i, title);
+      } else {
+        run_repeats(runs[i], i, title);
+      }
     }
   }
 
@@ -210,6 +216,10 @@ class Benchmark {
     info.output_tokens = spec.output_tokens;
     info.ramp = config_.ramp_up;
     info.output_dir = run.output_dir;
+    if (repeat_ > 0) {  // --num-runs: each repeat is a run directory of its own
+      info.output_dir = (std::filesystem::path(run.output_dir) / fmt::format("repeat_{}", repeat_))
+                            .string();
+    }
     info.dataset = source_.dataset();
     info.workload = source_.workload();
     info.server = server_.identity();
@@ -294,7 +304,7 @@ class Benchmark {
     text += render_load_text(run_result.info, run_result.summary, config_.arrival);
     text += render_server_text(run_result.info, run_result.summary);
     text += render_verdicts_text(run_result.summary, verdict);
-    if (baseline_) {
+    if (baseline_ && repeat_ == 0) {  // repeats are judged together, on intervals
       run_result.baseline =
           compare_to_baseline(*baseline_, run_result.summary, parse_tolerance(config_.tolerance));
       text += render_baseline_table(*run_result.baseline);
@@ -311,6 +321,38 @@ class Benchmark {
     result_.runs.push_back(std::move(run_result));
     if (options_.on_run) options_.on_run(result_.runs.back());
     return passed;
+  }
+
+  // --num-runs: the run K times, each into <run dir>/repeat_<k>, with --sleep-interval between;
+  // then <run dir>/summary.json (the last repeat's, with "repeats") and the interval verdict.
+  void run_repeats(const Config::RunSpec& spec, size_t index, const std::string& title) {
+    const size_t first = result_.runs.size();
+    for (int k = 1; k <= config_.num_runs && !result_.interrupted && !result_.stop_aborted; ++k) {
+      if (k > 1 && !pause_between_runs()) break;
+      repeat_ = k;
+      run_one(spec, index, fmt::format("{}, repeat {}/{}", title, k, config_.num_runs));
+    }
+    repeat_ = 0;
+    const size_t count = result_.runs.size() - first;
+    if (count < 2) return;  // interrupted: nothing to compare
+    std::vector<KeyMetrics> keys;
+    for (size_t j = first; j < result_.runs.size(); ++j) {
+      keys.push_back(key_metrics(result_.runs[j].summary));
+    }
+    const std::vector<RepeatedMetric> metrics = repeated_metrics(keys);
+    const RunResult& last = result_.runs.back();
+    const std::string dir =
+        std::filesystem::path(last.info.output_dir).parent_path().string();
+    write_repeats_summary(report_options(config_), dir, {last.info, last.summary}, metrics);
+    std::string text = render_repeats_text(dir.substr(dir.find_last_of('/') + 1), count, metrics);
+    if (baseline_) {
+      const BaselineComparison comparison =
+          compare_repeats_to_baseline(*baseline_, metrics, parse_tolerance(config_.tolerance));
+      text += render_baseline_table(comparison);
+      if (comparison.regressed()) ++result_.regressions;
+    }
+    spdlog::info("repeats summarised in {}/summary.json", dir);
+    result_.repeats_text += text;
   }
 
   // --start-at: the first run waits for the wall-clock instant (every shard prepared first), sleeping
@@ -373,6 +415,7 @@ class Benchmark {
   MetricsOptions metrics_options_;
   std::string run_id_;            // sharded: the benchmark the shards share (benchmark_run_id)
   bool waited_for_start_ = false;  // --start-at: the first run waited for it
+  int repeat_ = 0;                 // --num-runs: the repeat run_one runs (1..K; 0: no repeats)
   const BenchmarkOptions& options_;
   BenchmarkResult result_;
 };

@@ -44,6 +44,9 @@ struct BenchmarkResult {
   // ended it: otherwise a stopped probe is one more probe that failed.
   int stopped_early = 0;
   bool stop_aborted = false;  // --on-stop abort: a stopped run ended the sweep or search
+  // --num-runs: each repeated run's table of means and 95 % intervals (and its baseline verdict
+  // on intervals), for the closing text.
+  std::string repeats_text;
 };
 
 struct BenchmarkOptions {

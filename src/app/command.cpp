@@ -17,6 +17,7 @@ std::string closing_text(const BenchmarkResult& result) {
   if (result.runs.empty()) return "";
   std::string text;
   if (result.runs.size() > 1) text += render_sweep_text(sweep_rows(result));
+  text += result.repeats_text;
   text += result.search_text;
   text += fmt::format("\nOutputs: {}\n", result.sweep_dir);
   return text;

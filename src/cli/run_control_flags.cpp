@@ -34,6 +34,12 @@ void add_run_control_options(CLI::App& app, Config& c) {
                  "abort skips the rest (a --search probe that stopped counts as failed)")
       ->check(CLI::IsMember({"next", "abort"}))
       ->group(group);
+  app.add_option("--num-runs", c.num_runs,
+                 "Run each run of the benchmark K times (--sleep-interval between), each into "
+                 "<run>/repeat_<k>; <run>/summary.json adds each key metric's mean, 95 % "
+                 "confidence interval and CV (noisy above 5 %), and --baseline judges on the "
+                 "intervals")
+      ->group(group);
 }
 
 void validate_run_control(const Config& c, std::vector<std::string>& errors) {
@@ -57,6 +63,16 @@ void validate_run_control(const Config& c, std::vector<std::string>& errors) {
     errors.push_back(
         "--stop-on-saturation judges an open loop: give --rate (a closed loop cannot outrun the "
         "server)");
+  }
+  if (c.num_runs < 1 || c.num_runs > 1000) {
+    errors.push_back(fmt::format("--num-runs must be between 1 and 1000, got {}", c.num_runs));
+  }
+  if (c.num_runs > 1 && !c.search.empty()) {
+    errors.push_back("--num-runs does not combine with --search (each probe is one run)");
+  }
+  if (c.num_runs > 1 && c.shards > 1) {
+    errors.push_back("--num-runs does not combine with sharded runs: repeat the whole sharded "
+                     "benchmark instead");
   }
   if (c.stop_on_saturation && c.multi_turn) {
     errors.push_back(

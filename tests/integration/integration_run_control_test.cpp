@@ -1,9 +1,13 @@
-// Early stops end to end against llmperf-mock: a mock that fails a share of its requests stops a
-// run by --max-errors and by --max-error-rate with the right reason, every file written and exit
-// code 4; --on-stop decides whether a sweep goes on; and in open loop --stop-on-saturation stops a
-// rate far above what the mock's scheduler can serve, and leaves a rate well below it alone.
+// Early stops and repeated runs end to end against llmperf-mock: a mock that fails a share of its
+// requests stops a run by --max-errors and by --max-error-rate with the right reason, every file
+// written and exit code 4; --on-stop decides whether a sweep goes on; and in open loop
+// --stop-on-saturation stops a rate far above what the mock's scheduler can serve, and leaves a
+// rate well below it alone.
+// --num-runs K writes K repeat directories and a repeats block whose means are those of the K
+// summaries; --baseline then judges on intervals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -135,6 +139,80 @@ TEST(EarlyStop, SaturationNeedsAnOpenLoop) {
   BenchRun run = run_llmperf(concat(base_args(mock), {"-n", "4", "--stop-on-saturation"}));
   EXPECT_EQ(run.process.exit_code, 2) << diagnostics(run);
   EXPECT_TRUE(contains(run.process.err, "--stop-on-saturation judges an open loop"));
+}
+
+// The directory of the one run of `run`, which holds its repeats: run_llmperf lists the
+// directories with a requests.jsonl, <run>/repeat_<k>.
+fs::path rc_repeated_run_dir(const BenchRun& run) {
+  EXPECT_FALSE(run.run_dirs.empty()) << diagnostics(run);
+  return run.run_dirs.empty() ? fs::path() : run.run_dirs.front().parent_path();
+}
+
+TEST(Repeats, ThreeRepeatDirectoriesAndTheirMeans) {
+  MockServer mock({"--output-tokens", "4", "--ttft-ms", "5"});
+  BenchRun run =
+      run_llmperf(concat(base_args(mock), {"--parallel", "2", "-n", "6", "--num-runs", "3"}));
+  ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+  const std::vector<fs::path>& repeats = run.run_dirs;
+  ASSERT_EQ(repeats.size(), 3u) << diagnostics(run);
+  const fs::path dir = rc_repeated_run_dir(run);
+  for (const fs::path& repeat : repeats) EXPECT_EQ(repeat.parent_path(), dir);
+  const json summary = json::parse(read_file((dir / "summary.json").string()));
+  EXPECT_FALSE(fs::exists(dir / "requests.jsonl"));  // the repeats hold the records
+  double qps_sum = 0;
+  double ttft_sum = 0;
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(repeats[k].filename(), "repeat_" + std::to_string(k + 1));
+    rc_expect_run_files(repeats[k]);
+    const json one = json::parse(read_file((repeats[k] / "summary.json").string()));
+    EXPECT_EQ(one.at("requests").at("succeeded"), 6);
+    EXPECT_FALSE(one.contains("repeats"));
+    qps_sum += one.at("qps").get<double>();
+    ttft_sum += one.at("metrics").at("ttft_ms").at("mean").get<double>();
+  }
+  const json& block = summary.at("repeats");
+  EXPECT_EQ(block.at("qps").at("n"), 3);
+  EXPECT_NEAR(block.at("qps").at("mean").get<double>(), qps_sum / 3, 1e-5 * qps_sum);
+  EXPECT_NEAR(block.at("ttft_mean_ms").at("mean").get<double>(), ttft_sum / 3, 1e-5 * ttft_sum);
+  for (const char* key : {"qps", "ttft_mean_ms", "latency_p99_s"}) {
+    const json& m = block.at(key);
+    EXPECT_LE(m.at("ci95_low").get<double>(), m.at("mean").get<double>()) << key;
+    EXPECT_GE(m.at("ci95_high").get<double>(), m.at("mean").get<double>()) << key;
+    EXPECT_EQ(m.at("noisy").get<bool>(), m.at("cv").get<double>() > 0.05) << key;
+    EXPECT_EQ(m.at("values").size(), 3u) << key;
+  }
+  EXPECT_EQ(summary.at("config").at("num_runs"), 3);
+  EXPECT_EQ(summary.at("run").at("output_dir"), dir.string());
+  EXPECT_TRUE(contains(run.process.out, "Repeats of parallel_2_number_6: 3 runs"))
+      << run.process.out;
+  // `llmperf report` rebuilds every repeat of the sweep.
+  const ProcessResult report =
+      run_process({LLMPERF_BIN, "report", dir.parent_path().string()}, kTimeoutS);
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  const json rows = json::parse(read_file((dir.parent_path() / "sweep_summary.json").string()));
+  EXPECT_EQ(rows.size(), 3u) << rows.dump();  // one per repeat
+}
+
+TEST(Repeats, BaselineJudgesOnIntervals) {
+  MockServer fast({"--output-tokens", "4", "--ttft-ms", "10"});
+  BenchRun base =
+      run_llmperf(concat(base_args(fast), {"--parallel", "2", "-n", "6", "--num-runs", "3"}));
+  ASSERT_EQ(base.process.exit_code, 0) << diagnostics(base);
+  const std::string baseline = (rc_repeated_run_dir(base) / "summary.json").string();
+  ASSERT_TRUE(json::parse(read_file(baseline)).contains("repeats"));
+
+  // TTFT 10 ms -> 80 ms: the intervals are far apart.
+  MockServer slow({"--output-tokens", "4", "--ttft-ms", "80"});
+  BenchRun worse = run_llmperf(concat(
+      base_args(slow), {"--parallel", "2", "-n", "6", "--num-runs", "3", "--baseline", baseline}));
+  EXPECT_EQ(worse.process.exit_code, 3) << diagnostics(worse);
+  EXPECT_TRUE(contains(worse.process.out, "TTFT mean (ms)")) << worse.process.out;
+
+  // The same server again: nothing regresses beyond a generous tolerance.
+  BenchRun same =
+      run_llmperf(concat(base_args(fast), {"--parallel", "2", "-n", "6", "--num-runs", "3",
+                                           "--baseline", baseline, "--tolerance", "50%"}));
+  EXPECT_EQ(same.process.exit_code, 0) << diagnostics(same);
 }
 
 }  // namespace

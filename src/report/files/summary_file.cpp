@@ -247,6 +247,7 @@ Json with_key_after(const Json& object, const char* after, const char* key, cons
 Json summary_file_full_json(const SummaryFile& f) {
   Json j = summary_file_json(f);
   if (!f.stopped_early.is_null()) j = with_key_after(j, "run", "stopped_early", f.stopped_early);
+  if (!f.repeats.is_null()) j = with_key_after(j, "metrics", "repeats", f.repeats);
   return j;
 }
 
@@ -329,6 +330,7 @@ SummaryFile parse_summary_file(std::string_view text) {
   f.metrics = metrics_from_json(block("metrics"));
   f.metric_definitions = block("metric_definitions");
   f.stopped_early = block("stopped_early");
+  f.repeats = block("repeats");
   return f;
 }
 
@@ -387,6 +389,14 @@ BaselineSummary load_baseline(const std::string& path) {
   if (file.requests.total > 0) {
     m.error_rate_percent =
         static_cast<double>(file.requests.failed) / static_cast<double>(file.requests.total) * 100;
+  }
+
+  if (file.repeats.is_object()) {
+    for (const auto& [key, metric] : file.repeats.items()) {
+      const std::optional<double> low = json_field<double>(metric, "ci95_low");
+      const std::optional<double> high = json_field<double>(metric, "ci95_high");
+      if (low && high) baseline.repeat_intervals[key] = {*low, *high};
+    }
   }
 
   const SummaryRun& run = file.run;
