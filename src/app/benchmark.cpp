@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -27,9 +28,12 @@
 #include "metrics/metrics.h"
 #include "prepare/prompt_source.h"
 #include "report/report.h"
+#include "report/run_control.h"
 #include "server/server_identity.h"
 #include "server/side_channel.h"
 #include "verdict/baseline.h"
+#include "verdict/early_stop.h"
+#include "verdict/repeats.h"
 #include "verdict/search.h"
 #include "verdict/slo.h"
 #include "workload/dataset.h"
@@ -120,6 +124,7 @@ class Benchmark {
     metrics_options_.goodput = parse_goodput(config.goodput);
     metrics_options_.output_forced = config.ignore_eos.value_or(false);
     if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
+    stop_rules_ = early_stop_rules(config);
     result_.sweep_dir = sweep_dir_of(config, output_timestamp());
     if (config.shards > 1) {
       run_id_ = benchmark_run_id(config);
@@ -134,8 +139,17 @@ class Benchmark {
   void run_sweep() {
     const std::vector<Config::RunSpec> runs = config_.run_specs();
     for (size_t i = 0; i < runs.size() && !result_.interrupted; ++i) {
+      if (result_.stop_aborted) {
+        spdlog::warn("--on-stop abort: the {} remaining run(s) are skipped", runs.size() - i);
+        break;
+      }
       if (i > 0 && !pause_between_runs()) break;
-      run_one(runs[i], i, fmt::format("run {}/{}", i + 1, runs.size()));
+      const std::string title = fmt::format("run {}/{}", i + 1, runs.size());
+      if (config_.num_runs <= 1) {
+        run_one(runs[i], i, title);
+      } else {
+        run_repeats(runs[i], i, title);
+      }
     }
   }
 
@@ -163,9 +177,10 @@ class Benchmark {
       const bool passed =
           run_one(run, static_cast<size_t>(probes), fmt::format("search probe {}", probes + 1));
       ++probes;
-      if (result_.interrupted) return std::nullopt;
-      return passed;
+      if (result_.interrupted || result_.stop_aborted) return std::nullopt;
+      return passed && !result_.runs.back().info.stopped_early;  // a stopped probe fails
     });
+    if (!result_.stop_aborted) result_.stopped_early = 0;
     result_.search_text = render_search(outcome, by_rate);
     result_.search = outcome;
     // Failing probes are how the search finds its bound; only "nothing passes" is a violation.
@@ -202,6 +217,10 @@ class Benchmark {
     info.output_tokens = spec.output_tokens;
     info.ramp = config_.ramp_up;
     info.output_dir = run.output_dir;
+    if (repeat_ > 0) {  // --num-runs: each repeat is a run directory of its own
+      info.output_dir = (std::filesystem::path(run.output_dir) / fmt::format("repeat_{}", repeat_))
+                            .string();
+    }
     info.dataset = source_.dataset();
     info.workload = source_.workload();
     info.server = server_.identity();
@@ -226,14 +245,27 @@ class Benchmark {
     ClientTotals client_totals;  // warm-up included: the server counts it too
     client_totals.shard_of_benchmark = config_.shards > 1;
     RunResult run_result;
+    EarlyStopMonitor monitor(stop_rules_, &plan.schedule_ns, plan.duration_ns);
+    std::atomic<int> early_stop{0};
+    StopControl stop{&interrupt_count()};
+    stop.early_stop = &early_stop;
     auto sink = [&](std::span<RequestRecord> records) {
       for (RequestRecord& record : records) {
         records_file.append(record);
         summary_builder.add(record);
         client_totals.add(record);
+        if (monitor.active()) monitor.add(record);
         if (options_.keep_records) run_result.records.push_back(std::move(record));
       }
       records_file.flush();
+      // Early stops: judged here, on the collector thread, once per batch of records.
+      if (monitor.active() && early_stop.load(std::memory_order_relaxed) == 0) {
+        if (const auto& decision = monitor.check(now_ns() - info.anchor_steady_ns)) {
+          early_stop.store(1, std::memory_order_relaxed);
+          spdlog::warn("{}: stopping early ({}): {}", run.label, decision->reason,
+                       decision->detail);
+        }
+      }
     };
     server_.begin_run(info.output_dir, info.anchor_steady_ns);
     LoadProgress progress;
@@ -241,13 +273,19 @@ class Benchmark {
     {
       ProgressDisplay display(progress, run.requests, run.label, config_.log_every_n_query);
       load = run_load(settings_, plan, prompts, builder_, &progress,
-                        StopControl{&interrupt_count()}, sink);
+                        stop, sink);
     }
     ServerSummary server_summary = server_.end_run(client_totals);
     records_file.commit();
     info.duration_s = static_cast<double>(load.end_ns - load.start_ns) / 1e9;
-    info.interrupted = load.interrupted;
-    result_.interrupted = result_.interrupted || load.interrupted;
+    info.stopped_early = monitor.decision();
+    // An early stop ends the run through the interrupt's path; only a signal makes it interrupted.
+    info.interrupted = load.interrupted && (!info.stopped_early || interrupt_count().load() > 0);
+    result_.interrupted = result_.interrupted || info.interrupted;
+    if (info.stopped_early) {
+      ++result_.stopped_early;
+      if (config_.on_stop == "abort") result_.stop_aborted = true;
+    }
 
     RunTrace trace;
     run_result.info = std::move(info);
@@ -268,13 +306,14 @@ class Benchmark {
     text += render_load_text(run_result.info, run_result.summary, config_.arrival);
     text += render_server_text(run_result.info, run_result.summary);
     text += render_verdicts_text(run_result.summary, verdict);
-    if (baseline_) {
+    if (baseline_ && repeat_ == 0) {  // repeats are judged together, on intervals
       run_result.baseline =
           compare_to_baseline(*baseline_, run_result.summary, parse_tolerance(config_.tolerance));
       text += render_baseline_table(*run_result.baseline);
       if (run_result.baseline->regressed()) ++result_.regressions;
     }
     text += render_length_warning(run_result.info, run_result.summary);
+    text += render_stopped_early_text(run_result.info);
     write_run_outputs(report, run_result.info, run_result.summary, trace, records_file.vllm_arrays());
     spdlog::info("results written to {}", run_result.info.output_dir);
     const bool passed = verdict.passed();
@@ -284,6 +323,38 @@ class Benchmark {
     result_.runs.push_back(std::move(run_result));
     if (options_.on_run) options_.on_run(result_.runs.back());
     return passed;
+  }
+
+  // --num-runs: the run K times, each into <run dir>/repeat_<k>, with --sleep-interval between;
+  // then <run dir>/summary.json (the last repeat's, with "repeats") and the interval verdict.
+  void run_repeats(const Config::RunSpec& spec, size_t index, const std::string& title) {
+    const size_t first = result_.runs.size();
+    for (int k = 1; k <= config_.num_runs && !result_.interrupted && !result_.stop_aborted; ++k) {
+      if (k > 1 && !pause_between_runs()) break;
+      repeat_ = k;
+      run_one(spec, index, fmt::format("{}, repeat {}/{}", title, k, config_.num_runs));
+    }
+    repeat_ = 0;
+    const size_t count = result_.runs.size() - first;
+    if (count < 2) return;  // interrupted: nothing to compare
+    std::vector<KeyMetrics> keys;
+    for (size_t j = first; j < result_.runs.size(); ++j) {
+      keys.push_back(key_metrics(result_.runs[j].summary));
+    }
+    const std::vector<RepeatedMetric> metrics = repeated_metrics(keys);
+    const RunResult& last = result_.runs.back();
+    const std::string dir =
+        std::filesystem::path(last.info.output_dir).parent_path().string();
+    write_repeats_summary(report_options(config_), dir, {last.info, last.summary}, metrics);
+    std::string text = render_repeats_text(dir.substr(dir.find_last_of('/') + 1), count, metrics);
+    if (baseline_) {
+      const BaselineComparison comparison =
+          compare_repeats_to_baseline(*baseline_, metrics, parse_tolerance(config_.tolerance));
+      text += render_baseline_table(comparison);
+      if (comparison.regressed()) ++result_.regressions;
+    }
+    spdlog::info("repeats summarised in {}/summary.json", dir);
+    result_.repeats_text += text;
   }
 
   // --start-at: the first run waits for the wall-clock instant (every shard prepared first), sleeping
@@ -342,9 +413,11 @@ class Benchmark {
   ServerWatch& server_;
   std::vector<Slo> slos_;
   std::optional<BaselineSummary> baseline_;
+  EarlyStopRules stop_rules_;  // --max-errors, --max-error-rate, --stop-on-saturation
   MetricsOptions metrics_options_;
   std::string run_id_;            // sharded: the benchmark the shards share (benchmark_run_id)
   bool waited_for_start_ = false;  // --start-at: the first run waited for it
+  int repeat_ = 0;                 // --num-runs: the repeat run_one runs (1..K; 0: no repeats)
   const BenchmarkOptions& options_;
   BenchmarkResult result_;
 };

@@ -40,6 +40,13 @@ struct BenchmarkResult {
   bool interrupted = false;   // Ctrl-C/SIGTERM cut it short: the results are partial
   int slo_failures = 0;       // runs that violated an --slo (--search: 1 when no probe passed)
   int regressions = 0;        // runs that regressed against --baseline
+  // Runs stopped early (RunInfo::stopped_early). --search counts them only when --on-stop abort
+  // ended it: otherwise a stopped probe is one more probe that failed.
+  int stopped_early = 0;
+  bool stop_aborted = false;  // --on-stop abort: a stopped run ended the sweep or search
+  // --num-runs: each repeated run's table of means and 95 % intervals (and its baseline verdict
+  // on intervals), for the closing text.
+  std::string repeats_text;
 };
 
 struct BenchmarkOptions {

@@ -17,6 +17,7 @@ std::string closing_text(const BenchmarkResult& result) {
   if (result.runs.empty()) return "";
   std::string text;
   if (result.runs.size() > 1) text += render_sweep_text(sweep_rows(result));
+  text += result.repeats_text;
   text += result.search_text;
   text += fmt::format("\nOutputs: {}\n", result.sweep_dir);
   return text;
@@ -28,6 +29,11 @@ int exit_code(const BenchmarkResult& result) {
     return kExitInterrupted;
   }
   if (result.probe_failed) return kExitCannotProceed;
+  if (result.stopped_early > 0) {
+    spdlog::error("{} run(s) stopped early (summary.json's \"stopped_early\" says why)",
+                  result.stopped_early);
+    return kExitStoppedEarly;
+  }
   if (result.slo_failures > 0 || result.regressions > 0) {
     spdlog::error("{} run(s) violated an --slo, {} regressed against --baseline",
                   result.slo_failures, result.regressions);

@@ -2,6 +2,7 @@
 // the API shape (chat or completions) from the URL path.
 #include "cli/cli.h"
 #include "cli/compat.h"
+#include "cli/flags.h"
 #include "workload/dataset.h"
 
 #include <algorithm>
@@ -504,6 +505,7 @@ std::vector<std::string> validate_config(const Config& config) {
   validate_body(config, errors);
   validate_timeouts(config, errors);
   validate_output(config, errors);
+  validate_run_control(config, errors);
   return errors;
 }
 

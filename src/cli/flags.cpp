@@ -423,6 +423,7 @@ void add_flags(CLI::App& app, Config& config, RawFlags& raw) {
   add_load_options(app, config);
   add_open_loop_options(app, config);
   add_verdict_options(app, config);
+  add_run_control_options(app, config);
   add_body_options(app, config);
   add_timeout_options(app, config);
   add_server_view_options(app, config);

@@ -27,4 +27,9 @@ struct RawFlags {
 // Adds every benchmark flag to `app`, bound to `config` (and `raw`).
 void add_flags(CLI::App& app, Config& config, RawFlags& raw);
 
+// The flags of early stops and repeated runs (run_control_flags.cpp).
+void add_run_control_options(CLI::App& app, Config& config);
+// Checks those flags (part of validate_config), appending readable errors.
+void validate_run_control(const Config& config, std::vector<std::string>& errors);
+
 }  // namespace llmperf

@@ -202,6 +202,16 @@ struct Config {
   double search_number_multiplier = 0;  // each probe's -n = its value x this (--sla-number-
                                         // multiplier); 0: -n as given
 
+  // --- early stops and repeated runs (docs/flags.md, "Early stops" and "Repeated runs") ---
+  double max_error_rate = -1;  // --max-error-rate: failed share of the last --error-window
+                               // finished measured requests that stops a run (< 0: off)
+  int64_t error_window = 100;  // --error-window: requests the error rate is taken over
+  int64_t max_errors = 0;      // --max-errors: failed measured requests that stop a run (0: off)
+  bool stop_on_saturation = false;  // --stop-on-saturation (open loop): the server cannot keep up
+  double saturation_window_s = 2;   // --saturation-window: seconds per window of that test
+  std::string on_stop = "next";     // --on-stop: after a stopped run, next (go on) | abort
+  int num_runs = 1;                 // --num-runs: repeats of each run, for confidence intervals
+
   // --- timeouts (seconds; 0 disables) ---
   double connect_timeout_s = 600;  // --connect-timeout
   double read_timeout_s = 600;     // --read-timeout: longest silence between reads

@@ -80,6 +80,9 @@ struct LoadProgress {
 struct StopControl {
   const std::atomic<int>* interrupts = nullptr;
   int64_t grace_ns = 3'000'000'000;  // how long in-flight requests may finish after the first stop
+  // An early stop (--max-errors, --max-error-rate, --stop-on-saturation), set to 1 by the app
+  // from the record sink: read like `interrupts` (null: none).
+  const std::atomic<int>* early_stop = nullptr;
 };
 
 // Receives the records of finished requests, in completion order, while the run goes on (about

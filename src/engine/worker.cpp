@@ -580,6 +580,9 @@ void Worker::check_stop(int64_t now) {
   int interrupts = shared_.stop.interrupts != nullptr
                        ? shared_.stop.interrupts->load(std::memory_order_relaxed)
                        : 0;
+  if (interrupts == 0 && shared_.stop.early_stop != nullptr) {
+    interrupts = shared_.stop.early_stop->load(std::memory_order_relaxed);
+  }
   if (shared_.abort.load(std::memory_order_relaxed)) interrupts = 2;  // cancel at once
   if (interrupts == 0) return;
   if (!stopping_) {

@@ -18,6 +18,7 @@
 #include "core/workload_info.h"
 #include "metrics/metrics.h"
 #include "verdict/baseline.h"
+#include "verdict/early_stop.h"
 #include "verdict/slo.h"
 
 namespace llmperf {
@@ -105,6 +106,10 @@ struct RunInfo {
     std::vector<int64_t> starts_unix_ns;
   };
   Shard shard;
+
+  // Why the run stopped before its end (--max-errors, --max-error-rate, --stop-on-saturation):
+  // summary.json's "stopped_early"; empty when it ran to the end.
+  std::optional<EarlyStopDecision> stopped_early;
 };
 
 // The identity of a benchmark that shards share: a hash of its config (without where its outputs

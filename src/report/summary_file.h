@@ -119,6 +119,11 @@ struct SummaryFile {
   SummaryTokens tokens;
   SummaryMetrics metrics;
   Json metric_definitions;
+  // Written only when not null, so that runs without these flags keep their bytes:
+  Json stopped_early;  // "stopped_early", after "run": {"reason", "after_requests", "detail"}
+  // "repeats", after "metrics" (the summary.json of a run made with --num-runs): key metric ->
+  // {"n", "mean", "ci95_low", "ci95_high", "cv", "noisy", "values"} (verdict/repeats.h)
+  Json repeats;
 };
 
 // Parses summary.json's text. Throws std::invalid_argument saying what is wrong: "not valid JSON

@@ -150,11 +150,15 @@ double parse_tolerance(const std::string& text) {
 
 BaselineComparison compare_to_baseline(const BaselineSummary& baseline, const RunSummary& current,
                                        double tolerance_fraction) {
+  return compare_key_metrics(baseline, key_metrics(current), tolerance_fraction);
+}
+
+BaselineComparison compare_key_metrics(const BaselineSummary& baseline, const KeyMetrics& now,
+                                       double tolerance_fraction) {
   BaselineComparison comparison;
   comparison.baseline_path = baseline.path;
   comparison.baseline_description = baseline.description;
   comparison.tolerance = tolerance_fraction;
-  const KeyMetrics now = key_metrics(current);
   for (const KeyMetricDef& def : kKeyMetrics) {
     comparison.rows.push_back(
         compare_row(def, baseline.metrics.*(def.field), now.*(def.field), tolerance_fraction));

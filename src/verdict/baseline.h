@@ -8,8 +8,10 @@
 // and not judged.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "metrics/metrics.h"
@@ -38,6 +40,9 @@ struct BaselineSummary {
   std::string path;         // the file it was read from
   std::string description;  // e.g. "parallel 8, number 100, 2026-11-21T12:48:33Z"
   KeyMetrics metrics;       // its key metrics
+  // Its "repeats" (a run made with --num-runs): key -> 95 % interval of the mean (verdict/
+  // repeats.h); empty otherwise.
+  std::map<std::string, std::pair<double, double>> repeat_intervals;
 };
 
 // The key metrics of a run just measured (p99 only when 99 is among summary.percentiles).
@@ -75,6 +80,10 @@ struct BaselineComparison {
 
 // Compares `current` with the baseline, metric by metric (pure).
 BaselineComparison compare_to_baseline(const BaselineSummary& baseline, const RunSummary& current,
+                                       double tolerance_fraction);
+
+// The same, for key metrics already taken (the means of repeated runs).
+BaselineComparison compare_key_metrics(const BaselineSummary& baseline, const KeyMetrics& current,
                                        double tolerance_fraction);
 
 }  // namespace llmperf

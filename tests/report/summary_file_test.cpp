@@ -226,6 +226,27 @@ TEST(SummaryFile, FullSummaryRoundTripsByteForByte) {
   EXPECT_EQ(rewritten(merged_text), merged_text);
 }
 
+TEST(SummaryFile, StoppedEarlyFollowsRunAndRoundTrips) {
+  FullRun run = full_run();
+  const std::string plain =
+      summary_file_text(report_detail::summary_file(run.options, run.info, run.summary));
+  EXPECT_EQ(plain.find("stopped_early"), std::string::npos);  // absent when the run went to its end
+  run.info.stopped_early = EarlyStopDecision{"max_error_rate", 120, "13 of the last 100 failed"};
+  const std::string written =
+      summary_file_text(report_detail::summary_file(run.options, run.info, run.summary));
+  const ordered_json j = ordered_json::parse(written);
+  auto key = j.begin();
+  while (key.key() != "run") ++key;
+  ++key;
+  EXPECT_EQ(key.key(), "stopped_early");
+  EXPECT_EQ(j["stopped_early"]["reason"], "max_error_rate");
+  EXPECT_EQ(j["stopped_early"]["after_requests"], 120);
+  EXPECT_EQ(rewritten(written), written);
+  const RunInfo back = report_detail::run_info_from_summary(parse_summary_file(written), "dir");
+  ASSERT_TRUE(back.stopped_early);
+  EXPECT_EQ(back.stopped_early->detail, "13 of the last 100 failed");
+}
+
 TEST(SummaryFile, TypedPartsReadBackAsWritten) {
   const FullRun run = full_run();
   const SummaryFile f = parse_summary_file(

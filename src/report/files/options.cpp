@@ -67,7 +67,7 @@ Json config_json(const Config& config) {
   if (config.max_prompt_length != std::numeric_limits<int64_t>::max()) {
     max_prompt_length = config.max_prompt_length;
   }
-  return Json{
+  Json j{
       {"api", config.api},
       {"api_kind", api_kind_name(config.api_kind)},
       {"url", config.url},
@@ -145,6 +145,21 @@ Json config_json(const Config& config) {
       {"start_at_unix_ns",
        config.start_at_unix_ns < 0 ? Json(nullptr) : Json(config.start_at_unix_ns)},
   };
+  // Early stops and repeats: only when asked for, so that other runs keep their bytes.
+  if (config.max_errors > 0) j["max_errors"] = config.max_errors;
+  if (config.max_error_rate >= 0) {
+    j["max_error_rate"] = config.max_error_rate;
+    j["error_window"] = config.error_window;
+  }
+  if (config.stop_on_saturation) {
+    j["stop_on_saturation"] = true;
+    j["saturation_window"] = config.saturation_window_s;
+  }
+  if (config.max_errors > 0 || config.max_error_rate >= 0 || config.stop_on_saturation) {
+    j["on_stop"] = config.on_stop;
+  }
+  if (config.num_runs > 1) j["num_runs"] = config.num_runs;
+  return j;
 }
 
 }  // namespace report_detail

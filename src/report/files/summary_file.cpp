@@ -234,6 +234,24 @@ Json summary_file_json(const SummaryFile& f) {
   };
 }
 
+// `object` with `key`: `value` inserted right after `after` (the keys keep their order).
+Json with_key_after(const Json& object, const char* after, const char* key, const Json& value) {
+  Json out = Json::object();
+  for (const auto& [name, item] : object.items()) {
+    out[name] = item;
+    if (name == after) out[key] = value;
+  }
+  return out;
+}
+
+// The file's JSON with the blocks that only some runs have.
+Json summary_file_full_json(const SummaryFile& f) {
+  Json j = summary_file_json(f);
+  if (!f.stopped_early.is_null()) j = with_key_after(j, "run", "stopped_early", f.stopped_early);
+  if (!f.repeats.is_null()) j = with_key_after(j, "metrics", "repeats", f.repeats);
+  return j;
+}
+
 }  // namespace
 
 std::optional<double> SummaryDistribution::percentile(std::string_view key) const {
@@ -313,11 +331,13 @@ SummaryFile parse_summary_file(std::string_view text) {
   f.tokens = tokens_from_json(block("tokens"));
   f.metrics = metrics_from_json(block("metrics"));
   f.metric_definitions = block("metric_definitions");
+  f.stopped_early = block("stopped_early");
+  f.repeats = block("repeats");
   return f;
 }
 
 std::string summary_file_text(const SummaryFile& file) {
-  return summary_file_json(file).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+  return summary_file_full_json(file).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n";
 }
 
@@ -371,6 +391,14 @@ BaselineSummary load_baseline(const std::string& path) {
   if (file.requests.total > 0) {
     m.error_rate_percent =
         static_cast<double>(file.requests.failed) / static_cast<double>(file.requests.total) * 100;
+  }
+
+  if (file.repeats.is_object()) {
+    for (const auto& [key, metric] : file.repeats.items()) {
+      const std::optional<double> low = json_field<double>(metric, "ci95_low");
+      const std::optional<double> high = json_field<double>(metric, "ci95_high");
+      if (low && high) baseline.repeat_intervals[key] = {*low, *high};
+    }
   }
 
   const SummaryRun& run = file.run;

@@ -339,6 +339,11 @@ SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
   m.ttft_from_planned_ms = summary_distribution(summary.ttft_from_planned_ns, p, kNsPerMs);
   m.schedule_lag_ms = summary_distribution(summary.schedule_lag_ns, p, kNsPerMs);
   f.metric_definitions = metric_definitions_json();
+  if (info.stopped_early) {
+    f.stopped_early = Json{{"reason", info.stopped_early->reason},
+                           {"after_requests", info.stopped_early->after_requests},
+                           {"detail", info.stopped_early->detail}};
+  }
   return f;
 }
 
@@ -362,6 +367,13 @@ RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir) {
   info.workload.trace = trace_from_json(nlohmann::json(file.trace));
   info.ramp = ramp_from_json(file.open_loop);
   info.shard = file.shard;
+  if (file.stopped_early.is_object()) {
+    EarlyStopDecision stop;
+    read_json_field(file.stopped_early, "reason", stop.reason);
+    read_json_field(file.stopped_early, "after_requests", stop.after_requests);
+    read_json_field(file.stopped_early, "detail", stop.detail);
+    info.stopped_early = stop;
+  }
   return info;
 }
 

@@ -101,6 +101,15 @@ std::string rebuild_reports(const RebuildOptions& options) {
   std::vector<fs::path> runs;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.is_directory() && is_run_dir(entry.path())) runs.push_back(entry.path());
+    // --num-runs: a run's repeats are run directories one level further down (repeat_<k>).
+    if (entry.is_directory() && !is_run_dir(entry.path())) {
+      for (const auto& repeat : fs::directory_iterator(entry.path())) {
+        if (repeat.is_directory() && repeat.path().filename().string().starts_with("repeat_") &&
+            is_run_dir(repeat.path())) {
+          runs.push_back(repeat.path());
+        }
+      }
+    }
   }
   if (runs.empty()) {
     throw std::runtime_error(
