@@ -118,6 +118,8 @@ struct SummaryFile {
   SummaryTokens tokens;
   SummaryMetrics metrics;
   Json metric_definitions;
+  // Several --url: one object per URL (by_url_json); null, and absent from the file, otherwise.
+  Json by_url;
 };
 
 // Parses summary.json's text. Throws std::invalid_argument saying what is wrong: "not valid JSON
@@ -127,6 +129,9 @@ SummaryFile parse_summary_file(std::string_view text);
 
 // The file's text: two-space indented JSON, invalid UTF-8 replaced by U+FFFD, and a newline.
 std::string summary_file_text(const SummaryFile& file);
+
+// The "metrics" object of summary.json (also each "by_url" entry's).
+nlohmann::ordered_json summary_metrics_json(const SummaryMetrics& metrics);
 
 // A distribution's JSON, or null (the form of every distribution in summary.json).
 nlohmann::ordered_json distribution_file_json(const std::optional<SummaryDistribution>& d);

@@ -67,7 +67,7 @@ Json config_json(const Config& config) {
   if (config.max_prompt_length != std::numeric_limits<int64_t>::max()) {
     max_prompt_length = config.max_prompt_length;
   }
-  return Json{
+  Json out{
       {"api", config.api},
       {"api_kind", api_kind_name(config.api_kind)},
       {"url", config.url},
@@ -145,6 +145,13 @@ Json config_json(const Config& config) {
       {"start_at_unix_ns",
        config.start_at_unix_ns < 0 ? Json(nullptr) : Json(config.start_at_unix_ns)},
   };
+  if (config.urls.size() > 1) {  // several --url: the list records' url_index points into
+    Json urls = Json::array();
+    for (const std::string& url : config.urls) urls.push_back(url_without_userinfo(url));
+    out["urls"] = urls;
+    out["url_policy"] = config.url_policy;
+  }
+  return out;
 }
 
 }  // namespace report_detail
@@ -171,6 +178,7 @@ ReportOptions report_options(const Config& config) {
   options.model = config.model;
   options.name = config.name;
   options.url = config.url;
+  for (const std::string& url : config.urls) options.urls.push_back(url_without_userinfo(url));
   options.api_kind = config.api_kind;
   options.stream = config.stream;
   options.batch_size = config.batch_size;
@@ -206,6 +214,7 @@ ReportOptions report_options(const SummaryFile& saved) {
   read_json_field(c, "model", options.model);
   read_json_field(c, "name", options.name);
   read_json_field(c, "url", options.url);
+  read_json_field(c, "urls", options.urls);
   options.api_kind = api_kind_from_name(json_field<std::string>(c, "api_kind").value_or("chat"));
   read_json_field(c, "stream", options.stream);
   read_json_field(c, "batch_size", options.batch_size);

@@ -196,7 +196,7 @@ SummaryMetrics metrics_from_json(const Json& j) {
 }
 
 Json summary_file_json(const SummaryFile& f) {
-  return Json{
+  Json out{
       {"schema", kSummarySchema},
       {"llmperf_version", f.llmperf_version},
       {"run", run_json(f.run)},
@@ -231,9 +231,13 @@ Json summary_file_json(const SummaryFile& f) {
       {"metrics", metrics_json(f.metrics)},
       {"metric_definitions", f.metric_definitions},
   };
+  if (!f.by_url.is_null()) out["by_url"] = f.by_url;  // several --url only
+  return out;
 }
 
 }  // namespace
+
+Json summary_metrics_json(const SummaryMetrics& metrics) { return metrics_json(metrics); }
 
 std::optional<double> SummaryDistribution::percentile(std::string_view key) const {
   for (const auto& [name, value] : percentiles) {
@@ -311,6 +315,7 @@ SummaryFile parse_summary_file(std::string_view text) {
   f.tokens = tokens_from_json(block("tokens"));
   f.metrics = metrics_from_json(block("metrics"));
   f.metric_definitions = block("metric_definitions");
+  f.by_url = block("by_url");
   return f;
 }
 

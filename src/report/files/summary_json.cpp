@@ -337,6 +337,7 @@ SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
   m.ttft_from_planned_ms = summary_distribution(summary.ttft_from_planned_ns, p, kNsPerMs);
   m.schedule_lag_ms = summary_distribution(summary.schedule_lag_ns, p, kNsPerMs);
   f.metric_definitions = metric_definitions_json();
+  f.by_url = by_url_json(options, info, summary);
   return f;
 }
 

@@ -37,35 +37,35 @@ OrderedJson front_json(const StudyView& view, const StudyFront& front) {
 }
 
 std::string summary_json(const StudyView& view) {
-  OrderedJson json;
-  json["schema"] = kStudySummarySchema;
-  json["study"] = study_info_to_json(view.info);
+  OrderedJson summary;
+  summary["schema"] = kStudySummarySchema;
+  summary["study"] = study_info_to_json(view.info);
   OrderedJson statuses = OrderedJson::object();
   for (const TrialRecord& row : view.rows) {
     const std::string name(trial_status_name(row.status));
     statuses[name] = statuses.value(name, 0) + 1;
   }
-  json["statuses"] = std::move(statuses);
+  summary["statuses"] = std::move(statuses);
   if (view.best) {
     const TrialRecord& best = view.rows[*view.best];
     OrderedJson params = OrderedJson::object();
     for (const auto& [name, value] : best.params) params[name] = value;
-    json["best"] = {{"trial", best.trial},         {"label", best.label},
-                    {"rung", best.rung},           {"objective", number_or_null(best.objective)},
-                    {"params", std::move(params)}, {"server_command", best.server_command}};
+    summary["best"] = {{"trial", best.trial},         {"label", best.label},
+                       {"rung", best.rung},           {"objective", number_or_null(best.objective)},
+                       {"params", std::move(params)}, {"server_command", best.server_command}};
   } else {
-    json["best"] = nullptr;
+    summary["best"] = nullptr;
   }
-  if (!view.best_note.empty()) json["best_note"] = view.best_note;
-  json["pareto"] = {{"throughput_per_user", front_json(view, view.per_user)},
-                    {"ttft_p99", front_json(view, view.latency)}};
+  if (!view.best_note.empty()) summary["best_note"] = view.best_note;
+  summary["pareto"] = {{"throughput_per_user", front_json(view, view.per_user)},
+                       {"ttft_p99", front_json(view, view.latency)}};
   OrderedJson trials = OrderedJson::array();
   for (const TrialRecord& row : view.rows) trials.push_back(record_json(row));
-  json["trials"] = std::move(trials);
+  summary["trials"] = std::move(trials);
   OrderedJson superseded = OrderedJson::array();
   for (const TrialRecord& record : view.superseded) superseded.push_back(record_json(record));
-  json["superseded"] = std::move(superseded);
-  return json.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
+  summary["superseded"] = std::move(superseded);
+  return summary.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
 }
 
 // One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
