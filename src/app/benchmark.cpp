@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/text.h"
 #include "engine/engine.h"
 #include "plan/run_plan.h"
 #include "app/progress.h"
@@ -63,11 +64,11 @@ bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
       spdlog::error(
           "cannot connect to {}: connection refused. Is the server running and listening "
           "on that host and port?",
-          config.url);
+          url_without_userinfo(config.url));
       return true;
     case ErrorKind::kResolve:
     case ErrorKind::kConnectTimeout:
-      spdlog::error("cannot reach {}: {}", config.url, probe.error_message);
+      spdlog::error("cannot reach {}: {}", url_without_userinfo(config.url), probe.error_message);
       return true;
     case ErrorKind::kHttp:
       if (probe.http_status >= 400 && probe.http_status < 500 && probe.http_status != 429) {
@@ -123,6 +124,7 @@ class Benchmark {
     metrics_options_.percentiles = config.percentiles;
     metrics_options_.goodput = parse_goodput(config.goodput);
     metrics_options_.output_forced = config.ignore_eos.value_or(false);
+    metrics_options_.url_count = config.urls.size();
     if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
     stop_rules_ = early_stop_rules(config);
     result_.sweep_dir = sweep_dir_of(config, output_timestamp());
@@ -469,7 +471,10 @@ BenchmarkResult run_benchmark(const Config& requested, const BenchmarkOptions& o
   check_context(config, source, server.identity());
 
   if (config.probe) {
-    spdlog::info("probe: one request to {}", config.url);
+    spdlog::info("probe: one request to {}{}", url_without_userinfo(config.url),
+                 config.urls.size() > 1
+                     ? fmt::format(" (the first of {} replicas)", config.urls.size())
+                     : "");
     LoadProgress probe_progress;
     std::vector<RequestRecord> probe;
     run_load(settings, LoadPlan{}, source.probe_prompts(), builder, &probe_progress, StopControl{},

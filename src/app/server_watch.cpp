@@ -52,12 +52,23 @@ ServerWatch::ServerWatch(const Config& config)
     return;
   }
   metrics_url_ = config.metrics_url.empty() ? base + "/metrics" : config.metrics_url;
+  std::vector<std::string> replica_metrics;     // several --url: each replica's /metrics, summed
+  for (const std::string& url : config.urls) {  // a replica given twice is read once
+    const std::string metrics = base_url_of(url) + "/metrics";
+    if (std::find(replica_metrics.begin(), replica_metrics.end(), metrics) ==
+        replica_metrics.end()) {
+      replica_metrics.push_back(metrics);
+    }
+  }
   HttpPoolOptions scrape_http = http;
   // A scrape that takes longer than the interval is slow; longer than 10 s (or two intervals)
   // it is given up, so that the run's "after" scrape cannot hold the results back for long.
   scrape_http.total_timeout_ms =
       static_cast<int64_t>(std::max(10.0, 2 * config.metrics_interval_s) * 1000);
-  scraper_ = std::make_unique<MetricsScraper>(metrics_url_, scrape_http);
+  scraper_ = replica_metrics.empty()
+                 ? std::make_unique<MetricsScraper>(metrics_url_, scrape_http)
+                 : std::make_unique<MetricsScraper>(replica_metrics, scrape_http);
+  metrics_url_ = scraper_->url();
   Scrape probe = scraper_->scrape();
   if (!probe.ok) {
     unavailable_ = fmt::format("{} did not answer Prometheus text: {}", metrics_url_, probe.error);

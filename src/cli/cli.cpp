@@ -256,6 +256,8 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   config.shards = shard.count;
   config.shard_source = shard.source;
   if (!raw.start_at.empty()) config.start_at_unix_ns = parse_start_at(raw.start_at, errors);
+  if (!raw.urls.empty()) config.url = raw.urls.front();
+  if (raw.urls.size() > 1) config.urls = raw.urls;
   if (app.count("--api-key") > 0) {
     config.api_key = raw.api_key;
   } else if (const char* env = std::getenv("OPENAI_API_KEY"); env != nullptr) {
@@ -284,8 +286,12 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
     config.default_cap = true;
   }
   if ((config.tokenize_prompt || speed_benchmark) && config.url.ends_with("/chat/completions")) {
-    config.url.replace(config.url.size() - std::string_view("/chat/completions").size(),
-                       std::string_view("/chat/completions").size(), "/completions");
+    constexpr std::string_view kChatPath = "/chat/completions";
+    config.url.replace(config.url.size() - kChatPath.size(), kChatPath.size(), "/completions");
+    for (std::string& url : config.urls) {  // every replica's URL alike
+      if (url.ends_with(kChatPath))
+        url.replace(url.size() - kChatPath.size(), kChatPath.size(), "/completions");
+    }
     outcome.warnings.push_back(fmt::format(
         "llmperf: warning: {} uses the completions API: sending to {}",
         config.tokenize_prompt ? "--tokenize-prompt (token ids)" : "--dataset " + config.dataset,

@@ -116,6 +116,43 @@ void validate_target(const Config& c, std::vector<std::string>& errors) {
   }
 }
 
+// Several --url (replicas): every URL valid and of one API (the same path). A URL given twice is
+// allowed: it gets twice the share of the requests.
+void validate_replicas(const Config& c, std::vector<std::string>& errors) {
+  if (c.url_policy != "round-robin" && c.url_policy != "least-inflight") {
+    errors.push_back(fmt::format("--url-policy must be round-robin or least-inflight (got \"{}\")",
+                                 c.url_policy));
+  }
+  if (c.urls.size() < 2) return;
+  const auto normal_path = [](std::string_view path) {
+    while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+    return path;
+  };
+  const std::optional<UrlParts> first = split_url(c.urls.front());
+  for (size_t i = 0; i < c.urls.size(); ++i) {
+    const std::optional<UrlParts> url = split_url(c.urls[i]);
+    if (!url || url->host.empty() || url->host == "[]") {
+      errors.push_back(
+          fmt::format("--url #{} must be an http:// or https:// URL with a host (got "
+                      "\"{}\")",
+                      i + 1, c.urls[i]));
+      continue;
+    }
+    if (first && normal_path(url->path) != normal_path(first->path)) {
+      errors.push_back(fmt::format(
+          "every --url must name the same endpoint path (one API for all replicas): --url #1 has "
+          "\"{}\", --url #{} has \"{}\"",
+          first->path, i + 1, url->path));
+    }
+  }
+  if (!c.metrics_url.empty()) {
+    errors.push_back(
+        "--metrics-url names one /metrics, but several --url are given: each "
+        "replica's /metrics is read at its own base URL (or --no-server-metrics)");
+  }
+  if (c.profile) errors.push_back("--profile starts one server's profiler: give one --url");
+}
+
 // --dataset random (and speed_benchmark): lengths in tokens.
 void validate_synthetic(const Config& c, std::vector<std::string>& errors) {
   if (c.input_tokens.empty() && c.max_prompt_length == std::numeric_limits<int64_t>::max()) {
@@ -499,6 +536,7 @@ void resolve_config(Config& config) {
 std::vector<std::string> validate_config(const Config& config) {
   std::vector<std::string> errors;
   validate_target(config, errors);
+  validate_replicas(config, errors);
   validate_sessions(config, errors);
   validate_dataset(config, errors);
   validate_load(config, errors);

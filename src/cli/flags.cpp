@@ -12,9 +12,17 @@ namespace {
 
 void add_target_options(CLI::App& app, Config& c, RawFlags& raw) {
   const char* group = "Target";
-  app.add_option("--url", c.url,
+  app.add_option("--url", raw.urls,
                  "Endpoint; its path picks the API: /completions (not /chat/completions), "
-                 "/embeddings, /rerank, /responses, otherwise chat")
+                 "/embeddings, /rerank, /responses, otherwise chat. Given several times: "
+                 "replicas without a load balancer, requests spread by --url-policy")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->default_str(c.url)
+      ->group(group);
+  app.add_option("--url-policy", c.url_policy,
+                 "Several --url: round-robin (by request id) | least-inflight (the replica with "
+                 "the fewest requests in flight at send time)")
       ->group(group);
   app.add_option("--model", c.model, "Model name sent in every request (required)")->group(group);
   app.add_option("--api-key", raw.api_key, "Bearer token (default: $OPENAI_API_KEY)")->group(group);

@@ -78,7 +78,11 @@ struct Config {
   // --api: openai (chat, completions, embeddings, rerank or responses by the URL path), or
   // EvalScope's openai_embedding | openai_rerank | openai_responses, which name the API outright.
   std::string api = "openai";
-  std::string url = "http://127.0.0.1:8000/v1/chat/completions";  // --url
+  std::string url = "http://127.0.0.1:8000/v1/chat/completions";  // --url (the first, if several)
+  // --url given more than once: every replica's URL, in the order given (urls[0] == url); empty
+  // with one --url. Requests are spread over them by --url-policy.
+  std::vector<std::string> urls;
+  std::string url_policy = "round-robin";  // --url-policy: round-robin | least-inflight
   std::string model;    // --model ("": the one model the server's /v1/models lists)
   std::string api_key;  // --api-key or $OPENAI_API_KEY; secret, never written anywhere
   std::vector<std::pair<std::string, std::string>> headers;  // --headers k=v ...

@@ -51,6 +51,9 @@ struct RequestRecord {
   uint32_t prompt_index = 0;  // index of the prompt in the dataset's accepted prompts
   bool stream = true;         // true when the request asked for an SSE stream
   bool warmup = false;        // true when excluded from statistics as warm-up
+  // Several --url (replicas): the index of the URL the request went to in the run's list of URLs
+  // (summary.json's config.urls); -1 with one URL.
+  int32_t url_index = -1;
 
   int64_t planned_ns = -1;        // planned send time (open loop); equals sent_ns in closed loop
   // Open loop: how long the planned send waited for a free slot of its worker (every slot held

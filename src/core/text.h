@@ -23,4 +23,23 @@ inline std::string ascii_lower(std::string_view text) {
   return out;
 }
 
+// The userinfo of a URL ("user:password" in "http://user:password@host/..."), or "" when it has
+// none.
+inline std::string_view url_userinfo(std::string_view url) {
+  const size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos) return {};
+  const std::string_view rest = url.substr(scheme + 3);
+  const std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
+  const size_t at = authority.rfind('@');
+  return at == std::string_view::npos ? std::string_view() : authority.substr(0, at);
+}
+
+// `url` without its userinfo, to be shown or written: "http://u:p@host/x" -> "http://host/x".
+inline std::string url_without_userinfo(std::string_view url) {
+  const std::string_view userinfo = url_userinfo(url);
+  if (userinfo.empty()) return std::string(url);
+  const size_t at = url.find(userinfo);
+  return std::string(url.substr(0, at)) + std::string(url.substr(at + userinfo.size() + 1));
+}
+
 }  // namespace llmperf

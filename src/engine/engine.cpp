@@ -66,6 +66,11 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
   shared.read_timeout_ns = seconds_to_ms(settings.read_timeout_s) * 1'000'000;
   shared.progress = progress;
   shared.stop = stop;
+  std::unique_ptr<ReplicaChooser> replicas;
+  if (settings.urls.size() > 1) {
+    replicas = std::make_unique<ReplicaChooser>(settings.urls, settings.least_inflight);
+    shared.replicas = replicas.get();
+  }
 
   std::vector<std::unique_ptr<Worker>> workers;
   for (int i = 0; i < threads; ++i) {

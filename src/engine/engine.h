@@ -37,6 +37,11 @@ struct RequestSettings {
   double keep_text_mib = 64;        // --keep-text: answer text kept for the records, at most
   TurnDelay turn_delay;             // --turn-delay: think time before each later turn
   uint64_t seed = 0;                // --seed, for the turn delays' draws
+  // Several --url: the replicas requests are spread over (empty: `url` only), and how: the one
+  // with the fewest requests in flight at send time (ties by round-robin), or round-robin by
+  // request id (by conversation with --multi-turn, so a conversation stays on one replica).
+  std::vector<std::string> urls;
+  bool least_inflight = false;
 };
 
 // What one run asks of the engine.

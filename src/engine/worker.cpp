@@ -417,6 +417,14 @@ void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
                         : slot.keep_text            ? &record.output_text
                                                     : nullptr;
   slot.handler.start(&record, answer, api);
+  if (shared_.replicas != nullptr) {  // several --url: this request's replica
+    const int64_t ordinal =
+        (record.session_id >= 0 ? record.session_id : static_cast<int64_t>(record.id)) -
+        shared_.plan->shard;
+    record.url_index =
+        shared_.replicas->acquire(static_cast<uint64_t>(ordinal / shared_.plan->shards));
+    curl_easy_setopt(slot.easy, CURLOPT_URL, shared_.replicas->url(record.url_index).c_str());
+  }
   slot.error_buffer[0] = '\0';
   slot.attempts = 0;
   slot.resent = false;
@@ -479,7 +487,10 @@ void Worker::complete(Slot& slot, CURLcode code) {
   const int64_t now = now_ns();
   // Read once per request, at its end: the verdict's facts and the record's HTTP phases.
   const TransferFacts facts = read_transfer_facts(slot.easy, code);
-  TransportVerdict verdict = classify_transfer(facts, slot.error_buffer, shared_.transport.url);
+  TransportVerdict verdict =
+      classify_transfer(facts, slot.error_buffer,
+                        slot.record.url_index >= 0 ? shared_.replicas->url(slot.record.url_index)
+                                                   : shared_.transport.url);
   curl_multi_remove_handle(multi_, slot.easy);
   count_attempts(slot, code);
   if (verdict.resendable && !slot.resent) {
@@ -515,6 +526,7 @@ void Worker::release(Slot& slot) {
     shared_.kept_text_bytes.fetch_add(static_cast<int64_t>(slot.record.output_text.size()),
                                       std::memory_order_relaxed);
   }
+  if (slot.record.url_index >= 0) shared_.replicas->release(slot.record.url_index);
   const int64_t now = now_ns();
   const bool next_turn = shared_.sessions != nullptr && slot.record.ok() &&
                          continue_session(slot, now);

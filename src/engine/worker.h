@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/replicas.h"
 #include "engine/response_handler.h"
 #include "http/curl_transport.h"
 #include "workload/replay/session_script.h"
@@ -45,6 +46,7 @@ struct WorkerShared {
   LoadProgress* progress = nullptr;
   StopControl stop;
   std::atomic<bool> abort{false};  // set by run_load when the record sink failed: cancel everything
+  ReplicaChooser* replicas = nullptr;  // several --url: where each request goes (null: one URL)
 };
 
 class Worker {

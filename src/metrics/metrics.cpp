@@ -67,9 +67,19 @@ SummaryBuilder::SummaryBuilder(MetricsOptions options)
       itl_(options_.itl_exact_limit),
       output_tokens_(options_.origin_ns) {
   summary_.percentiles = options_.percentiles;
+  if (options_.url_count > 1) {
+    MetricsOptions each = options_;
+    each.url_count = 0;
+    for (size_t i = 0; i < options_.url_count; ++i) {
+      by_url_.push_back(std::make_unique<SummaryBuilder>(each));
+    }
+  }
 }
 
 void SummaryBuilder::add(const RequestRecord& r) {
+  if (r.url_index >= 0 && static_cast<size_t>(r.url_index) < by_url_.size()) {
+    by_url_[static_cast<size_t>(r.url_index)]->add(r);
+  }
   if (r.warmup) {
     ++summary_.warmup;
     return;
@@ -249,6 +259,7 @@ std::vector<RateSegment> SummaryBuilder::rate_segments(const std::deque<Row>& ro
 
 RunSummary SummaryBuilder::finish(RunTrace* trace) {
   RunSummary s = std::move(summary_);
+  for (const auto& builder : by_url_) s.by_url.push_back(builder->finish());
   const std::vector<double>& p = options_.percentiles;
 
   // DESIGN §3 run window: earliest t_send to latest end among measured requests.

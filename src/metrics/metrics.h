@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,9 @@ struct MetricsOptions {
   // --ignore-eos: every output was asked to run to its max_tokens, so one that stops short missed
   // its length (RunSummary::length_misses).
   bool output_forced = false;
+  // Several --url: the number of URLs; each gets a summary of its own records (RunSummary::by_url,
+  // by RequestRecord::url_index). 0 or 1: none.
+  size_t url_count = 0;
 };
 
 // One span of planned send time of a run whose rate moves: the rate the schedule asked for there
@@ -159,6 +163,10 @@ struct RunSummary {
   // The server's own view over the run, from its /metrics (filled by the runner, not by
   // summarize; server.available is false when it was not read).
   ServerSummary server;
+
+  // Several --url: one summary per URL, of the records sent there (by url_index; summary i is
+  // config.urls[i]), computed as this one is. Empty with one URL.
+  std::vector<RunSummary> by_url;
 };
 
 // What report.html draws beyond the summary, gathered in the same pass: about 24 bytes per
@@ -229,6 +237,8 @@ class SummaryBuilder {
   PooledSamples itl_;
   TimeBins output_tokens_;
   std::vector<double> tokens_per_second_;  // successful requests' output tokens, 1 s bins
+  // Several --url (MetricsOptions::url_count > 1): a builder per URL, fed that URL's records.
+  std::vector<std::unique_ptr<SummaryBuilder>> by_url_;
 };
 
 // summarize(records) == a SummaryBuilder fed every record, finished.

@@ -137,6 +137,8 @@ RequestSettings request_settings(const Config& config) {
   settings.keep_text_mib = config.keep_text_mib;
   settings.turn_delay = config.turn_delay;
   settings.seed = config.seed;
+  settings.urls = config.urls;
+  settings.least_inflight = config.url_policy == "least-inflight";
   return settings;
 }
 

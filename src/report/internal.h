@@ -107,6 +107,10 @@ SummaryFile read_summary_file(const std::string& path);
 std::string cap_reached_text(const RunInfo& info, const RunSummary& summary);
 // summary.json's "server": identity, /metrics over the run, reconciliation, profiling.
 Json server_json(const RunInfo& info, const RunSummary& summary);
+// Several --url: the text summary's "By URL" table ("" with one URL).
+std::string by_url_text(const ReportOptions& options, const RunSummary& summary);
+// Several --url: summary.json's "by_url" array, one object per URL (null with one URL).
+Json by_url_json(const ReportOptions& options, const RunInfo& info, const RunSummary& summary);
 // A server histogram's q-quantile (0-1) as the text tables show it, in milliseconds; "-" for
 // both when the histogram has no observations.
 struct QuantileCells {
@@ -138,8 +142,9 @@ nlohmann::json read_json_file(const std::string& path);
 // True when a header's value is a credential and must be masked.
 bool is_secret_header(const std::string& name);
 
-// The config's credential values (API key, secret header values), as they would appear in plain
-// text and inside JSON strings; values too short to scrub safely are left out.
+// The config's credential values (API key, secret header values, the user:password of a URL),
+// as they would appear in plain text and inside JSON strings; values too short to scrub safely
+// are left out.
 std::vector<std::string> secrets_of(const Config& config);
 // `text` with each of `secrets` (ReportOptions::secrets) replaced by "***".
 std::string redact(std::string text, const std::vector<std::string>& secrets);

@@ -30,6 +30,9 @@ struct ReportOptions {
   std::string model;  // --model
   std::string name;   // --name ("" when not given): titles
   std::string url;    // the endpoint, for the header lines
+  // Several --url: every replica's URL without its userinfo, in the order given (records'
+  // url_index points into it); empty with one URL.
+  std::vector<std::string> urls;
   ApiKind api_kind = ApiKind::kChat;
   bool stream = true;      // streamed requests (the header's "stream"/"non-stream")
   int64_t batch_size = 1;  // --batch-size: inputs per embeddings request

@@ -124,6 +124,8 @@ struct SummaryFile {
   // "repeats", after "metrics" (the summary.json of a run made with --num-runs): key metric ->
   // {"n", "mean", "ci95_low", "ci95_high", "cv", "noisy", "values"} (verdict/repeats.h)
   Json repeats;
+  // Several --url: one object per URL (by_url_json); null, and absent from the file, otherwise.
+  Json by_url;
 };
 
 // Parses summary.json's text. Throws std::invalid_argument saying what is wrong: "not valid JSON
@@ -133,6 +135,9 @@ SummaryFile parse_summary_file(std::string_view text);
 
 // The file's text: two-space indented JSON, invalid UTF-8 replaced by U+FFFD, and a newline.
 std::string summary_file_text(const SummaryFile& file);
+
+// The "metrics" object of summary.json (also each "by_url" entry's).
+nlohmann::ordered_json summary_metrics_json(const SummaryMetrics& metrics);
 
 // A distribution's JSON, or null (the form of every distribution in summary.json).
 nlohmann::ordered_json distribution_file_json(const std::optional<SummaryDistribution>& d);

@@ -3,10 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "core/clock.h"
+#include "core/text.h"
 #include "protocol/chunk_decoder.h"
+#include "protocol/prometheus_sum.h"
 
 namespace llmperf {
 std::optional<std::string> exposition_problem(const HttpReply& reply, const Exposition& parsed) {
@@ -34,9 +37,48 @@ MetricsScraper::MetricsScraper(std::string url, HttpPoolOptions http) : url_(std
   pool_ = std::make_unique<HttpPool>(std::move(http));
 }
 
+MetricsScraper::MetricsScraper(std::vector<std::string> urls, HttpPoolOptions http) {
+  if (urls.size() == 1) url_ = url_without_userinfo(urls.front());  // e.g. replicas of one host
+  if (urls.size() > 1) {
+    for (const std::string& url : urls) {  // shown and logged: no credentials
+      url_ += (url_.empty() ? "" : ", ") + url_without_userinfo(url);
+    }
+    urls_ = std::move(urls);
+  }
+  http.max_in_flight = std::max<int>(1, static_cast<int>(urls_.size()));
+  http.reuse_connections = false;
+  pool_ = std::make_unique<HttpPool>(std::move(http));
+}
+
 MetricsScraper::~MetricsScraper() { stop(); }
 
+Scrape MetricsScraper::scrape_replicas() {
+  Scrape s;
+  std::vector<HttpCall> calls(urls_.size());
+  for (size_t i = 0; i < urls_.size(); ++i) {
+    calls[i].url = urls_[i];
+    calls[i].get = true;
+  }
+  const int64_t started = now_ns();
+  const std::vector<HttpReply> replies = pool_->run(calls, {}, &stopping_);
+  s.t_ns = now_ns();
+  s.t_unix_ns = unix_now_ns();
+  s.duration_ns = s.t_ns - started;
+  std::vector<Exposition> parts(replies.size());
+  for (size_t i = 0; i < replies.size(); ++i) {
+    if (replies[i].ok()) parts[i] = parse_prometheus(replies[i].body);
+    if (const std::optional<std::string> problem = exposition_problem(replies[i], parts[i])) {
+      s.error = fmt::format("{}: {}", urls_[i], *problem);
+      return s;
+    }
+  }
+  s.exposition = sum_expositions(parts);
+  s.ok = true;
+  return s;
+}
+
 Scrape MetricsScraper::scrape() {
+  if (!urls_.empty()) return scrape_replicas();
   Scrape s;
   HttpCall call;
   call.url = url_;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "http/http_pool.h"
 #include "protocol/prometheus.h"
@@ -35,6 +36,9 @@ class MetricsScraper {
  public:
   // Throws std::runtime_error when curl cannot be set up.
   MetricsScraper(std::string url, HttpPoolOptions http);
+  // Several replicas: each scrape reads every URL at once and is their sum (sum_expositions);
+  // it fails when any of them fails. One URL: as above.
+  MetricsScraper(std::vector<std::string> urls, HttpPoolOptions http);
   ~MetricsScraper();  // stops the periodic scrapes
   MetricsScraper(const MetricsScraper&) = delete;
   MetricsScraper& operator=(const MetricsScraper&) = delete;
@@ -54,7 +58,10 @@ class MetricsScraper {
  private:
   void loop(int64_t interval_ns, const std::function<void(Scrape&&)>& on_scrape);
 
-  std::string url_;
+  Scrape scrape_replicas();  // several URLs: each read, then summed
+
+  std::string url_;                // the URL, or the replicas' joined by ", "
+  std::vector<std::string> urls_;  // several replicas (empty: url_ only)
   std::unique_ptr<HttpPool> pool_;
   std::thread thread_;
   std::mutex mutex_;

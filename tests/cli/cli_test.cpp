@@ -89,6 +89,32 @@ TEST_F(CliTest, StopFollowedByMoreFlags) {
   EXPECT_EQ(p.config.max_tokens, 64);
 }
 
+// --url given several times: replicas. The first is Config::url; one --url keeps urls empty;
+// --tokenize-prompt moves every replica to /completions alike.
+TEST_F(CliTest, UrlGivenSeveralTimesListsTheReplicas) {
+  Parsed one = parse_with({});
+  ASSERT_TRUE(one.outcome.proceed) << one.outcome.output;
+  EXPECT_TRUE(one.config.urls.empty());
+  EXPECT_EQ(one.config.url_policy, "round-robin");
+  Parsed p = parse_with(
+      {"--url", "http://10.0.0.2:8000/v1/chat/completions", "--url-policy", "least-inflight"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/chat/completions");
+  EXPECT_EQ(p.config.urls, (std::vector<std::string>{"http://127.0.0.1:8000/v1/chat/completions",
+                                                     "http://10.0.0.2:8000/v1/chat/completions"}));
+  EXPECT_EQ(p.config.url_policy, "least-inflight");
+  Parsed tokens =
+      parse_with({"--url", "http://10.0.0.2:8000/v1/chat/completions", "--tokenize-prompt",
+                  "--dataset", "random", "--input-tokens", "8", "--output-tokens", "8"});
+  ASSERT_TRUE(tokens.outcome.proceed) << tokens.outcome.output;
+  EXPECT_EQ(tokens.config.urls[1], "http://10.0.0.2:8000/v1/completions");
+  EXPECT_EQ(tokens.config.url, tokens.config.urls[0]);
+  Parsed metrics = parse_with({"--url", "http://10.0.0.2:8000/v1/chat/completions", "--metrics-url",
+                               "http://10.0.0.2:8000/metrics"});
+  EXPECT_EQ(metrics.outcome.exit_code, 2);
+  EXPECT_NE(metrics.outcome.output.find("--metrics-url"), std::string::npos);
+}
+
 TEST_F(CliTest, SweepListsPairByPosition) {
   Parsed p = parse_with({"--parallel", "8", "16", "32", "-n", "100", "200", "400"});
   ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;

@@ -530,5 +530,29 @@ TEST(SummaryBuilder, PeakOutputThroughputAndPeakConcurrency) {
   EXPECT_EQ(empty.peak_concurrency, 0);
 }
 
+// Several --url: each URL's summary is the one its records alone give (same computation), and
+// the run's summary is unchanged by the breakdown.
+TEST(SummaryByUrl, EachUrlGetsTheSummaryOfItsOwnRecords) {
+  std::vector<RequestRecord> records = closed_loop_trace();
+  for (size_t i = 0; i < records.size(); ++i) records[i].url_index = i == 2 ? 1 : 0;
+  MetricsOptions options;
+  const RunSummary whole = summarize(records, options);
+  EXPECT_TRUE(whole.by_url.empty());  // url_count 0: no breakdown
+  options.url_count = 2;
+  const RunSummary split = summarize(records, options);
+  ASSERT_EQ(split.by_url.size(), 2u);
+  EXPECT_EQ(split.total, whole.total);
+  EXPECT_EQ(split.ttft_ns.mean, whole.ttft_ns.mean);
+  options.url_count = 0;
+  const RunSummary first = summarize({records[0], records[1]}, options);
+  const RunSummary second = summarize({records[2]}, options);
+  EXPECT_EQ(split.by_url[0].total, 2);
+  EXPECT_EQ(split.by_url[1].total, 1);
+  EXPECT_EQ(split.by_url[0].ttft_ns.mean, first.ttft_ns.mean);
+  EXPECT_EQ(split.by_url[0].qps, first.qps);
+  EXPECT_EQ(split.by_url[1].latency_ns.percentiles, second.latency_ns.percentiles);
+  EXPECT_TRUE(split.by_url[0].by_url.empty());
+}
+
 }  // namespace
 }  // namespace llmperf

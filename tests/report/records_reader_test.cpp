@@ -59,6 +59,19 @@ TEST_F(RecordsReaderTest, StreamsEveryRecordWithItsLineNumberAndAnchor) {
   EXPECT_EQ(anchors, (std::vector<int64_t>{info.anchor_unix_ns, info.anchor_unix_ns}));
 }
 
+// Several --url: the record's url_index is written and read back; with one URL (-1) it is not
+// written at all.
+TEST_F(RecordsReaderTest, TheUrlIndexRoundTrips) {
+  RequestRecord replica;
+  replica.url_index = 2;
+  RequestRecord single;
+  EXPECT_EQ(record_to_json(single, RunInfo{}).find("url_index"), std::string::npos);
+  write(record_to_json(replica, RunInfo{}) + "\n" + record_to_json(single, RunInfo{}) + "\n");
+  std::vector<int32_t> indexes;
+  read_records_file(path_, [&](RecordsLine& line) { indexes.push_back(line.record.url_index); });
+  EXPECT_EQ(indexes, (std::vector<int32_t>{2, -1}));
+}
+
 TEST_F(RecordsReaderTest, AMalformedLineIsNamedByFileAndLine) {
   RequestRecord record;
   write(record_to_json(record, RunInfo{}) + "\n{\"id\": \"x\"}\n");

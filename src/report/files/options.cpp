@@ -67,7 +67,7 @@ Json config_json(const Config& config) {
   if (config.max_prompt_length != std::numeric_limits<int64_t>::max()) {
     max_prompt_length = config.max_prompt_length;
   }
-  Json j{
+  Json out{
       {"api", config.api},
       {"api_kind", api_kind_name(config.api_kind)},
       {"url", config.url},
@@ -146,20 +146,26 @@ Json config_json(const Config& config) {
        config.start_at_unix_ns < 0 ? Json(nullptr) : Json(config.start_at_unix_ns)},
   };
   // Early stops and repeats: only when asked for, so that other runs keep their bytes.
-  if (config.max_errors > 0) j["max_errors"] = config.max_errors;
+  if (config.max_errors > 0) out["max_errors"] = config.max_errors;
   if (config.max_error_rate >= 0) {
-    j["max_error_rate"] = config.max_error_rate;
-    j["error_window"] = config.error_window;
+    out["max_error_rate"] = config.max_error_rate;
+    out["error_window"] = config.error_window;
   }
   if (config.stop_on_saturation) {
-    j["stop_on_saturation"] = true;
-    j["saturation_window"] = config.saturation_window_s;
+    out["stop_on_saturation"] = true;
+    out["saturation_window"] = config.saturation_window_s;
   }
   if (config.max_errors > 0 || config.max_error_rate >= 0 || config.stop_on_saturation) {
-    j["on_stop"] = config.on_stop;
+    out["on_stop"] = config.on_stop;
   }
-  if (config.num_runs > 1) j["num_runs"] = config.num_runs;
-  return j;
+  if (config.num_runs > 1) out["num_runs"] = config.num_runs;
+  if (config.urls.size() > 1) {  // several --url: the list records' url_index points into
+    Json urls = Json::array();
+    for (const std::string& url : config.urls) urls.push_back(url_without_userinfo(url));
+    out["urls"] = urls;
+    out["url_policy"] = config.url_policy;
+  }
+  return out;
 }
 
 }  // namespace report_detail
@@ -186,6 +192,7 @@ ReportOptions report_options(const Config& config) {
   options.model = config.model;
   options.name = config.name;
   options.url = config.url;
+  for (const std::string& url : config.urls) options.urls.push_back(url_without_userinfo(url));
   options.api_kind = config.api_kind;
   options.stream = config.stream;
   options.batch_size = config.batch_size;
@@ -222,6 +229,7 @@ ReportOptions report_options(const SummaryFile& saved) {
   read_json_field(c, "model", options.model);
   read_json_field(c, "name", options.name);
   read_json_field(c, "url", options.url);
+  read_json_field(c, "urls", options.urls);
   options.api_kind = api_kind_from_name(json_field<std::string>(c, "api_kind").value_or("chat"));
   read_json_field(c, "stream", options.stream);
   read_json_field(c, "batch_size", options.batch_size);

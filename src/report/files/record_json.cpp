@@ -166,6 +166,7 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
   line.key("prompt_index").integer(record.prompt_index);
   line.key("stream").boolean(record.stream);
   line.key("warmup").boolean(record.warmup);
+  if (record.url_index >= 0) line.key("url_index").integer(record.url_index);  // several --url
   line.key("ok").boolean(record.ok());
   line.key("error_kind");
   record.ok() ? line.null() : line.string(failure_kind_name(record.error, record.http_status));
@@ -249,6 +250,7 @@ RequestRecord record_from_parsed_line(const nlohmann::json& j, const std::string
     integer("prompt_index", r.prompt_index);
     r.stream = j.value("stream", true);
     r.warmup = j.value("warmup", false);
+    integer("url_index", r.url_index);
     r.planned_ns = time_from_json(j, "planned_ns");
     integer("slot_wait_ns", r.slot_wait_ns);
     r.sent_ns = time_from_json(j, "sent_ns");

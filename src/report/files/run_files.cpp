@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.h"
+#include "core/text.h"
 #include "report/internal.h"
 #include "report/views.h"
 
@@ -45,6 +46,16 @@ std::vector<std::string> report_detail::secrets_of(const Config& config) {
     if (!report_detail::is_secret_header(name)) continue;
     raw.push_back(value);
     if (value.rfind("Bearer ", 0) == 0) raw.push_back(value.substr(7));
+  }
+  // Credentials in a URL ("http://user:password@host/..."): the password, and user:password.
+  std::vector<std::string> urls = config.urls;
+  urls.push_back(config.url);
+  for (const std::string& url : urls) {
+    const std::string_view userinfo = url_userinfo(url);
+    const size_t colon = userinfo.find(':');
+    if (colon == std::string_view::npos) continue;
+    raw.emplace_back(userinfo);
+    raw.emplace_back(userinfo.substr(colon + 1));
   }
   std::vector<std::string> secrets;
   for (const auto& secret : raw) {

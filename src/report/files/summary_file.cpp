@@ -196,7 +196,7 @@ SummaryMetrics metrics_from_json(const Json& j) {
 }
 
 Json summary_file_json(const SummaryFile& f) {
-  return Json{
+  Json out{
       {"schema", kSummarySchema},
       {"llmperf_version", f.llmperf_version},
       {"run", run_json(f.run)},
@@ -232,6 +232,8 @@ Json summary_file_json(const SummaryFile& f) {
       {"metrics", metrics_json(f.metrics)},
       {"metric_definitions", f.metric_definitions},
   };
+  if (!f.by_url.is_null()) out["by_url"] = f.by_url;  // several --url only
+  return out;
 }
 
 // `object` with `key`: `value` inserted right after `after` (the keys keep their order).
@@ -253,6 +255,8 @@ Json summary_file_full_json(const SummaryFile& f) {
 }
 
 }  // namespace
+
+Json summary_metrics_json(const SummaryMetrics& metrics) { return metrics_json(metrics); }
 
 std::optional<double> SummaryDistribution::percentile(std::string_view key) const {
   for (const auto& [name, value] : percentiles) {
@@ -333,6 +337,7 @@ SummaryFile parse_summary_file(std::string_view text) {
   f.metric_definitions = block("metric_definitions");
   f.stopped_early = block("stopped_early");
   f.repeats = block("repeats");
+  f.by_url = block("by_url");
   return f;
 }
 

@@ -344,6 +344,7 @@ SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
                            {"after_requests", info.stopped_early->after_requests},
                            {"detail", info.stopped_early->detail}};
   }
+  f.by_url = by_url_json(options, info, summary);
   return f;
 }
 

@@ -276,8 +276,10 @@ std::string render_text_summary(const ReportOptions& options, const RunInfo& inf
                           ? options.model
                           : fmt::format("{} (model {})", options.name, options.model);
   std::string out = fmt::format(
-      "llmperf: {} | {} | parallel {} | {} {} | {}", title, options.url, info.parallel, info.number,
-      s.sessions.empty() ? "requests" : "conversations", request_kind(options));
+      "llmperf: {} | {} | parallel {} | {} {} | {}", title,
+      options.urls.size() > 1 ? fmt::format("{} URLs", options.urls.size()) : options.url,
+      info.parallel, info.number, s.sessions.empty() ? "requests" : "conversations",
+      request_kind(options));
   if (info.workload.trace.on) {
     out += fmt::format(" | trace x{:g} (mean {} req/s)", info.workload.trace.speedup,
                        format_number(info.rate));
@@ -355,6 +357,7 @@ std::string render_text_summary(const ReportOptions& options, const RunInfo& inf
   if (!s.percentiles.empty()) out += "\nPercentiles\n" + percentile_table(s);
   out += workload_text(info, s);
   if (s.failed > 0) out += "\nFailures by kind\n" + failures_table(s);
+  out += by_url_text(options, s);
   std::string notes = dataset_notes(info.dataset);
   if (!notes.empty()) out += "\nDataset notes\n" + notes;
   return redact(std::move(out), options.secrets);
