@@ -125,6 +125,7 @@ class Benchmark {
     metrics_options_.goodput = parse_goodput(config.goodput);
     metrics_options_.output_forced = config.ignore_eos.value_or(false);
     metrics_options_.url_count = config.urls.size();
+    metrics_options_.include_cancelled = config.include_cancelled;
     if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
     stop_rules_ = early_stop_rules(config);
     result_.sweep_dir = sweep_dir_of(config, output_timestamp());
@@ -477,8 +478,10 @@ BenchmarkResult run_benchmark(const Config& requested, const BenchmarkOptions& o
                      : "");
     LoadProgress probe_progress;
     std::vector<RequestRecord> probe;
-    run_load(settings, LoadPlan{}, source.probe_prompts(), builder, &probe_progress, StopControl{},
-             [&probe](std::span<RequestRecord> records) {
+    RequestSettings probe_settings = settings;
+    probe_settings.cancel_rate = 0;  // the probe is never closed on purpose
+    run_load(probe_settings, LoadPlan{}, source.probe_prompts(), builder, &probe_progress,
+             StopControl{}, [&probe](std::span<RequestRecord> records) {
                for (RequestRecord& record : records) probe.push_back(std::move(record));
              });
     if (probe.empty() || probe_blocks_run(config, probe.front())) {

@@ -153,6 +153,26 @@ void validate_replicas(const Config& c, std::vector<std::string>& errors) {
   if (c.profile) errors.push_back("--profile starts one server's profiler: give one --url");
 }
 
+// --cancel-rate and --cancel-after.
+void validate_cancellation(const Config& c, std::vector<std::string>& errors) {
+  if (!(c.cancel_rate >= 0 && c.cancel_rate <= 1)) {
+    errors.push_back(
+        fmt::format("--cancel-rate must be a fraction in [0, 1], got {}", c.cancel_rate));
+  }
+  const std::optional<CancelAfter> after = parse_cancel_after(c.cancel_after);
+  if (!after) {
+    errors.push_back(fmt::format(
+        "--cancel-after must be SECONDS (e.g. 2.5), ttft or N-tokens (e.g. 20-tokens), got \"{}\"",
+        c.cancel_after));
+  } else if (c.cancel_rate > 0 && after->chunks > 0 && (!c.stream || !generates_text(c.api_kind))) {
+    errors.push_back(
+        fmt::format("--cancel-after {} counts streamed output chunks: it needs a "
+                    "stream (no --no-stream) of an API that generates text; give "
+                    "SECONDS instead",
+                    c.cancel_after));
+  }
+}
+
 // --dataset random (and speed_benchmark): lengths in tokens.
 void validate_synthetic(const Config& c, std::vector<std::string>& errors) {
   if (c.input_tokens.empty() && c.max_prompt_length == std::numeric_limits<int64_t>::max()) {
@@ -537,6 +557,7 @@ std::vector<std::string> validate_config(const Config& config) {
   std::vector<std::string> errors;
   validate_target(config, errors);
   validate_replicas(config, errors);
+  validate_cancellation(config, errors);
   validate_sessions(config, errors);
   validate_dataset(config, errors);
   validate_load(config, errors);

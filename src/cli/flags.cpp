@@ -269,6 +269,18 @@ void add_open_loop_options(CLI::App& app, Config& c) {
                  "Stop dispatching after this many seconds (whichever of -n and duration comes "
                  "first; 0 = no limit)")
       ->group(group);
+  app.add_option("--cancel-rate", c.cancel_rate,
+                 "Fraction (0-1) of the measured requests closed on purpose, as a user closing a "
+                 "chat does (chosen reproducibly from --seed); outcome 'cancelled'")
+      ->group(group);
+  app.add_option("--cancel-after", c.cancel_after,
+                 "When a request chosen by --cancel-rate is closed: SECONDS after its send, ttft "
+                 "(after its first output chunk) or N-tokens (after N output chunks)")
+      ->group(group);
+  app.add_flag("--include-cancelled", c.include_cancelled,
+               "Keep cancelled requests in the latency and token statistics (TTFT, ITL, latency "
+               "to the close)")
+      ->group(group);
   app.add_option("--warmup-num,--num-warmups", c.warmup_num,
                  "Warm-up requests sent first and excluded from every statistic: a count, or a "
                  "fraction of -n when < 1")

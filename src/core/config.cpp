@@ -3,6 +3,7 @@
 #include "core/config.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <random>
 
@@ -112,6 +113,40 @@ std::string TurnDelay::text() const {
       return fmt::format("exponential, mean {:g} s", low_s);
   }
   return {};
+}
+
+}  // namespace llmperf
+
+namespace llmperf {
+
+std::string CancelAfter::text() const {
+  if (seconds >= 0) return fmt::format("{:g} s", seconds);
+  if (chunks == 1) return "ttft";
+  return fmt::format("{} tokens", chunks);
+}
+
+std::optional<CancelAfter> parse_cancel_after(std::string_view value) {
+  CancelAfter after;
+  if (value == "ttft") {
+    after.chunks = 1;
+    return after;
+  }
+  const auto number = [](std::string_view text, auto& out) {
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return error == std::errc() && end == text.data() + text.size();
+  };
+  for (std::string_view suffix : {"-tokens", "-token"}) {
+    if (value.ends_with(suffix)) {
+      int64_t n = 0;
+      if (!number(value.substr(0, value.size() - suffix.size()), n) || n < 1) return std::nullopt;
+      after.chunks = n;
+      return after;
+    }
+  }
+  double seconds = 0;
+  if (!number(value, seconds) || !(seconds >= 0) || !std::isfinite(seconds)) return std::nullopt;
+  after.seconds = seconds;
+  return after;
 }
 
 }  // namespace llmperf

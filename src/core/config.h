@@ -73,6 +73,17 @@ struct VllmResultOptions {
   std::string filename;   // --result-filename ("": vLLM's {label}-{rate}qps...-{date}.json)
 };
 
+// --cancel-after: when a request chosen by --cancel-rate is closed: after `seconds` from its
+// send, or once `chunks` output-carrying chunks were read ("ttft": 1, "N-tokens": N; a chunk
+// usually carries one token). Exactly one of the two is set (>= 0).
+struct CancelAfter {
+  double seconds = -1;
+  int64_t chunks = -1;
+  std::string text() const;  // as the flag reads: "2.5 s", "ttft", "20 tokens"
+};
+// Parses --cancel-after's value; nullopt when it is none of SECONDS, ttft, N-tokens.
+std::optional<CancelAfter> parse_cancel_after(std::string_view value);
+
 struct Config {
   // --- target ---
   // --api: openai (chat, completions, embeddings, rerank or responses by the URL path), or
@@ -193,6 +204,12 @@ struct Config {
   bool default_cap = false;          // no cap the user chose: --rate without --parallel (the cap
                                      // is kOpenLoopDefaultCap), or everything at once
   RampUp ramp_up;                    // --ramp-up-*: the rate moves across each run
+  // --cancel-rate P: this fraction of the measured requests is closed on purpose, at the moment
+  // --cancel-after says (chosen reproducibly from --seed); --include-cancelled keeps them in the
+  // latency statistics.
+  double cancel_rate = 0;
+  std::string cancel_after = "ttft";  // --cancel-after SECONDS | ttft | N-tokens
+  bool include_cancelled = false;     // --include-cancelled
 
   // --- verdicts ---
   std::vector<std::string> goodput;     // --goodput ttft:MS tpot:MS e2el:MS

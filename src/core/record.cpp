@@ -32,6 +32,8 @@ std::string failure_kind_name(ErrorKind kind, int http_status) {
       return "item_count";
     case ErrorKind::kTransport:
       return "transport";
+    case ErrorKind::kInterrupted:
+      return "interrupted";
     case ErrorKind::kCancelled:
       return "cancelled";
     case ErrorKind::kNoResponse:

@@ -28,9 +28,12 @@ enum class ErrorKind : uint8_t {
   kBadResponse,      // the body was not the SSE/JSON that was expected
   kNoOutput,         // the response completed without any generated output
   kTransport,        // any other transport failure (TLS, send error, ...)
-  kCancelled,        // interrupted by the user (Ctrl-C) before completing
+  kInterrupted,      // interrupted by the user (Ctrl-C) before completing ("interrupted")
   kItemCount,        // embeddings or rerank: not one vector (score) per input (document)
   kNoResponse,       // the connection closed before any byte of a response arrived
+  // Closed on purpose by --cancel-rate / --cancel-after, as a user closing a chat would: not a
+  // failure; counted apart (RunSummary::cancelled) and kept out of the statistics by default.
+  kCancelled,
 };
 
 // Where a token count came from.

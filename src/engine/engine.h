@@ -42,6 +42,10 @@ struct RequestSettings {
   // request id (by conversation with --multi-turn, so a conversation stays on one replica).
   std::vector<std::string> urls;
   bool least_inflight = false;
+  // --cancel-rate / --cancel-after: the fraction of measured requests closed on purpose (0: none)
+  // and when.
+  double cancel_rate = 0;
+  CancelAfter cancel_after;
 };
 
 // What one run asks of the engine.

@@ -182,7 +182,8 @@ void ResponseHandler::finish(int64_t now_ns, ErrorKind transport_error,
     rec.error_message = body_.empty() ? fmt::format("HTTP {}", rec.http_status)
                                       : fmt::format("HTTP {}: {}", rec.http_status, excerpt(body_));
   } else if (transport_error != ErrorKind::kNone) {
-    if (rec.error == ErrorKind::kNone || transport_error == ErrorKind::kCancelled) {
+    if (rec.error == ErrorKind::kNone || transport_error == ErrorKind::kInterrupted ||
+        transport_error == ErrorKind::kCancelled) {
       rec.error = transport_error;
       rec.error_message = std::string(transport_message);
     }

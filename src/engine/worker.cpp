@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.h"
+#include "engine/cancellation.h"
 
 namespace llmperf {
 namespace {
@@ -114,6 +115,10 @@ size_t Worker::on_write(char* data, size_t size, size_t count, void* user) {
   } catch (...) {
     return 0;  // nothing may throw through curl; 0 aborts the transfer (CURLE_WRITE_ERROR)
   }
+  if (slot->record.chunk_ns.size() >= slot->cancel_chunks) {  // --cancel-after ttft|N-tokens
+    slot->cancelling = true;
+    return 0;  // curl stops the transfer and closes its connection: the server sees the abort
+  }
   return bytes;
 }
 
@@ -177,6 +182,7 @@ void Worker::run() {
     if (now >= next_housekeeping_ns_) {
       check_stop(now);
       check_read_timeouts(now);
+      if (shared_.settings->cancel_after.seconds >= 0) check_cancel_deadlines(now);
       hand_over();
       next_housekeeping_ns_ = now + kHousekeepingNs;
     }
@@ -434,6 +440,7 @@ void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
   record.slot_wait_ns = slot.slot_wait_ns;
   record.sent_ns = now;
   slot.last_read_ns = now;
+  plan_cancel(slot, now);
   submit(slot);
 }
 
@@ -487,6 +494,14 @@ void Worker::complete(Slot& slot, CURLcode code) {
   const int64_t now = now_ns();
   // Read once per request, at its end: the verdict's facts and the record's HTTP phases.
   const TransferFacts facts = read_transfer_facts(slot.easy, code);
+  if (slot.cancelling) {  // closed on purpose by the write callback (--cancel-after)
+    curl_multi_remove_handle(multi_, slot.easy);
+    count_attempts(slot, code);
+    slot.record.phases = facts.phases();
+    slot.handler.finish(now, ErrorKind::kCancelled, cancel_message());
+    release(slot);
+    return;
+  }
   TransportVerdict verdict =
       classify_transfer(facts, slot.error_buffer,
                         slot.record.url_index >= 0 ? shared_.replicas->url(slot.record.url_index)
@@ -519,7 +534,9 @@ void Worker::abort(Slot& slot, ErrorKind kind, const std::string& message) {
 void Worker::release(Slot& slot) {
   if (shared_.progress != nullptr) {
     shared_.progress->finished.fetch_add(1, std::memory_order_relaxed);
-    if (!slot.record.ok()) shared_.progress->failed.fetch_add(1, std::memory_order_relaxed);
+    if (!slot.record.ok() && slot.record.error != ErrorKind::kCancelled) {
+      shared_.progress->failed.fetch_add(1, std::memory_order_relaxed);
+    }
   }
   if (slot.keep_text) {
     if (shared_.sessions != nullptr) slot.record.output_text = slot.answer;
@@ -588,6 +605,37 @@ void Worker::check_read_timeouts(int64_t now) {
   }
 }
 
+void Worker::plan_cancel(Slot& slot, int64_t now) {
+  slot.cancel_chunks = kNoCancel;
+  slot.cancel_at_ns = -1;
+  slot.cancelling = false;
+  const RequestSettings& settings = *shared_.settings;
+  if (settings.cancel_rate <= 0 || slot.record.warmup ||
+      !chosen_for_cancel(settings.seed, slot.record.id, settings.cancel_rate)) {
+    return;
+  }
+  if (settings.cancel_after.chunks > 0) {
+    slot.cancel_chunks = static_cast<size_t>(settings.cancel_after.chunks);
+  } else {
+    slot.cancel_at_ns = now + static_cast<int64_t>(settings.cancel_after.seconds * 1e9);
+  }
+}
+
+std::string Worker::cancel_message() const {
+  return fmt::format("closed on purpose after {} (--cancel-rate, --cancel-after)",
+                     shared_.settings->cancel_after.text());
+}
+
+// Like the read timeouts, at the loop's housekeeping (every 50 ms at least).
+void Worker::check_cancel_deadlines(int64_t now) {
+  for (int i = 0; i < slot_count_; ++i) {
+    Slot& slot = slots_[static_cast<size_t>(i)];
+    if (slot.busy && slot.cancel_at_ns >= 0 && now >= slot.cancel_at_ns) {
+      abort(slot, ErrorKind::kCancelled, cancel_message());
+    }
+  }
+}
+
 void Worker::check_stop(int64_t now) {
   int interrupts = shared_.stop.interrupts != nullptr
                        ? shared_.stop.interrupts->load(std::memory_order_relaxed)
@@ -604,7 +652,7 @@ void Worker::check_stop(int64_t now) {
   if (interrupts >= 2 || now >= stop_deadline_ns_) {
     for (int i = 0; i < slot_count_; ++i) {
       Slot& slot = slots_[static_cast<size_t>(i)];
-      if (slot.busy) abort(slot, ErrorKind::kCancelled, "cancelled: the run was interrupted");
+      if (slot.busy) abort(slot, ErrorKind::kInterrupted, "the run was interrupted");
     }
   }
 }

@@ -96,8 +96,16 @@ class Worker {
     // libcurl < 8.17: curl may have counted a retry on this handle (a transfer that it retried,
     // that failed or was aborted); reset it before the next request.
     bool needs_reset = false;
+    // --cancel-rate: the request in flight is closed once it has read this many output chunks
+    // (kNoCancel: never; one compare per write callback), or at cancel_at_ns (-1: never; checked
+    // with the read timeouts); `cancelling` once the write callback has stopped the transfer.
+    size_t cancel_chunks = kNoCancel;
+    int64_t cancel_at_ns = -1;
+    bool cancelling = false;
     char error_buffer[CURL_ERROR_SIZE] = {};
   };
+
+  static constexpr size_t kNoCancel = std::numeric_limits<size_t>::max();
 
   static size_t on_write(char* data, size_t size, size_t count, void* user);
   static size_t on_header(char* data, size_t size, size_t count, void* user);
@@ -129,6 +137,10 @@ class Worker {
   void abort(Slot& slot, ErrorKind kind, const std::string& message);
   void release(Slot& slot);
   void check_read_timeouts(int64_t now);
+  void check_cancel_deadlines(int64_t now);  // --cancel-after SECONDS
+  // --cancel-rate: whether the request starting in `slot` is closed on purpose, and when.
+  void plan_cancel(Slot& slot, int64_t now);
+  std::string cancel_message() const;
   void check_stop(int64_t now);
   void hand_over();  // moves finished_ into the mailbox
   int wait_ms(int64_t now) const;

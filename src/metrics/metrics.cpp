@@ -89,14 +89,16 @@ void SummaryBuilder::add(const RequestRecord& r) {
   s.streamed = s.streamed || r.stream;
   s.pooling = s.pooling || r.items > 0;
   if (r.resends > 0) ++s.resent;
+  const bool cancelled = r.error == ErrorKind::kCancelled;
+  const bool counted = r.ok() || (cancelled && options_.include_cancelled);
   rows_.push_back(Row{r.planned_ns, r.slot_wait_ns, r.sent_ns, r.first_byte_ns, r.first_content_ns,
                       r.first_answer_ns, r.end_ns, r.input_tokens, r.output_tokens,
-                      static_cast<int32_t>(r.chunk_ns.size()), r.ok(), r.stream});
+                      static_cast<int32_t>(r.chunk_ns.size()), counted, r.stream});
   if (r.prefix_group >= 0) {
     const auto group = static_cast<size_t>(r.prefix_group);
     if (group >= prefix_groups_seen_.size()) prefix_groups_seen_.resize(group + 1, 0);
     prefix_groups_seen_[group] = 1;
-    if (r.ok() && r.stream && r.sent_ns >= 0 && r.first_content_ns >= r.sent_ns) {
+    if (counted && r.stream && r.sent_ns >= 0 && r.first_content_ns >= r.sent_ns) {
       (r.prefix_first_use ? ttft_prefix_first_ : ttft_prefix_repeated_)
           .push_back(static_cast<double>(r.first_content_ns - r.sent_ns));
     }
@@ -112,11 +114,12 @@ void SummaryBuilder::add(const RequestRecord& r) {
       output_tokens_.add(r.end_ns, static_cast<double>(r.output_tokens));
     }
   }
-  if (!r.ok()) {
-    add_failure(r);
+  if (cancelled) ++s.cancelled;
+  if (!counted) {
+    if (!cancelled) add_failure(r);
     return;
   }
-  ++s.succeeded;
+  if (!cancelled) ++s.succeeded;
   if (r.cached_tokens >= 0) {
     ++s.cached_reported;
     s.cached_tokens += r.cached_tokens;

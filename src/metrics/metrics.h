@@ -44,6 +44,10 @@ struct MetricsOptions {
   // Several --url: the number of URLs; each gets a summary of its own records (RunSummary::by_url,
   // by RequestRecord::url_index). 0 or 1: none.
   size_t url_count = 0;
+  // --include-cancelled: requests closed on purpose (ErrorKind::kCancelled) count in the
+  // statistics as successful ones do (TTFT, ITL, latency to the close, tokens, throughput);
+  // otherwise they are only counted (RunSummary::cancelled).
+  bool include_cancelled = false;
 };
 
 // One span of planned send time of a run whose rate moves: the rate the schedule asked for there
@@ -73,6 +77,9 @@ struct RunSummary {
   int64_t succeeded = 0;
   int64_t failed = 0;
   int64_t warmup = 0;  // warm-up requests excluded from everything below
+  // Measured requests closed on purpose (--cancel-rate): in total, never in failed; in succeeded
+  // and the statistics only with MetricsOptions::include_cancelled.
+  int64_t cancelled = 0;
   std::map<std::string, int64_t> failures_by_kind;      // failure_kind_name -> count
   std::map<std::string, std::string> failure_examples;  // kind -> first error message
   // Requests sent again after the reused connection they went out on had been closed by the

@@ -139,6 +139,8 @@ RequestSettings request_settings(const Config& config) {
   settings.seed = config.seed;
   settings.urls = config.urls;
   settings.least_inflight = config.url_policy == "least-inflight";
+  settings.cancel_rate = config.cancel_rate;
+  settings.cancel_after = parse_cancel_after(config.cancel_after).value_or(CancelAfter{});
   return settings;
 }
 

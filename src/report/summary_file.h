@@ -64,6 +64,7 @@ struct SummaryRequests {
   int64_t failed = 0;
   int64_t warmup = 0;
   int64_t resent = 0;  // sent again after a connection the server had closed
+  int64_t cancelled = 0;  // closed on purpose (--cancel-rate); written only when > 0
 };
 
 // "tokens": totals and where the counts came from.

@@ -133,3 +133,24 @@ TEST(TurnDelay, EachTurnOfEachConversationHasItsOwnReproducibleDraw) {
 
 }  // namespace
 }  // namespace llmperf
+
+namespace llmperf {
+namespace {
+
+TEST(CancelAfterFlag, SecondsTtftAndTokens) {
+  EXPECT_EQ(parse_cancel_after("ttft")->chunks, 1);
+  EXPECT_EQ(parse_cancel_after("20-tokens")->chunks, 20);
+  EXPECT_EQ(parse_cancel_after("1-token")->chunks, 1);
+  EXPECT_EQ(parse_cancel_after("2.5")->seconds, 2.5);
+  EXPECT_EQ(parse_cancel_after("2.5")->chunks, -1);
+  EXPECT_EQ(parse_cancel_after("0")->seconds, 0);
+  EXPECT_EQ(parse_cancel_after("20-tokens")->text(), "20 tokens");
+  EXPECT_EQ(parse_cancel_after("ttft")->text(), "ttft");
+  EXPECT_EQ(parse_cancel_after("2.5")->text(), "2.5 s");
+  for (const char* bad : {"", "soon", "0-tokens", "-1", "2.5s", "x-tokens", "inf"}) {
+    EXPECT_FALSE(parse_cancel_after(bad)) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace llmperf

@@ -1,7 +1,8 @@
 // ReplicaChooser: round-robin by ordinal, least-inflight by the counts (ties in round-robin
-// order), and the in-flight counts kept by acquire/release.
+// order), the in-flight counts kept by acquire/release; and the --cancel-rate choice.
 #include <gtest/gtest.h>
 
+#include "engine/cancellation.h"
 #include "engine/replicas.h"
 
 namespace llmperf {
@@ -34,6 +35,31 @@ TEST(ReplicaChooser, LeastInflightPicksTheLeastLoadedTiesInRoundRobinOrder) {
   EXPECT_EQ(chooser.in_flight(1), 0);
   EXPECT_EQ(chooser.acquire(0), 1);
   EXPECT_EQ(chooser.acquire(0), 1);
+}
+
+}  // namespace
+}  // namespace llmperf
+
+namespace llmperf {
+namespace {
+
+// --cancel-rate's choice: about the fraction asked for, the same for the same seed, another set
+// for another seed; none at 0 and all at 1.
+TEST(CancelChoice, ChoosesTheFractionReproduciblyFromTheSeed) {
+  int chosen = 0;
+  int same = 0;
+  int other = 0;
+  for (uint64_t id = 0; id < 10'000; ++id) {
+    const bool a = chosen_for_cancel(7, id, 0.25);
+    chosen += a ? 1 : 0;
+    same += a == chosen_for_cancel(7, id, 0.25) ? 1 : 0;
+    other += a != chosen_for_cancel(8, id, 0.25) ? 1 : 0;
+    EXPECT_FALSE(chosen_for_cancel(7, id, 0));
+    EXPECT_TRUE(chosen_for_cancel(7, id, 1));
+  }
+  EXPECT_NEAR(chosen, 2500, 150);
+  EXPECT_EQ(same, 10'000);
+  EXPECT_GT(other, 2000);  // another seed, other requests
 }
 
 }  // namespace

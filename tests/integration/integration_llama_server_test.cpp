@@ -357,6 +357,39 @@ TEST_F(LlamaServerTest, ItsGeneratedTokenCountEqualsLlmperfsOutputTotal) {
   EXPECT_TRUE(fs::exists(run.run_dirs.front() / "server_metrics.jsonl"));
 }
 
+// --cancel-rate against a real server: streams closed after their second token. llama.cpp (this
+// version) has no abort counter on /metrics; what it shows is that every slot is free again
+// (llamacpp:requests_processing back to 0) and that it keeps serving: the next run completes
+// every request.
+TEST_F(LlamaServerTest, AbortedStreamsFreeTheirSlotsAndItKeepsServing) {
+  const BenchRun cancelled = run_random(
+      "/v1/chat/completions",
+      {"--cancel-rate", "0.5", "--cancel-after", "2-tokens", "--seed", "3", "--no-server-metrics"});
+  ASSERT_EQ(cancelled.process.exit_code, 0) << diagnostics(cancelled);
+  const json& requests = cancelled.summary["requests"];
+  ASSERT_TRUE(requests.contains("cancelled")) << requests.dump();
+  EXPECT_GT(requests["cancelled"].get<int>(), 0);
+  EXPECT_EQ(requests["failed"], 0) << cancelled.summary["failure_examples"].dump();
+  EXPECT_EQ(requests["succeeded"].get<int>() + requests["cancelled"].get<int>(), 8);
+
+  // Its slots are released: requests_processing is 0 again (it notices a closed connection at
+  // its next token, within milliseconds here).
+  double processing = -1;
+  const int64_t deadline = now_ns() + 5'000'000'000;
+  while (now_ns() < deadline) {
+    const std::string reply = http_exchange(server_->port(), "GET", "/metrics", "", 2000);
+    const std::string key = "llamacpp:requests_processing ";
+    const size_t at = reply.find("\n" + key);
+    if (at != std::string::npos) processing = std::atof(reply.c_str() + at + 1 + key.size());
+    if (processing == 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // polling its gauge
+  }
+  EXPECT_EQ(processing, 0);
+
+  const BenchRun after = run_random("/v1/chat/completions", {"--no-server-metrics"});
+  expect_exact(after, 100);
+}
+
 // The same server started with --embeddings, which serves /v1/embeddings (and answers chat and
 // completions 501). Its model's own pooling is "none", which /v1/embeddings refuses ("not OAI
 // compatible"), so it pools the tokens' vectors by their mean.

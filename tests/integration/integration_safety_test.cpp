@@ -142,7 +142,7 @@ TEST(Interrupt, SecondSignalCancelsInFlightAtOnce) {
   const json s = only_summary(outputs);
   EXPECT_TRUE(s["run"]["interrupted"].get<bool>());
   EXPECT_EQ(s["requests"]["total"], 3);
-  EXPECT_EQ(s["failures_by_kind"].value("cancelled", 0), 3);
+  EXPECT_EQ(s["failures_by_kind"].value("interrupted", 0), 3);
 }
 
 TEST(Interrupt, SigtermWaitsForTheGracePeriodThenWritesEverything) {
@@ -160,7 +160,7 @@ TEST(Interrupt, SigtermWaitsForTheGracePeriodThenWritesEverything) {
   EXPECT_GE(elapsed_s, 2.5) << "in-flight requests did not get their grace period";
   const json s = only_summary(outputs);
   EXPECT_TRUE(s["run"]["interrupted"].get<bool>());
-  EXPECT_EQ(s["failures_by_kind"].value("cancelled", 0), 2);
+  EXPECT_EQ(s["failures_by_kind"].value("interrupted", 0), 2);
   for (const char* file :
        {"benchmark_summary.json", "benchmark_percentile.json", "requests.jsonl"}) {
     bool found = false;

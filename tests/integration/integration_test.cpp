@@ -229,7 +229,7 @@ TEST(Integration, InterruptWritesPartialResults) {
     const json s = json::parse(read_file(entry.path().string()));
     EXPECT_TRUE(s["run"]["interrupted"].get<bool>());
     EXPECT_EQ(s["requests"]["total"], 2);
-    EXPECT_EQ(s["failures_by_kind"].value("cancelled", 0), 2);
+    EXPECT_EQ(s["failures_by_kind"].value("interrupted", 0), 2);
   }
   EXPECT_TRUE(found);
 }

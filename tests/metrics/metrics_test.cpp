@@ -479,7 +479,8 @@ TEST(FailureKindName, StableNames) {
   EXPECT_EQ(failure_kind_name(ErrorKind::kBadResponse, 200), "bad_response");
   EXPECT_EQ(failure_kind_name(ErrorKind::kNoOutput, 200), "no_output");
   EXPECT_EQ(failure_kind_name(ErrorKind::kTransport, 0), "transport");
-  EXPECT_EQ(failure_kind_name(ErrorKind::kCancelled, 0), "cancelled");
+  EXPECT_EQ(failure_kind_name(ErrorKind::kInterrupted, 0), "interrupted");  // Ctrl-C
+  EXPECT_EQ(failure_kind_name(ErrorKind::kCancelled, 0), "cancelled");      // --cancel-rate
   EXPECT_EQ(failure_kind_name(ErrorKind::kNone, 200), "none");
   EXPECT_EQ(token_source_name(TokenSource::kNone), "none");
   EXPECT_EQ(token_source_name(TokenSource::kUsage), "usage");
@@ -552,6 +553,28 @@ TEST(SummaryByUrl, EachUrlGetsTheSummaryOfItsOwnRecords) {
   EXPECT_EQ(split.by_url[0].qps, first.qps);
   EXPECT_EQ(split.by_url[1].latency_ns.percentiles, second.latency_ns.percentiles);
   EXPECT_TRUE(split.by_url[0].by_url.empty());
+}
+
+// Requests closed on purpose: counted apart, neither failed nor in the statistics, unless
+// include_cancelled puts them in the statistics (not in succeeded or QPS).
+TEST(SummaryCancelled, CountedApartAndOutOfTheStatisticsUnlessIncluded) {
+  std::vector<RequestRecord> records = closed_loop_trace();
+  records[2].error = ErrorKind::kCancelled;
+  MetricsOptions options;
+  const RunSummary out = summarize(records, options);
+  EXPECT_EQ(out.total, 3);
+  EXPECT_EQ(out.cancelled, 1);
+  EXPECT_EQ(out.failed, 0);
+  EXPECT_EQ(out.succeeded, 2);
+  EXPECT_TRUE(out.failures_by_kind.empty());
+  EXPECT_EQ(out.ttft_ns.count, 2u);
+  options.include_cancelled = true;
+  const RunSummary in = summarize(records, options);
+  EXPECT_EQ(in.cancelled, 1);
+  EXPECT_EQ(in.succeeded, 2);
+  EXPECT_EQ(in.ttft_ns.count, 3u);
+  EXPECT_EQ(in.latency_ns.count, 3u);
+  EXPECT_EQ(in.total_output_tokens, 12);
 }
 
 }  // namespace

@@ -170,7 +170,7 @@ std::vector<RequestRecord> test_records() {
 
   RequestRecord& cancelled = records[2];
   cancelled.id = 4;
-  cancelled.error = ErrorKind::kCancelled;
+  cancelled.error = ErrorKind::kInterrupted;  // Ctrl-C
   cancelled.error_message = "interrupted";
 
   RequestRecord& warm = records[3];
@@ -660,7 +660,7 @@ TEST_F(ReportTest, RequestsJsonlFieldsAndUnits) {
   EXPECT_EQ(http["resends"], 1);  // written only when the request was sent again
 
   const json cancelled = json::parse(record_to_json(records[2], test_info(dir_)));
-  EXPECT_EQ(cancelled["error_kind"], "cancelled");
+  EXPECT_EQ(cancelled["error_kind"], "interrupted");
   EXPECT_TRUE(cancelled["sent_ns"].is_null());
   EXPECT_TRUE(cancelled["sent_unix_ns"].is_null());
 

@@ -165,6 +165,11 @@ Json config_json(const Config& config) {
     out["urls"] = urls;
     out["url_policy"] = config.url_policy;
   }
+  if (config.cancel_rate > 0) {  // --cancel-rate only
+    out["cancel_rate"] = config.cancel_rate;
+    out["cancel_after"] = config.cancel_after;
+    out["include_cancelled"] = config.include_cancelled;
+  }
   return out;
 }
 

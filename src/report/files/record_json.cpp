@@ -27,7 +27,7 @@ int64_t time_from_json(const nlohmann::json& object, const char* key) {
 ErrorKind error_kind_from_name(const std::string& name) {
   if (name.empty() || name == "none") return ErrorKind::kNone;
   if (name.rfind("http_", 0) == 0) return ErrorKind::kHttp;
-  for (int k = 0; k <= static_cast<int>(ErrorKind::kNoResponse); ++k) {
+  for (int k = 0; k <= static_cast<int>(ErrorKind::kCancelled); ++k) {
     auto kind = static_cast<ErrorKind>(k);
     if (failure_kind_name(kind, 0) == name) return kind;
   }

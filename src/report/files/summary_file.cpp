@@ -81,11 +81,13 @@ SummaryRun run_from_json(const Json& j) {
 }
 
 Json requests_json(const SummaryRequests& r) {
-  return Json{{"total", r.total},
-              {"succeeded", r.succeeded},
-              {"failed", r.failed},
-              {"warmup", r.warmup},
-              {"resent", r.resent}};
+  Json out{{"total", r.total},
+           {"succeeded", r.succeeded},
+           {"failed", r.failed},
+           {"warmup", r.warmup},
+           {"resent", r.resent}};
+  if (r.cancelled > 0) out["cancelled"] = r.cancelled;  // --cancel-rate only
+  return out;
 }
 
 SummaryRequests requests_from_json(const Json& j) {
@@ -95,6 +97,7 @@ SummaryRequests requests_from_json(const Json& j) {
   read_json_field(j, "failed", r.failed);
   read_json_field(j, "warmup", r.warmup);
   read_json_field(j, "resent", r.resent);
+  read_json_field(j, "cancelled", r.cancelled);
   return r;
 }
 

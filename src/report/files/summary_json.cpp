@@ -287,7 +287,8 @@ SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
   f.config = options.config_json.empty() ? Json(nullptr) : Json::parse(options.config_json);
   f.dataset = dataset_json(info.dataset);
   f.workload = workload_json(info);
-  f.requests = {summary.total, summary.succeeded, summary.failed, summary.warmup, summary.resent};
+  f.requests = {summary.total,  summary.succeeded, summary.failed,
+                summary.warmup, summary.resent,    summary.cancelled};
   f.failures_by_kind = summary.failures_by_kind;
   f.failure_examples = summary.failure_examples;
   f.window_s = finite(static_cast<double>(summary.window_ns) / kNsPerS);

@@ -302,6 +302,9 @@ std::string render_text_summary(const ReportOptions& options, const RunInfo& inf
       {"Failed requests", format_count(s.failed)},
   };
   if (s.warmup > 0) kv.emplace_back("Warm-up requests (excluded)", format_count(s.warmup));
+  if (s.cancelled > 0) {  // --cancel-rate
+    kv.emplace_back("Cancelled requests (on purpose)", format_count(s.cancelled));
+  }
   if (s.pooling) {
     const bool rerank = options.api_kind == ApiKind::kRerank;
     kv.insert(kv.end(),

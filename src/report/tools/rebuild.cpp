@@ -45,6 +45,7 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
   metrics.rate_segments = info.ramp.on() ? kRampSegments : 0;
   metrics.output_forced = report.output_forced;
   metrics.url_count = report.urls.size();
+  read_json_field(saved.config, "include_cancelled", metrics.include_cancelled);
   SummaryBuilder builder(metrics);  // record times are relative to the run's anchor: origin 0
   ClientTotals client_totals;
   VllmArrays vllm(0, report.secrets);
