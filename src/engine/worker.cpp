@@ -527,7 +527,10 @@ void Worker::abort(Slot& slot, ErrorKind kind, const std::string& message) {
   // Removing a handle mid-transfer closes its connection; the slot reconnects on its next request.
   curl_multi_remove_handle(multi_, slot.easy);
   count_attempts(slot, CURLE_ABORTED_BY_CALLBACK);
-  slot.handler.finish(now_ns(), kind, message);
+  const int64_t now = now_ns();
+  // A request closed on purpose ends now, not at its last byte: its latency runs to the close.
+  if (kind == ErrorKind::kCancelled) slot.record.end_ns = now;
+  slot.handler.finish(now, kind, message);
   release(slot);
 }
 
