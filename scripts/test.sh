@@ -12,9 +12,11 @@
 # All three are unity builds (fewer, larger translation units: less than half the compile time);
 # `bash scripts/build.sh`, the README's first command, is not, so every source still compiles on
 # its own there. Test executables are unity builds too.
-# The two clang builds compile in the background, niced, one after the other, from the start: they
-# take the cores the g++ build leaves (its links, its last files) and those the suites leave while
-# they wait on servers. Each build's output goes to <dir>/build.log, shown if it fails.
+# The two clang builds compile in the background, one after the other, from the end of the g++
+# build: the suites mostly wait on servers and sleeps, and the compilers take the cores they leave.
+# (Not from the start: the background runs in a session of its own, and the kernel's autogroups
+# share the CPU equally between sessions whatever their nice values, so the g++ build took 950 s
+# instead of 400.) Each build's output goes to <dir>/build.log, shown if it fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
@@ -38,6 +40,9 @@ clang_build() {  # dir, targets ("" for all), extra cmake options...
   # shellcheck disable=SC2086  # targets is a list
   cmake --build "$dir" --parallel "$jobs" ${targets:+--target $targets}
 }
+step "g++ Release build (build/)"
+BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON -DCMAKE_UNITY_BUILD=ON
+
 tsan_targets="llmperf llmperf-mock engine_tests app_tests integration_threaded_tests"
 # Each clang build leaves <dir>/build.log and, when it ends, <dir>/.test-build-ok or -failed.
 background=""
@@ -61,9 +66,6 @@ if [ "${QUICK:-0}" != "1" ]; then
   trap 'kill -- -$background 2>/dev/null || true' EXIT
   trap 'exit 130' INT TERM
 fi
-step "g++ Release build (build/)"
-BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON -DCMAKE_UNITY_BUILD=ON
-
 # Waits for the background build of `dir`; shows the end of its log and stops if it failed.
 wait_for_build() {
   local dir=$1
