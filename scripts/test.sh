@@ -3,20 +3,17 @@
 #   1. builds everything (g++, Release, warnings as errors) into build/ and runs the whole suite,
 #      then packages it as a .deb and installs that into a fresh Debian root (tests/package/),
 #      and runs the deploy/ recipes for sharded runs against llmperf-mock (tests/deploy/);
-#   2. builds everything with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the
+#   2. builds llmperf and its multi-threaded tests with clang and ThreadSanitizer into build-tsan/
+#      and runs them (the tests labelled "threads": engine, app, integration, interruption);
+#   3. builds everything with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the
 #      libFuzzer targets into build-sanitize/, runs each fuzz target briefly on its seed corpus
-#      (FUZZ_SECONDS, default 5), then the whole suite there;
-#   3. builds llmperf and its multi-threaded tests with clang and ThreadSanitizer into build-tsan/
-#      and runs them (the tests labelled "threads": engine, app, integration, interruption).
-# QUICK=1 runs only step 1's build and suite.
+#      (FUZZ_SECONDS, default 5), then the whole suite there.
 # All three are unity builds (fewer, larger translation units: less than half the compile time);
 # `bash scripts/build.sh`, the README's first command, is not, so every source still compiles on
-# its own there. Test executables are unity builds too.
-# The two clang builds compile in the background, one after the other, from the end of the g++
-# build: the suites mostly wait on servers and sleeps, and the compilers take the cores they leave.
-# (Not from the start: the background runs in a session of its own, and the kernel's autogroups
-# share the CPU equally between sessions whatever their nice values, so the g++ build took 950 s
-# instead of 400.) Each build's output goes to <dir>/build.log, shown if it fails.
+# its own there. Test executables are unity builds too. QUICK=1 runs only step 1.
+# The two clang builds compile in the background, one after the other, niced, from the moment the
+# g++ suite starts: the suites mostly wait on servers and sleeps, and the compilers take the cores
+# they leave. Each build's output goes to <dir>/build.log, shown if it fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
@@ -24,43 +21,40 @@ jobs="$(nproc)"
 started=$SECONDS
 step() { echo "== test: $1 [$(( SECONDS - started )) s]"; }
 
-# The sanitizer builds: -O0 with line tables only (what a sanitizer report needs; -O1 takes 2 to 3
-# times as long to compile), except -O1 for the stages that do a run's work and llmperf-mock
-# (LLMPERF_HOT_FLAGS in CMakeLists.txt), whose speed the open-loop tests need; linked by lld,
-# without the bench programs.
+step "g++ Release build (build/)"
+BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON -DCMAKE_UNITY_BUILD=ON
+
+# The sanitizer builds: -O1 with line tables only (what a sanitizer report needs, at a fraction of
+# -O2 -g's compile and link time), linked by lld, without the bench programs.
 clang_build() {  # dir, targets ("" for all), extra cmake options...
   local dir=$1 targets=$2
   shift 2
   if [ ! -f "$dir/CMakeCache.txt" ]; then
     CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only -DNDEBUG" \
-      -DLLMPERF_HOT_FLAGS=-O1 -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DLLMPERF_BENCH=OFF \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+      -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DLLMPERF_BENCH=OFF \
       -DBUILD_TESTING=ON "$@" >/dev/null
   fi
   # shellcheck disable=SC2086  # targets is a list
   cmake --build "$dir" --parallel "$jobs" ${targets:+--target $targets}
 }
-step "g++ Release build (build/)"
-BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON -DCMAKE_UNITY_BUILD=ON
-
 tsan_targets="llmperf llmperf-mock engine_tests app_tests integration_threaded_tests"
 # Each clang build leaves <dir>/build.log and, when it ends, <dir>/.test-build-ok or -failed.
 background=""
 if [ "${QUICK:-0}" != "1" ]; then
   mkdir -p build-tsan build-sanitize
   rm -f build-{tsan,sanitize}/.test-build-{ok,failed}
-  # ASan first: its suite is the longest, and runs while TSan still compiles. Its own process
-  # group (setsid), which the script ends if it stops first.
+  # Its own process group (setsid), which the script ends if it stops first.
   setsid nice -n 19 bash -c "$(declare -f clang_build); jobs=$jobs
-    if clang_build build-sanitize '' -DLLMPERF_FUZZ=ON -DCMAKE_UNITY_BUILD=ON >build-sanitize/build.log 2>&1; then
-      touch build-sanitize/.test-build-ok
-    else
-      touch build-sanitize/.test-build-failed; exit 1
-    fi
     if clang_build build-tsan '$tsan_targets' -DLLMPERF_TSAN=ON -DCMAKE_UNITY_BUILD=ON >build-tsan/build.log 2>&1; then
       touch build-tsan/.test-build-ok
     else
       touch build-tsan/.test-build-failed; exit 1
+    fi
+    if clang_build build-sanitize '' -DLLMPERF_FUZZ=ON -DCMAKE_UNITY_BUILD=ON >build-sanitize/build.log 2>&1; then
+      touch build-sanitize/.test-build-ok
+    else
+      touch build-sanitize/.test-build-failed; exit 1
     fi" &
   background=$!
   trap 'kill -- -$background 2>/dev/null || true' EXIT
@@ -82,8 +76,6 @@ wait_for_build() {
 
 step "g++ suite (build/)"
 (cd build && ctest --output-on-failure --timeout 600 -j "$jobs")
-if [ "${QUICK:-0}" = "1" ]; then exit 0; fi
-
 step "Debian package from build/, installed into a fresh Debian root (tests/package/)"
 # In a variable first, so that a failing package step stops the script with its own message.
 deb="$(BUILD_DIR=build bash scripts/package.sh | tail -n 1)"
@@ -92,14 +84,15 @@ bash tests/package/deb_install_test.sh "$deb"
 step "deploy/ recipes (Kubernetes, Slurm, MPI) run as their launchers would, then merged"
 bash tests/deploy/deploy_recipes_test.sh build
 
-step "clang ASan+UBSan build, fuzz smoke and suite (build-sanitize/)"
-wait_for_build build-sanitize
-FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-5}"
-(cd build-sanitize && ctest --output-on-failure --timeout 600 -j "$jobs")
+if [ "${QUICK:-0}" = "1" ]; then exit 0; fi
 
 step "clang ThreadSanitizer build and the multi-threaded tests (build-tsan/)"
 wait_for_build build-tsan
 # A race report makes llmperf (and so the test that ran it) fail.
 (cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest -L threads --output-on-failure --timeout 600 -j "$jobs")
-step "all passed"
+
+step "clang ASan+UBSan build, fuzz smoke and suite (build-sanitize/)"
+wait_for_build build-sanitize
+FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-5}"
+(cd build-sanitize && ctest --output-on-failure --timeout 600 -j "$jobs")
