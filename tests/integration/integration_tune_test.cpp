@@ -316,9 +316,12 @@ TEST(TuneLifecycle, CtrlCLeavesNoServerAndResumeFinishesTheStudy) {
   argv = concat(argv, landscape_bench(marker, 320));
   {
     BackgroundProcess tune(argv);
-    // The first trial's line: the second trial's server is starting or being benchmarked.
+    // The first trial's line, then the second trial under way: its server starting or being
+    // benchmarked. (Ctrl-C between two trials would leave no second line at all.)
     const std::string line = tune.read_line(kTimeoutS);
     ASSERT_NE(line.find("0-512-enable"), std::string::npos) << line << tune.stderr_text();
+    ASSERT_TRUE(tune.wait_for_stderr("trial 1-1024-enable (2/3): starting the server", kTimeoutS))
+        << tune.stderr_text();
     tune.signal(SIGINT);
     EXPECT_EQ(tune.wait(kTimeoutS), 130) << tune.stderr_text();
   }
