@@ -19,7 +19,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libcurl4-openssl-dev zlib1g-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
-  libgtest-dev libgmock-dev libboost-dev
+  libgtest-dev libgmock-dev libboost-dev libsqlite3-dev
   python3 curl util-linux time
 )
 if [ "${1:-}" = "--test" ]; then
@@ -28,6 +28,9 @@ if [ "${1:-}" = "--test" ]; then
   # nghttpx: the real TLS and HTTP/2 front end of the TLS/HTTP/2 integration tests
   # (tests/integration/integration_tls_test.cpp; they are skipped, saying so, without it).
   packages+=(nghttp2-proxy)
+  # sqlite3 reads the databases back (history, benchmark_data.db); the Pushgateway receives the
+  # live figures of --push-gateway.
+  packages+=(sqlite3 prometheus-pushgateway)
 fi
 
 missing=()
