@@ -8,6 +8,7 @@
 #include "cli/compat.h"
 #include "cli/flags.h"
 #include "cli/shards.h"
+#include "cli/tags.h"
 #include "cli/vllm_flags.h"
 
 #include "metrics/goodput.h"
@@ -248,6 +249,11 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   CliOutcome outcome;
   std::vector<std::string> errors;
   config.headers = parse_headers(raw.headers, errors);
+  try {
+    config.tags = parse_tags(raw.tags);
+  } catch (const std::invalid_argument& error) {
+    errors.emplace_back(error.what());
+  }
   resolve_prompt_file(config.prompt, errors);
   if (!raw.turn_delay.empty()) config.turn_delay = parse_turn_delay(raw.turn_delay, errors);
   const ShardChoice shard = resolve_shard(

@@ -385,10 +385,16 @@ void add_timeout_options(CLI::App& app, Config& c) {
       ->group(group);
 }
 
-void add_output_options(CLI::App& app, Config& c) {
+void add_output_options(CLI::App& app, Config& c, RawFlags& raw) {
   const char* group = "Output";
   app.add_option("--outputs-dir", c.outputs_dir, "Directory for result files")->group(group);
   app.add_option("--name", c.name, "Run name in the output path (default: the model)")
+      ->group(group);
+  app.add_option("--tag", raw.tags,
+                 "Label the run key=value (a commit, a deploy id), repeatable: kept in the "
+                 "history database and on pushed live figures, and matched by --baseline db:")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group(group);
   app.add_option("--log-every-n-query", c.log_every_n_query, "Progress log interval, requests")
       ->group(group);
@@ -447,7 +453,7 @@ void add_flags(CLI::App& app, Config& config, RawFlags& raw) {
   add_body_options(app, config);
   add_timeout_options(app, config);
   add_server_view_options(app, config);
-  add_output_options(app, config);
+  add_output_options(app, config, raw);
 }
 
 }  // namespace llmperf

@@ -23,6 +23,7 @@ struct RawFlags {
   int shards = 0;                    // --shards N (with a Kubernetes Job's JOB_COMPLETION_INDEX)
   std::string start_at;              // --start-at TIME
   std::vector<std::string> urls;     // --url, once per replica (Config::url is the first)
+  std::vector<std::string> tags;     // --tag key=value, repeatable
 };
 
 // Adds every benchmark flag to `app`, bound to `config` (and `raw`).

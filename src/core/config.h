@@ -241,6 +241,9 @@ struct Config {
   // --- output ---
   std::string outputs_dir = "outputs";  // --outputs-dir
   std::string name;                     // --name: run name (defaults to the model)
+  // --tag key=value, in the order given (cli/tags.h): the run's labels in the history database,
+  // its filters and on the pushed live figures
+  std::vector<std::pair<std::string, std::string>> tags;
   bool no_timestamp = false;            // --no-timestamp: no <YYYYmmdd_HHMMSS> level
   int64_t log_every_n_query = 10;       // --log-every-n-query
   bool debug = false;                   // --debug

@@ -170,6 +170,11 @@ Json config_json(const Config& config) {
     out["cancel_after"] = config.cancel_after;
     out["include_cancelled"] = config.include_cancelled;
   }
+  if (!config.tags.empty()) {  // --tag: an object, key -> value, in the order given
+    Json tags = Json::object();
+    for (const auto& [key, value] : config.tags) tags[key] = value;
+    out["tags"] = tags;
+  }
   return out;
 }
 
