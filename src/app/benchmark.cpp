@@ -195,9 +195,19 @@ class Benchmark {
   // Writes what covers all runs (the sweep table's files, --junit) and hands the result over.
   BenchmarkResult finish() && {
     if (!result_.runs.empty()) write_sweep_outputs(result_.sweep_dir, sweep_rows(result_));
+    if (!result_.repeated.empty()) write_repeats_sweep_outputs(result_.sweep_dir, result_.repeated);
     if (!config_.junit_path.empty()) {
+      // A repeated run is one test case, judged on its interval; its repeats are not.
       std::vector<RunVerdict> verdicts;
-      for (const RunResult& run : result_.runs) verdicts.push_back(run.verdict);
+      size_t next = 0;
+      for (size_t i = 0; i < result_.runs.size(); ++i) {
+        if (next < result_.repeated.size() && i == result_.repeated[next].first_run) {
+          verdicts.push_back(result_.repeated[next].verdict);
+          i += result_.repeated[next++].count - 1;
+          continue;
+        }
+        verdicts.push_back(result_.runs[i].verdict);
+      }
       write_file_atomic(config_.junit_path, render_junit(verdicts));
       spdlog::info("JUnit verdicts written to {}", config_.junit_path);
     }
@@ -320,7 +330,7 @@ class Benchmark {
     write_run_outputs(report, run_result.info, run_result.summary, trace, records_file.vllm_arrays());
     spdlog::info("results written to {}", run_result.info.output_dir);
     const bool passed = verdict.passed();
-    if (!passed) ++result_.slo_failures;
+    if (!passed && repeat_ == 0) ++result_.slo_failures;  // repeats: judged on the interval
     run_result.verdict = verdict;
     run_result.text = std::move(text);
     result_.runs.push_back(std::move(run_result));
@@ -348,8 +358,26 @@ class Benchmark {
     const RunResult& last = result_.runs.back();
     const std::string dir =
         std::filesystem::path(last.info.output_dir).parent_path().string();
-    write_repeats_summary(report_options(config_), dir, {last.info, last.summary}, metrics);
-    std::string text = render_repeats_text(dir.substr(dir.find_last_of('/') + 1), count, metrics);
+    const std::string name = dir.substr(dir.find_last_of('/') + 1);
+    // --slo on the interval of the repeats: the verdict of the run, in its summary.json and JUnit.
+    std::vector<const RunSummary*> summaries;
+    for (size_t j = first; j < result_.runs.size(); ++j) summaries.push_back(&result_.runs[j].summary);
+    RepeatedRun repeated{name, dir, first, count, metrics,
+                         evaluate_slos_on_repeats(name, slos_, summaries)};
+    RunInfo info = last.info;
+    info.slo.clear();
+    for (const auto& [slo, outcome] : repeated.verdict.results) {
+      info.slo.push_back({slo.expression, outcome.passed, outcome.text});
+    }
+    write_repeats_summary(report_options(config_), dir, {info, last.summary}, metrics);
+    std::string text = render_repeats_text(name, count, metrics);
+    if (!slos_.empty()) {
+      text += "\nSLOs on the 95 % interval of the repeats (violated only when the whole interval "
+              "misses the limit)\n";
+      text += render_verdicts_text(RunSummary{}, repeated.verdict);
+      if (!repeated.verdict.passed()) ++result_.slo_failures;
+    }
+    result_.repeated.push_back(std::move(repeated));
     if (baseline_) {
       const BaselineComparison comparison =
           compare_repeats_to_baseline(*baseline_, metrics, parse_tolerance(config_.tolerance));

@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "core/record.h"
 #include "report/report.h"
+#include "report/run_control.h"
 #include "verdict/baseline.h"
 #include "verdict/search.h"
 #include "verdict/slo.h"
@@ -47,6 +48,9 @@ struct BenchmarkResult {
   // --num-runs: each repeated run's table of means and 95 % intervals (and its baseline verdict
   // on intervals), for the closing text.
   std::string repeats_text;
+  // --num-runs: each repeated run (its repeats are runs[first_run, first_run + count)), with its
+  // metrics over the repeats and its --slo verdict on their intervals.
+  std::vector<RepeatedRun> repeated;
 };
 
 struct BenchmarkOptions {

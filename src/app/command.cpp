@@ -18,6 +18,7 @@ std::string closing_text(const BenchmarkResult& result) {
   std::string text;
   if (result.runs.size() > 1) text += render_sweep_text(sweep_rows(result));
   text += result.repeats_text;
+  if (result.repeated.size() > 1) text += render_repeats_sweep_text(result.repeated);
   text += result.search_text;
   text += fmt::format("\nOutputs: {}\n", result.sweep_dir);
   return text;

@@ -4,6 +4,7 @@
 #include "verdict/slo.h"
 
 #include "core/text.h"
+#include "metrics/stats/confidence.h"
 
 #include <algorithm>
 #include <charconv>
@@ -442,6 +443,49 @@ SloResult evaluate_slo(const Slo& slo, const RunSummary& summary) {
   result.text = fmt::format("{} = {}, {}", slo.name(),
                             with_unit(format_value(result.actual), slo.unit), limit);
   return result;
+}
+
+SloResult evaluate_slo_on_repeats(const Slo& slo, const std::vector<const RunSummary*>& repeats) {
+  const std::string limit = fmt::format("limit {} {}", op_text(slo.op),
+                                        with_unit(fmt::format("{}", slo.threshold), slo.unit));
+  std::vector<double> values;
+  std::string why;
+  for (const RunSummary* summary : repeats) {
+    if (const std::optional<double> value = metric_value(slo, *summary, &why)) {
+      values.push_back(*value);
+    }
+  }
+  SloResult result;
+  if (values.empty()) {
+    result.text = fmt::format("{} unavailable in every repeat: {}; {}", slo.name(), why, limit);
+    return result;
+  }
+  const MeanInterval interval = mean_interval(values);
+  result.available = true;
+  result.actual = interval.mean;
+  const bool low_holds = holds(interval.ci95_low, slo.op, slo.threshold);
+  const bool high_holds = holds(interval.ci95_high, slo.op, slo.threshold);
+  // Violated when no point of the interval meets the limit; for ==, when the limit is outside it.
+  const bool inside = interval.ci95_low <= slo.threshold && slo.threshold <= interval.ci95_high;
+  result.passed = slo.op == SloOp::kEq ? inside || low_holds : low_holds || high_holds || inside;
+  const bool undecided = result.passed && !(low_holds && high_holds);
+  result.text = fmt::format(
+      "{} = {} (mean of {} repeats, 95 % interval [{}, {}]), {}{}", slo.name(),
+      with_unit(format_value(interval.mean), slo.unit), values.size(),
+      format_value(interval.ci95_low), format_value(interval.ci95_high), limit,
+      undecided ? "; the limit is inside the interval: the repeats cannot tell, not a violation"
+                : "");
+  return result;
+}
+
+RunVerdict evaluate_slos_on_repeats(const std::string& run_name, const std::vector<Slo>& slos,
+                                    const std::vector<const RunSummary*>& repeats) {
+  RunVerdict verdict;
+  verdict.run_name = run_name;
+  for (const Slo& slo : slos) {
+    verdict.results.emplace_back(slo, evaluate_slo_on_repeats(slo, repeats));
+  }
+  return verdict;
 }
 
 bool RunVerdict::passed() const {

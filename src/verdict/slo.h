@@ -93,6 +93,18 @@ struct RunVerdict {
 RunVerdict evaluate_slos(const std::string& run_name, const std::vector<Slo>& slos,
                          const RunSummary& summary);
 
+// Evaluates `slo` on the repeats of one run (--num-runs): the metric's mean over the repeats that
+// have it, and its 95 % confidence interval (Student t, metrics/stats/confidence.h). The SLO is
+// violated only when the whole interval lies on the wrong side of the limit, as a regression on
+// intervals is only one when the intervals do not overlap: a limit inside the interval passes, and
+// the text says that the repeats cannot tell. `actual` is the mean. Unavailable in every repeat:
+// fails, as evaluate_slo.
+SloResult evaluate_slo_on_repeats(const Slo& slo, const std::vector<const RunSummary*>& repeats);
+
+// Every SLO's outcome on the repeats of one run.
+RunVerdict evaluate_slos_on_repeats(const std::string& run_name, const std::vector<Slo>& slos,
+                                    const std::vector<const RunSummary*>& repeats);
+
 // A short description of the --slo grammar for --help.
 std::string slo_grammar_help();
 

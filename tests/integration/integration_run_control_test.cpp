@@ -215,5 +215,42 @@ TEST(Repeats, BaselineJudgesOnIntervals) {
   EXPECT_EQ(same.process.exit_code, 0) << diagnostics(same);
 }
 
+
+TEST(Repeats, ASweepOfRepeatsGetsItsTableAndSlosJudgeTheInterval) {
+  MockServer mock({"--output-tokens", "4", "--ttft-ms", "10"});
+  const std::string junit = make_temp_dir() + "/junit.xml";
+  // TTFT is about 10 ms in every repeat: 1000 ms holds, 1 ms is missed by the whole interval.
+  BenchRun run = run_llmperf(concat(
+      base_args(mock), {"--parallel", "1", "2", "-n", "4", "--num-runs", "3", "--slo",
+                        "ttft.mean<=1000ms", "--slo", "ttft.mean<=1ms", "--junit", junit}));
+  EXPECT_EQ(run.process.exit_code, 3) << diagnostics(run);
+  ASSERT_EQ(run.run_dirs.size(), 6u) << diagnostics(run);
+  const fs::path sweep = run.run_dirs.front().parent_path().parent_path();
+  const json table = json::parse(read_file((sweep / "sweep_repeats.json").string()));
+  ASSERT_EQ(table.size(), 2u) << table.dump();
+  EXPECT_EQ(table[0].at("run"), "parallel_1_number_4");
+  EXPECT_EQ(table[1].at("repeats"), 3);
+  EXPECT_EQ(table[1].at("metrics").at("ttft_mean_ms").at("n"), 3);
+  EXPECT_TRUE(fs::exists(sweep / "sweep_repeats.csv"));
+  EXPECT_TRUE(contains(read_file((sweep / "sweep_repeats.md").string()), "parallel_2_number_4"));
+  EXPECT_TRUE(contains(run.process.out, "Sweep over repeated runs")) << run.process.out;
+  EXPECT_TRUE(contains(run.process.out, "SLOs on the 95 % interval of the repeats"))
+      << run.process.out;
+
+  // Each repeated run's summary.json holds the verdict on the interval.
+  for (const char* name : {"parallel_1_number_4", "parallel_2_number_4"}) {
+    const json summary = json::parse(read_file((sweep / name / "summary.json").string()));
+    const std::string slo = summary.at("slo").dump();
+    EXPECT_TRUE(contains(slo, "mean of 3 repeats")) << slo;
+  }
+  // JUnit: one test case per SLO of each repeated run (2 x 2), not one per repeat (12).
+  const std::string xml = read_file(junit);
+  size_t cases = 0;
+  for (size_t at = xml.find("<testcase"); at != std::string::npos; at = xml.find("<testcase", at + 1)) {
+    ++cases;
+  }
+  EXPECT_EQ(cases, 4u) << xml;
+}
+
 }  // namespace
 }  // namespace llmperf::testing

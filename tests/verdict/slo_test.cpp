@@ -456,5 +456,57 @@ TEST(SloMetric, RejectsOperatorsAndUnknownNamesNamingTheFlag) {
   EXPECT_THROW(parse_metric("ttft", "--objective"), std::invalid_argument);  // needs a STAT
 }
 
+
+// --num-runs: the SLO on the 95 % interval of the repeats. Throughputs 990, 1000, 1010: mean 1000,
+// half-width t(0.975, 2) x 10 / sqrt(3) = 4.303 x 5.774 = 24.84, interval [975.2, 1024.8].
+std::vector<RunSummary> repeats_with_throughput(std::vector<double> values) {
+  std::vector<RunSummary> out;
+  for (double value : values) {
+    RunSummary s = stream_summary();
+    s.output_throughput = value;
+    out.push_back(s);
+  }
+  return out;
+}
+
+SloResult eval_on_repeats(const std::string& expression, const std::vector<RunSummary>& repeats) {
+  std::vector<const RunSummary*> pointers;
+  for (const RunSummary& s : repeats) pointers.push_back(&s);
+  return evaluate_slo_on_repeats(parse_slo(expression), pointers);
+}
+
+TEST(SloOnRepeats, OnlyAWholeIntervalBeyondTheLimitViolates) {
+  const auto repeats = repeats_with_throughput({990, 1000, 1010});
+  // Limit inside the interval: a single repeat (990) would fail, the repeats cannot tell.
+  const SloResult inside = eval_on_repeats("output_throughput>=1005", repeats);
+  EXPECT_TRUE(inside.passed) << inside.text;
+  EXPECT_DOUBLE_EQ(inside.actual, 1000);
+  EXPECT_NE(inside.text.find("mean of 3 repeats, 95 % interval [975.2, 1024.8]"), std::string::npos)
+      << inside.text;
+  EXPECT_NE(inside.text.find("cannot tell"), std::string::npos) << inside.text;
+  // The whole interval below the limit: violated.
+  const SloResult below = eval_on_repeats("output_throughput>=1030", repeats);
+  EXPECT_FALSE(below.passed) << below.text;
+  EXPECT_EQ(below.text.find("cannot tell"), std::string::npos);
+  // The whole interval above: passes, without doubt.
+  const SloResult clear = eval_on_repeats("output_throughput>=900", repeats);
+  EXPECT_TRUE(clear.passed);
+  EXPECT_EQ(clear.text.find("cannot tell"), std::string::npos);
+  // Lower is better: the interval's low end decides.
+  EXPECT_TRUE(eval_on_repeats("output_throughput<=980", repeats).passed);
+  EXPECT_FALSE(eval_on_repeats("output_throughput<=970", repeats).passed);
+  // Equality: the limit within the interval.
+  EXPECT_TRUE(eval_on_repeats("output_throughput==1020", repeats).passed);
+  EXPECT_FALSE(eval_on_repeats("output_throughput==1100", repeats).passed);
+}
+
+TEST(SloOnRepeats, AMetricNoRepeatHasFails) {
+  std::vector<RunSummary> repeats = {non_stream_summary(), non_stream_summary()};
+  const SloResult result = eval_on_repeats("ttft.p99<=800ms", repeats);
+  EXPECT_FALSE(result.passed);
+  EXPECT_FALSE(result.available);
+  EXPECT_NE(result.text.find("unavailable in every repeat"), std::string::npos) << result.text;
+}
+
 }  // namespace
 }  // namespace llmperf
