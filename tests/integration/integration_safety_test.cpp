@@ -169,6 +169,37 @@ TEST(Interrupt, SigtermWaitsForTheGracePeriodThenWritesEverything) {
   }
 }
 
+// Ctrl-C with issue 26's flags: repeats (--num-runs), two replicas (--url twice) and planned
+// cancellation in one run. The repeat under way is written as interrupted, with its per-URL
+// breakdown; no later repeat starts and no repeats table is made of one repeat.
+TEST(Interrupt, CtrlCDuringRepeatsOverTwoReplicasWritesThePartialRepeat) {
+  MockServer slow_a({"--ttft-ms", "60000", "--verbose"});
+  MockServer slow_b({"--ttft-ms", "60000", "--verbose"});
+  const std::string outputs = make_temp_dir();
+  BackgroundProcess llmperf({LLMPERF_BIN, "--url", slow_a.chat_url(), "--url", slow_b.chat_url(),
+                             "--model", "mock-model", "--prompt", "hi", "--no-probe",
+                             "--parallel", "4", "-n", "8", "--num-runs", "3", "--cancel-rate",
+                             "0.5", "--cancel-after", "30", "--outputs-dir", outputs});
+  ASSERT_TRUE(slow_a.process().wait_for_stderr("#2 POST", 30)) << llmperf.stderr_text();
+  ASSERT_TRUE(slow_b.process().wait_for_stderr("#2 POST", 30)) << llmperf.stderr_text();
+  llmperf.signal(SIGINT);
+  ASSERT_TRUE(llmperf.wait_for_stderr("interrupt again to cancel", 10)) << llmperf.stderr_text();
+  llmperf.signal(SIGINT);
+  EXPECT_EQ(llmperf.wait(30), 130) << llmperf.stderr_text();
+  const json s = only_summary(outputs);
+  EXPECT_TRUE(s["run"]["interrupted"].get<bool>());
+  EXPECT_NE(s["run"]["output_dir"].get<std::string>().find("repeat_1"), std::string::npos);
+  EXPECT_EQ(s["requests"]["total"], 4);
+  EXPECT_EQ(s["failures_by_kind"].value("interrupted", 0), 4) << s["failures_by_kind"].dump();
+  ASSERT_TRUE(s.contains("by_url")) << s.dump(1);
+  EXPECT_EQ(s["by_url"].size(), 2u);
+  bool repeat_2 = false;
+  for (const fs::path& path : files_below(outputs)) {
+    repeat_2 = repeat_2 || path.string().find("repeat_2") != std::string::npos;
+  }
+  EXPECT_FALSE(repeat_2) << "a repeat started after Ctrl-C";
+}
+
 TEST(Interrupt, KilledRunKeepsEveryFinishedRequestInThePartialFile) {
   // SIGKILL gives llmperf no chance to write anything: what it gathered must already be on disk,
   // streamed to requests.jsonl.partial while the run went on.
