@@ -167,7 +167,7 @@ class VllmArrays {
 // Writes summary.json, benchmark_summary.json, benchmark_percentile.json, report.html (charts
 // from `trace`) and vllm_result.json (its per-request arrays from `requests`) into
 // info.output_dir (created if needed), each atomically (temporary file + rename). requests.jsonl
-// is RecordsFile's. Throws std::runtime_error naming the path when a file cannot be written.
+// is RecordsFile's; benchmark_data.db is made from it (formats/evalscope_db.h) when it is there. Throws std::runtime_error naming the path when a file cannot be written.
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const RunTrace& trace, const VllmArrays& requests);
 // The same without records: vllm_result.json's per-request arrays are empty.
