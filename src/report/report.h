@@ -113,6 +113,16 @@ struct RunInfo {
   // Why the run stopped before its end (--max-errors, --max-error-rate, --stop-on-saturation):
   // summary.json's "stopped_early"; empty when it ran to the end.
   std::optional<EarlyStopDecision> stopped_early;
+
+  // --push-gateway: where the run's live figures went and how the pushes fared (summary.json's
+  // "push_gateway"); nullopt without the flag.
+  struct PushGateway {
+    std::string url;         // the gateway's base URL, without credentials
+    double interval_s = 0;   // --push-interval
+    int64_t pushes = 0;      // pushes tried, the final one included
+    int64_t failed = 0;      // pushes that got no 2xx answer (gateway down, slow, refusing)
+  };
+  std::optional<PushGateway> push_gateway;
 };
 
 // The identity of a benchmark that shards share: a hash of its config (without where its outputs

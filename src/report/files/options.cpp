@@ -170,6 +170,10 @@ Json config_json(const Config& config) {
     out["cancel_after"] = config.cancel_after;
     out["include_cancelled"] = config.include_cancelled;
   }
+  if (!config.push_gateway.empty()) {  // --push-gateway only
+    out["push_gateway"] = url_without_userinfo(config.push_gateway);
+    out["push_interval"] = config.push_interval_s;
+  }
   return out;
 }
 
