@@ -24,6 +24,7 @@
 #include "engine/schedule.h"
 #include "app/signals.h"
 #include "engine/worker_threads.h"
+#include "app/push_gateway.h"
 #include "http/curl_transport.h"
 #include "metrics/client_health.h"
 #include "metrics/metrics.h"
@@ -262,7 +263,9 @@ class Benchmark {
     std::atomic<int> early_stop{0};
     StopControl stop{&interrupt_count()};
     stop.early_stop = &early_stop;
+    std::unique_ptr<LivePusher> pusher;  // --push-gateway
     auto sink = [&](std::span<RequestRecord> records) {
+      if (pusher) pusher->add(records);
       for (RequestRecord& record : records) {
         records_file.append(record);
         summary_builder.add(record);
@@ -282,12 +285,14 @@ class Benchmark {
     };
     server_.begin_run(info.output_dir, info.anchor_steady_ns);
     LoadProgress progress;
+    if (!config_.push_gateway.empty()) pusher = make_pusher(info, progress);
     LoadResult load;
     {
       ProgressDisplay display(progress, run.requests, run.label, config_.log_every_n_query);
       load = run_load(settings_, plan, prompts, builder_, &progress,
                         stop, sink);
     }
+    if (pusher) info.push_gateway = pusher->finish();
     ServerSummary server_summary = server_.end_run(client_totals);
     records_file.commit();
     info.duration_s = static_cast<double>(load.end_ns - load.start_ns) / 1e9;
@@ -327,6 +332,7 @@ class Benchmark {
     }
     text += render_length_warning(run_result.info, run_result.summary);
     text += render_stopped_early_text(run_result.info);
+    if (run_result.info.push_gateway) text += render_push_gateway_text(*run_result.info.push_gateway);
     write_run_outputs(report, run_result.info, run_result.summary, trace, records_file.vllm_arrays());
     spdlog::info("results written to {}", run_result.info.output_dir);
     const bool passed = verdict.passed();
@@ -336,6 +342,27 @@ class Benchmark {
     result_.runs.push_back(std::move(run_result));
     if (options_.on_run) options_.on_run(result_.runs.back());
     return passed;
+  }
+
+  // --push-gateway: the run's pusher, grouped by --name (else the model) and the run's directory
+  // under --outputs-dir as its run id.
+  std::unique_ptr<LivePusher> make_pusher(const RunInfo& info, const LoadProgress& progress) {
+    PushGatewayOptions push;
+    push.url = config_.push_gateway;
+    push.interval_s = config_.push_interval_s;
+    push.insecure = config_.insecure;
+    push.cacert = config_.cacert;
+    push.labels = {
+        {"name", config_.name.empty() ? config_.model : config_.name},
+        {"run_id", std::filesystem::path(info.output_dir)
+                       .lexically_relative(config_.outputs_dir.empty() ? "." : config_.outputs_dir)
+                       .string()},
+    };
+    // The run's --tags, but for those named as the grouping key's own labels (job, name, run_id).
+    for (const auto& [key, value] : config_.tags) {
+      if (key != "job" && key != "name" && key != "run_id") push.labels.emplace_back(key, value);
+    }
+    return std::make_unique<LivePusher>(std::move(push), progress);
   }
 
   // --num-runs: the run K times, each into <run dir>/repeat_<k>, with --sleep-interval between;

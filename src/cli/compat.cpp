@@ -29,7 +29,8 @@ constexpr IgnoredFlag kIgnoredFlags[] = {
     {"--swanlab-api-key", true, "results are written to --outputs-dir only"},
     {"--swanlab-host", true, "results are written to --outputs-dir only"},
     {"--db-commit-interval", true,
-     "llmperf writes requests.jsonl as requests finish; there is no database"},
+     "llmperf writes benchmark_data.db once, when the run ends, so that nothing is written "
+     "for it while the run measures"},
     {"--queue-size-multiplier", true, "llmperf's engine has no request queue to size"},
     {"--in-flight-task-multiplier", true, "llmperf's engine has no task pool to size"},
     {"--enable-progress-tracker", false,

@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "cli/compat.h"
 #include "cli/flags.h"
+#include "core/text.h"
 #include "workload/dataset.h"
 
 #include <algorithm>
@@ -468,6 +469,15 @@ void validate_load(const Config& c, std::vector<std::string>& errors) {
       !c.metrics_url.starts_with("https://")) {
     errors.push_back(fmt::format("--metrics-url must start with http:// or https://, got \"{}\"",
                                  c.metrics_url));
+  }
+  if (!c.push_gateway.empty() && !c.push_gateway.starts_with("http://") &&
+      !c.push_gateway.starts_with("https://")) {
+    errors.push_back(fmt::format("--push-gateway must start with http:// or https://, got \"{}\"",
+                                 url_without_userinfo(c.push_gateway)));
+  }
+  if (!(c.push_interval_s >= 0.1) || !(c.push_interval_s <= 3600)) {
+    errors.push_back(fmt::format("--push-interval must be between 0.1 and 3600 seconds, got {}",
+                                 c.push_interval_s));
   }
   if (!c.server_metrics && !c.metrics_url.empty()) {
     errors.push_back("--metrics-url and --no-server-metrics contradict each other: drop one");

@@ -214,6 +214,14 @@ void add_server_view_options(CLI::App& app, Config& c) {
                "POST /start_profile before each run's requests and /stop_profile after "
                "(vLLM, SGLang); the run records that profiling slowed the server")
       ->group(group);
+  app.add_option("--push-gateway", c.push_gateway,
+                 "Push the run's live figures to this Prometheus Pushgateway (its base URL, e.g. "
+                 "http://pushgateway:9091), job llmperf, every --push-interval seconds and at "
+                 "the end")
+      ->group("Live metrics");
+  app.add_option("--push-interval", c.push_interval_s,
+                 "Seconds between pushes to --push-gateway during a run (default 5)")
+      ->group("Live metrics");
 }
 
 void add_load_options(CLI::App& app, Config& c) {

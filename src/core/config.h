@@ -157,6 +157,10 @@ struct Config {
   double metrics_interval_s = 1;  // --metrics-interval: seconds between scrapes during a run
   bool profile = false;           // --profile: POST /start_profile and /stop_profile around runs
 
+  // --- live figures for Prometheus ---
+  std::string push_gateway;    // --push-gateway URL: a Pushgateway's base URL ("" = no pushes)
+  double push_interval_s = 5;  // --push-interval: seconds between pushes during a run
+
   // --- ShareGPT (--dataset sharegpt): vLLM's sampling limits, in tokens ---
   int64_t sharegpt_output_len = -1;       // --sharegpt-output-len: fixed max_tokens (-1: answers')
   int64_t sharegpt_min_len = 4;           // --sharegpt-min-len: shortest prompt and answer

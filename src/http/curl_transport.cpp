@@ -2,6 +2,8 @@
 // curl_transport.h).
 #include "http/curl_transport.h"
 
+#include "core/text.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -149,7 +151,8 @@ TransportVerdict classify_transfer(CURL* easy, CURLcode code, const char* error_
 }
 
 TransportVerdict classify_curl_result(const TransferFacts& facts, const std::string& detail,
-                                      const std::string& url) {
+                                      const std::string& given_url) {
+  const std::string url = url_without_userinfo(given_url);  // messages never show credentials
   const long os_errno = facts.os_errno;
   switch (facts.code) {
     case CURLE_OK:

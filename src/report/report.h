@@ -113,6 +113,16 @@ struct RunInfo {
   // Why the run stopped before its end (--max-errors, --max-error-rate, --stop-on-saturation):
   // summary.json's "stopped_early"; empty when it ran to the end.
   std::optional<EarlyStopDecision> stopped_early;
+
+  // --push-gateway: where the run's live figures went and how the pushes fared (summary.json's
+  // "push_gateway"); nullopt without the flag.
+  struct PushGateway {
+    std::string url;         // the gateway's base URL, without credentials
+    double interval_s = 0;   // --push-interval
+    int64_t pushes = 0;      // pushes tried, the final one included
+    int64_t failed = 0;      // pushes that got no 2xx answer (gateway down, slow, refusing)
+  };
+  std::optional<PushGateway> push_gateway;
 };
 
 // The identity of a benchmark that shards share: a hash of its config (without where its outputs
@@ -167,7 +177,7 @@ class VllmArrays {
 // Writes summary.json, benchmark_summary.json, benchmark_percentile.json, report.html (charts
 // from `trace`) and vllm_result.json (its per-request arrays from `requests`) into
 // info.output_dir (created if needed), each atomically (temporary file + rename). requests.jsonl
-// is RecordsFile's. Throws std::runtime_error naming the path when a file cannot be written.
+// is RecordsFile's; benchmark_data.db is made from it (formats/evalscope_db.h) when it is there. Throws std::runtime_error naming the path when a file cannot be written.
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const RunTrace& trace, const VllmArrays& requests);
 // The same without records: vllm_result.json's per-request arrays are empty.

@@ -127,6 +127,9 @@ struct SummaryFile {
   Json repeats;
   // Several --url: one object per URL (by_url_json); null, and absent from the file, otherwise.
   Json by_url;
+  // --push-gateway: {"url", "interval_s", "pushes", "failed"}, after "server"; null, and absent
+  // from the file, without it.
+  Json push_gateway;
 };
 
 // Parses summary.json's text. Throws std::invalid_argument saying what is wrong: "not valid JSON

@@ -38,6 +38,13 @@ TEST(ClassifyCurlResult, RefusedAndResetWhileConnectingAreRefusals) {
   EXPECT_EQ(reset.message, "connection reset by " + kUrl + " while connecting");
 }
 
+TEST(ClassifyCurlResult, MessagesNeverShowTheUrlsCredentials) {
+  const auto refused = classify_curl_result(facts(CURLE_COULDNT_CONNECT, ECONNREFUSED, false),
+                                            "Couldn't connect to server",
+                                            "http://user:s3cret@127.0.0.1:9091/metrics");
+  EXPECT_EQ(refused.message, "connection refused by http://127.0.0.1:9091/metrics");
+}
+
 TEST(ClassifyCurlResult, OtherConnectFailuresNameTheOsError) {
   const auto unreachable =
       classify(facts(CURLE_COULDNT_CONNECT, ENETUNREACH, false), "Couldn't connect to server");

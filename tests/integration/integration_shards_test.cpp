@@ -116,6 +116,7 @@ TEST(IntegrationShards, ThreeShardsMergeIntoTheSingleProcessBenchmark) {
   const fs::path run = fs::path(out) / "mock-model" / single.run_dirs[0].filename();
   ASSERT_TRUE(fs::exists(run / "report.html")) << run;
   ASSERT_TRUE(fs::exists(run / "vllm_result.json")) << run;
+  ASSERT_TRUE(fs::exists(run / "benchmark_data.db")) << run;
   const json m = json::parse(read_file((run / "summary.json").string()));
   const json& s = single.summary;
 

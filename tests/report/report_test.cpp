@@ -740,7 +740,8 @@ TEST_F(ReportTest, SecretsNeverReachAnyFile) {
     EXPECT_EQ(content.find("key-0123456789"), std::string::npos) << entry.path();
     EXPECT_EQ(content.find(".tmp."), std::string::npos) << entry.path();
   }
-  EXPECT_EQ(files, 11);  // 4 JSON(L) + vllm_result.json + report.html + sweep_summary.* + table.*
+  // 4 JSON(L) + vllm_result.json + report.html + benchmark_data.db + sweep_summary.* + table.*
+  EXPECT_EQ(files, 12);
   EXPECT_EQ(config_to_json(config).find("TESTSECRET"), std::string::npos);
   EXPECT_EQ(render_text_summary(report_options(config), test_info(dir_), s).find("TESTSECRET"), std::string::npos);
 }

@@ -175,6 +175,10 @@ Json config_json(const Config& config) {
     for (const auto& [key, value] : config.tags) tags[key] = value;
     out["tags"] = tags;
   }
+  if (!config.push_gateway.empty()) {  // --push-gateway only
+    out["push_gateway"] = url_without_userinfo(config.push_gateway);
+    out["push_interval"] = config.push_interval_s;
+  }
   return out;
 }
 

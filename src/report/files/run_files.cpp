@@ -18,6 +18,7 @@
 
 #include "core/clock.h"
 #include "core/text.h"
+#include "report/formats/evalscope_db.h"
 #include "report/internal.h"
 #include "report/views.h"
 
@@ -159,6 +160,7 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
   emit("benchmark_percentile.json", dump(report_detail::benchmark_percentile_json(summary)));
   emit("report.html", report_detail::render_run_html(options, info, summary, trace));
   report_detail::write_vllm_result(options, info, summary, requests);
+  write_evalscope_db(dir.string(), info.anchor_unix_ns);  // from requests.jsonl, when there is one
 }
 
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,

@@ -254,6 +254,7 @@ Json summary_file_full_json(const SummaryFile& f) {
   Json j = summary_file_json(f);
   if (!f.stopped_early.is_null()) j = with_key_after(j, "run", "stopped_early", f.stopped_early);
   if (!f.repeats.is_null()) j = with_key_after(j, "metrics", "repeats", f.repeats);
+  if (!f.push_gateway.is_null()) j = with_key_after(j, "server", "push_gateway", f.push_gateway);
   return j;
 }
 
@@ -341,6 +342,7 @@ SummaryFile parse_summary_file(std::string_view text) {
   f.stopped_early = block("stopped_early");
   f.repeats = block("repeats");
   f.by_url = block("by_url");
+  f.push_gateway = block("push_gateway");
   return f;
 }
 

@@ -346,6 +346,12 @@ SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
                            {"detail", info.stopped_early->detail}};
   }
   f.by_url = by_url_json(options, info, summary);
+  if (info.push_gateway) {
+    f.push_gateway = Json{{"url", info.push_gateway->url},
+                          {"interval_s", info.push_gateway->interval_s},
+                          {"pushes", info.push_gateway->pushes},
+                          {"failed", info.push_gateway->failed}};
+  }
   return f;
 }
 
@@ -375,6 +381,14 @@ RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir) {
     read_json_field(file.stopped_early, "after_requests", stop.after_requests);
     read_json_field(file.stopped_early, "detail", stop.detail);
     info.stopped_early = stop;
+  }
+  if (file.push_gateway.is_object()) {
+    RunInfo::PushGateway push;
+    read_json_field(file.push_gateway, "url", push.url);
+    read_json_field(file.push_gateway, "interval_s", push.interval_s);
+    read_json_field(file.push_gateway, "pushes", push.pushes);
+    read_json_field(file.push_gateway, "failed", push.failed);
+    info.push_gateway = push;
   }
   return info;
 }

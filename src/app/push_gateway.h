@@ -1,0 +1,66 @@
+// --push-gateway: a run's live figures pushed to a Prometheus Pushgateway every --push-interval
+// seconds, on a thread of its own, and its final figures once the run has ended. The figures come
+// from the records as they finish (added on the collector thread, one lock per batch) and from the
+// engine's progress counters; nothing touches the measured requests. A gateway that is down or
+// slow never slows or fails the run: short timeouts, one warning, failed pushes counted.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <span>
+#include <string>
+#include <thread>
+
+#include "core/record.h"
+#include "engine/engine.h"
+#include "http/http_pool.h"
+#include "metrics/live_figures.h"
+#include "report/formats/push_exposition.h"
+#include "report/report.h"
+
+namespace llmperf {
+
+struct PushGatewayOptions {
+  std::string url;  // the gateway's base URL (--push-gateway), credentials allowed (never logged)
+  double interval_s = 5;  // --push-interval
+  // The grouping key after job="llmperf": name and run_id (and, later, the run's tags).
+  PushLabels labels;
+  bool insecure = false;  // --insecure
+  std::string cacert;     // --cacert
+};
+
+class LivePusher {
+ public:
+  // Starts the pushing thread. `progress` (the engine's counters) must outlive the pusher.
+  LivePusher(PushGatewayOptions options, const LoadProgress& progress);
+  ~LivePusher();  // stops the thread (no final push unless finish() ran)
+  LivePusher(const LivePusher&) = delete;
+  LivePusher& operator=(const LivePusher&) = delete;
+
+  // Finished records (the record sink's batch): counted, and their samples added to the window.
+  void add(std::span<const RequestRecord> records);
+  // Stops the thread and pushes the final figures; what summary.json reports.
+  RunInfo::PushGateway finish();
+
+ private:
+  void loop();
+  void push(bool final);  // one push; failures counted and warned about once
+
+  PushGatewayOptions options_;
+  const LoadProgress& progress_;
+  std::string target_;  // <url>/metrics/job/llmperf/...
+  std::string shown_;   // the same without credentials, for messages
+  HttpPool pool_;
+  std::mutex mutex_;  // guards window_ and stop_
+  LiveWindow window_;
+  bool stop_ = false;
+  std::condition_variable wake_;
+  int64_t pushes_ = 0;
+  int64_t failed_ = 0;
+  bool warned_ = false;
+  bool finished_ = false;
+  std::thread thread_;
+};
+
+}  // namespace llmperf

@@ -1,0 +1,138 @@
+// benchmark_data.db (see evalscope_db.h): each record of requests.jsonl as a row of EvalScope's
+// `result` table, with EvalScope's column names, types and order and its units (seconds), written
+// through the store stage in one transaction into a temporary file that is then renamed.
+#include "report/formats/evalscope_db.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/report.h"
+#include "store/sqlite_db.h"
+
+namespace llmperf {
+namespace {
+
+constexpr double kEvalScopeNsPerS = 1e9;
+
+// EvalScope's `result` table: the columns of evalscope/perf/utils/db_util.py, in its order, with
+// its types (request_id and is_stream came last in its newer releases).
+constexpr const char* kEvalScopeResultTable =
+    "CREATE TABLE IF NOT EXISTS result("
+    "request TEXT, start_time REAL, inter_token_latencies TEXT, success INTEGER, "
+    "response_messages TEXT, completed_time REAL, latency REAL, first_chunk_latency REAL, "
+    "prompt_tokens INTEGER, completion_tokens INTEGER, max_gpu_memory_cost REAL, "
+    "time_per_output_token REAL, request_id TEXT, is_stream INTEGER)";
+
+constexpr const char* kEvalScopeInsert =
+    "INSERT INTO result(request, start_time, inter_token_latencies, success, response_messages, "
+    "completed_time, latency, first_chunk_latency, prompt_tokens, completion_tokens, "
+    "max_gpu_memory_cost, time_per_output_token, request_id, is_stream) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+std::string evalscope_json_text(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+double evalscope_seconds(int64_t ns) { return static_cast<double>(ns) / kEvalScopeNsPerS; }
+
+void evalscope_insert(SqliteStatement& insert, const EvalScopeRow& row) {
+  insert.bind(1, row.request)
+      .bind(2, row.start_time)
+      .bind(3, row.inter_token_latencies)
+      .bind(4, row.success)
+      .bind(5, row.response_messages)
+      .bind(6, row.completed_time)
+      .bind(7, row.latency)
+      .bind(8, row.first_chunk_latency)
+      .bind(9, row.prompt_tokens)
+      .bind(10, row.completion_tokens)
+      .bind(11, row.max_gpu_memory_cost)
+      .bind(12, row.time_per_output_token)
+      .bind(13, row.request_id)
+      .bind(14, row.is_stream);
+  insert.run();
+}
+
+// Removes `path` and the journal SQLite may have left beside it.
+void evalscope_remove_db(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  std::filesystem::remove(path + "-journal", ec);
+}
+
+}  // namespace
+
+EvalScopeRow evalscope_row(const RequestRecord& r, int64_t unix_offset_ns) {
+  EvalScopeRow row;
+  nlohmann::ordered_json request;
+  request["id"] = r.id;
+  request["prompt_index"] = r.prompt_index;
+  request["stream"] = r.stream;
+  row.request = evalscope_json_text(request);
+  const bool sent = r.sent_ns >= 0;
+  if (sent) row.start_time = evalscope_seconds(r.sent_ns + unix_offset_ns);
+  nlohmann::json gaps = nlohmann::json::array();
+  for (size_t k = 1; k < r.chunk_ns.size(); ++k) {
+    gaps.push_back(evalscope_seconds(r.chunk_ns[k] - r.chunk_ns[k - 1]));
+  }
+  row.inter_token_latencies = evalscope_json_text(gaps);
+  row.success = r.ok() ? 1 : 0;
+  nlohmann::json messages = nlohmann::json::array();
+  if (!r.output_text.empty()) messages.push_back(r.output_text);
+  row.response_messages = evalscope_json_text(messages);
+  if (r.end_ns >= 0) row.completed_time = evalscope_seconds(r.end_ns + unix_offset_ns);
+  row.is_stream = r.stream ? 1 : 0;
+  if (!r.ok() || !sent || r.end_ns < 0) return row;
+
+  // EvalScope fills the rest for successful requests only.
+  const int64_t latency_ns = r.end_ns - r.sent_ns;
+  row.latency = evalscope_seconds(latency_ns);
+  const int64_t ttft_ns =
+      r.stream && r.first_content_ns >= 0 ? r.first_content_ns - r.sent_ns : latency_ns;
+  row.first_chunk_latency = evalscope_seconds(ttft_ns);
+  row.prompt_tokens = r.input_tokens;
+  row.completion_tokens = r.output_tokens;
+  row.max_gpu_memory_cost = 0.0;
+  row.time_per_output_token = r.output_tokens > 1 ? evalscope_seconds(latency_ns - ttft_ns) /
+                                                        static_cast<double>(r.output_tokens - 1)
+                                                  : 0.0;
+  return row;
+}
+
+void write_evalscope_db(const std::string& dir, int64_t anchor_unix_ns) {
+  namespace fs = std::filesystem;
+  const fs::path records = fs::path(dir) / "requests.jsonl";
+  if (!fs::exists(records)) return;
+  const std::string path = (fs::path(dir) / "benchmark_data.db").string();
+  const std::string tmp = fmt::format("{}.tmp.{}", path, getpid());
+  evalscope_remove_db(tmp);
+  try {
+    {
+      SqliteDb db(tmp);
+      // The file is renamed into place once complete: a journal on disk would add nothing.
+      db.exec("PRAGMA journal_mode=MEMORY");
+      db.exec(kEvalScopeResultTable);
+      SqliteTransaction transaction(db);
+      SqliteStatement insert(db, kEvalScopeInsert);
+      read_records_file(records.string(), [&](RecordsLine& line) {
+        if (line.record.warmup) return;
+        evalscope_insert(insert,
+                         evalscope_row(line.record, line.anchor_unix_ns.value_or(anchor_unix_ns)));
+      });
+      transaction.commit();
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) throw std::runtime_error(ec.message());
+  } catch (const std::exception& e) {
+    evalscope_remove_db(tmp);
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path, e.what()));
+  }
+}
+
+}  // namespace llmperf

@@ -1,0 +1,59 @@
+// benchmark_data.db: EvalScope's per-request SQLite database (its `result` table, as
+// evalscope/perf/utils/db_util.py creates it), so that scripts written against EvalScope's
+// database read llmperf's runs. Written once, at the end of a run (and by `llmperf report` and
+// `llmperf merge`), from the run's requests.jsonl; nothing is done while the run measures.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/record.h"
+
+namespace llmperf {
+
+// One row of EvalScope's `result` table, in its column order. Times are in seconds, as EvalScope
+// writes them. The columns EvalScope fills only for successful requests (latency onwards) are
+// nullopt (SQL NULL) for the others, as in EvalScope.
+struct EvalScopeRow {
+  // EvalScope: the request body as JSON. llmperf keeps no bodies (prompts can be megabytes), so
+  // this is a JSON object naming the request in requests.jsonl: {"id":…,"prompt_index":…,
+  // "stream":…}.
+  std::string request;
+  // When the request was sent, Unix time in seconds (EvalScope: a time.perf_counter() reading,
+  // whose origin is arbitrary; only differences mean anything there, and they are the same here).
+  // nullopt for a request that was never sent.
+  std::optional<double> start_time;
+  // JSON list of the gaps between consecutive output-carrying chunks, in seconds ([] without a
+  // stream): llmperf's ITL samples of the request.
+  std::string inter_token_latencies;
+  int64_t success = 0;  // 1: the request succeeded; 0: it failed (or was cancelled)
+  // EvalScope: a base64 Python pickle of the response chunks. llmperf: JSON text, a list holding
+  // the answer text when it was kept (--keep-text), else [].
+  std::string response_messages;
+  // When the response's last byte was read (or the failure was noticed), Unix time in seconds.
+  std::optional<double> completed_time;
+  std::optional<double> latency;  // end - sent, seconds (successes only)
+  // TTFT in seconds; without a stream, the latency, as EvalScope writes it (successes only).
+  std::optional<double> first_chunk_latency;
+  std::optional<int64_t> prompt_tokens;       // input tokens (successes only)
+  std::optional<int64_t> completion_tokens;   // output tokens (successes only)
+  std::optional<double> max_gpu_memory_cost;  // 0.0: EvalScope measures it only in-process
+  // (latency - TTFT) / (completion_tokens - 1) in seconds, 0.0 for one token or fewer, as
+  // EvalScope computes it (successes only).
+  std::optional<double> time_per_output_token;
+  std::optional<std::string> request_id;  // EvalScope: a trace's request id; always NULL here
+  int64_t is_stream = 0;                  // 1: the request asked for a stream
+};
+
+// The row of `record`, whose steady-clock times become Unix times by adding unix_offset_ns.
+EvalScopeRow evalscope_row(const RequestRecord& record, int64_t unix_offset_ns);
+
+// Writes <dir>/benchmark_data.db from <dir>/requests.jsonl (warm-up requests left out, as
+// EvalScope leaves them out), all rows in one transaction, atomically (a temporary file renamed
+// over the old one). Record times map to Unix time by each line's own sent_unix_ns, else by
+// anchor_unix_ns. Does nothing when there is no requests.jsonl. Throws std::runtime_error naming
+// the file when it cannot be written.
+void write_evalscope_db(const std::string& dir, int64_t anchor_unix_ns);
+
+}  // namespace llmperf

@@ -1,0 +1,64 @@
+// --push-gateway and --push-interval: bound to Config (default interval 5 s, off by default), and
+// refused with exit 2 for a URL that is not http(s) (without showing its credentials) or an
+// interval outside 0.1 to 3600 s.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/cli.h"
+
+namespace llmperf {
+namespace {
+
+struct PushParsed {
+  CliOutcome outcome;
+  Config config;
+};
+
+PushParsed push_parse(std::vector<std::string> extra) {
+  std::vector<std::string> args = {"llmperf", "--url", "http://127.0.0.1:8000/v1/chat/completions",
+                                   "--model", "qwen",  "--prompt",
+                                   "hi"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  PushParsed parsed;
+  parsed.outcome = parse_cli(static_cast<int>(argv.size()), argv.data(), parsed.config);
+  return parsed;
+}
+
+TEST(PushFlags, OffByDefaultAndBoundWhenGiven) {
+  const PushParsed none = push_parse({});
+  ASSERT_TRUE(none.outcome.proceed) << none.outcome.output;
+  EXPECT_EQ(none.config.push_gateway, "");
+  EXPECT_EQ(none.config.push_interval_s, 5);
+  EXPECT_EQ(none.config.metrics_interval_s, 1);  // the server's scrapes keep their own interval
+
+  const PushParsed given =
+      push_parse({"--push-gateway", "http://gw:9091", "--push-interval", "0.5"});
+  ASSERT_TRUE(given.outcome.proceed) << given.outcome.output;
+  EXPECT_EQ(given.config.push_gateway, "http://gw:9091");
+  EXPECT_EQ(given.config.push_interval_s, 0.5);
+}
+
+TEST(PushFlags, RefusesOtherSchemesAndIntervalsOutOfRange) {
+  const PushParsed scheme = push_parse({"--push-gateway", "ftp://user:hunter22@gw:9091"});
+  EXPECT_FALSE(scheme.outcome.proceed);
+  EXPECT_EQ(scheme.outcome.exit_code, 2);
+  EXPECT_NE(scheme.outcome.output.find("--push-gateway must start with http:// or https://"),
+            std::string::npos)
+      << scheme.outcome.output;
+  EXPECT_EQ(scheme.outcome.output.find("hunter22"), std::string::npos) << scheme.outcome.output;
+  for (const char* interval : {"0", "0.05", "3601"}) {
+    const PushParsed bad =
+        push_parse({"--push-gateway", "http://gw:9091", "--push-interval", interval});
+    EXPECT_FALSE(bad.outcome.proceed) << interval;
+    EXPECT_NE(bad.outcome.output.find("--push-interval must be between 0.1 and 3600 seconds"),
+              std::string::npos)
+        << bad.outcome.output;
+  }
+}
+
+}  // namespace
+}  // namespace llmperf
