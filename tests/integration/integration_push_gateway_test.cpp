@@ -118,7 +118,8 @@ TEST(IntegrationPushGateway, FinalFiguresInTheGatewayEqualTheSummary) {
   const BenchRun run = run_llmperf(concat(
       base_args(mock),
       {"--stream", "--parallel", "2", "-n", "24", "--warmup-num", "1", "--push-gateway",
-       gateway.base() + "/", "--push-interval", "0.1", "--name", "push-test", "--no-timestamp"}));
+       gateway.base() + "/", "--push-interval", "0.1", "--name", "push-test", "--no-timestamp",
+       "--tag", "commit=abc/123", "--tag", "name=ignored"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   const json& s = run.summary;
   ASSERT_TRUE(s.contains("push_gateway")) << s.dump(2);
@@ -134,8 +135,10 @@ TEST(IntegrationPushGateway, FinalFiguresInTheGatewayEqualTheSummary) {
   ASSERT_EQ(metrics.status, 200) << metrics.error;
   const std::string& text = metrics.body;
   // The grouping key's labels (the run id has a '/': it went in the @base64 form).
+  // --tag commit=abc/123 is a label of its own; a tag named as a key's label (name) is left out.
   const std::vector<std::string> group = {"job=\"llmperf\"", "name=\"push-test\"",
-                                          "run_id=\"push-test/parallel_2_number_24\""};
+                                          "run_id=\"push-test/parallel_2_number_24\"",
+                                          "commit=\"abc/123\""};
   const auto value = [&](const std::string& name, std::vector<std::string> labels = {}) {
     labels.insert(labels.end(), group.begin(), group.end());
     return push_series_value(text, name, labels);
