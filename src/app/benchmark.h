@@ -47,6 +47,7 @@ struct BenchmarkResult {
   // --num-runs: each repeated run's table of means and 95 % intervals (and its baseline verdict
   // on intervals), for the closing text.
   std::string repeats_text;
+  int results_db_failures = 0;  // runs that --results-db could not store (app/results_db.h)
 };
 
 struct BenchmarkOptions {
