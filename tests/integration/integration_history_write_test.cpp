@@ -222,6 +222,37 @@ TEST(IntegrationHistoryWrite, ASweepStoresOneRowPerRunUnderOneInvocation) {
   for (const fs::path& dir : sweep.run_dirs) hwrite_expect_run(db, dir, "run", false);
 }
 
+TEST(IntegrationHistoryWrite, BaselineVerdictsAndRepeatsAreStored) {
+  HWRITE_NEEDS_SQLITE3();
+  MockServer mock({"--ttft-ms", "2", "--output-tokens", "4"});
+  const std::string db = hwrite_db_path("history.db");
+  const BenchRun base = run_llmperf(concat(base_args(mock), {"--no-probe", "-n", "6"}));
+  ASSERT_EQ(base.process.exit_code, 0) << diagnostics(base);
+  // A huge tolerance: no regression, whatever the timing.
+  const BenchRun judged = run_llmperf(
+      hwrite_args(mock, db,
+                  {"-n", "6", "--baseline", (base.run_dirs.at(0) / "summary.json").string(),
+                   "--tolerance", "100%"}));
+  ASSERT_EQ(judged.process.exit_code, 0) << diagnostics(judged);
+  const json verdicts =
+      hwrite_query(db, "SELECT rule, passed, detail FROM verdicts WHERE kind = 'baseline'");
+  ASSERT_FALSE(verdicts.empty());
+  for (const json& verdict : verdicts) {
+    EXPECT_EQ(verdict["passed"], 1) << verdict;
+    EXPECT_TRUE(contains(verdict["detail"].get<std::string>(), "summary.json")) << verdict;
+  }
+  EXPECT_EQ(hwrite_count(db, "SELECT count(*) FROM verdicts WHERE rule = 'QPS (req/s)'"), 1);
+
+  // --num-runs: one row per repeat, named by its directory within the run's.
+  const BenchRun repeats = run_llmperf(hwrite_args(mock, db, {"-n", "4", "--num-runs", "2"}));
+  ASSERT_EQ(repeats.process.exit_code, 0) << diagnostics(repeats);
+  const json labels = hwrite_query(
+      db, "SELECT run_label FROM runs WHERE run_label LIKE '%repeat%' ORDER BY run_label");
+  ASSERT_EQ(labels.size(), 2u) << labels;
+  EXPECT_EQ(labels[0]["run_label"], "parallel_1_number_4/repeat_1");
+  EXPECT_EQ(labels[1]["run_label"], "parallel_1_number_4/repeat_2");
+}
+
 TEST(IntegrationHistoryWrite, KillNineMidRunLeavesNoHalfRunAndTheNextRunAppends) {
   HWRITE_NEEDS_SQLITE3();
   MockServer slow({"--ttft-ms", "60000", "--verbose"});
