@@ -9,6 +9,7 @@
 
 #include "cli/calibrate.h"
 #include "cli/cli.h"
+#include "cli/history_import.h"
 #include "cli/subcommands.h"
 #include "app/calibrate/calibrate.h"
 #include "app/command.h"
@@ -47,6 +48,13 @@ int main(int argc, char** argv) {
     options.resume = !cli.resume_dir.empty();
     options.dry_run = cli.dry_run;
     return tune_command(cli.spec, options);
+  }
+  // llmperf history import ...: before any other `llmperf history` command.
+  if (argc > 2 && std::string_view(argv[1]) == "history" && std::string_view(argv[2]) == "import") {
+    const SubcommandOutcome outcome = history_import_command(argc, argv);
+    std::fputs(outcome.out.c_str(), stdout);
+    std::fputs(outcome.err.c_str(), stderr);
+    return outcome.exit_code;
   }
   if (auto sub = run_subcommand(argc, argv)) {  // llmperf compare ... / llmperf report ...
     std::fputs(sub->out.c_str(), stdout);

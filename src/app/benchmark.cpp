@@ -20,6 +20,7 @@
 #include "plan/run_plan.h"
 #include "app/progress.h"
 #include "app/protocol_check.h"
+#include "app/results_db.h"
 #include "app/server_watch.h"
 #include "engine/schedule.h"
 #include "app/signals.h"
@@ -130,6 +131,7 @@ class Benchmark {
     if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
     stop_rules_ = early_stop_rules(config);
     result_.sweep_dir = sweep_dir_of(config, output_timestamp());
+    if (!config.results_db.empty()) results_db_.emplace(config, result_.sweep_dir);
     if (config.shards > 1) {
       run_id_ = benchmark_run_id(config);
       spdlog::info("shard {} of {} ({}), benchmark {}: this process sends one request in {}, "
@@ -339,6 +341,8 @@ class Benchmark {
     if (!passed && repeat_ == 0) ++result_.slo_failures;  // repeats: judged on the interval
     run_result.verdict = verdict;
     run_result.text = std::move(text);
+    // --results-db: after its files and verdicts, so a database that fails loses nothing else.
+    if (results_db_ && !results_db_->append(report, run_result)) ++result_.results_db_failures;
     result_.runs.push_back(std::move(run_result));
     if (options_.on_run) options_.on_run(result_.runs.back());
     return passed;
@@ -477,6 +481,7 @@ class Benchmark {
   bool waited_for_start_ = false;  // --start-at: the first run waited for it
   int repeat_ = 0;                 // --num-runs: the repeat run_one runs (1..K; 0: no repeats)
   const BenchmarkOptions& options_;
+  std::optional<ResultsDb> results_db_;  // --results-db
   BenchmarkResult result_;
 };
 

@@ -51,6 +51,7 @@ struct BenchmarkResult {
   // --num-runs: each repeated run (its repeats are runs[first_run, first_run + count)), with its
   // metrics over the repeats and its --slo verdict on their intervals.
   std::vector<RepeatedRun> repeated;
+  int results_db_failures = 0;  // runs that --results-db could not store (app/results_db.h)
 };
 
 struct BenchmarkOptions {

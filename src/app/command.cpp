@@ -30,6 +30,11 @@ int exit_code(const BenchmarkResult& result) {
     return kExitInterrupted;
   }
   if (result.probe_failed) return kExitCannotProceed;
+  if (result.results_db_failures > 0) {  // every file is written; the history lacks the run(s)
+    spdlog::error("{} run(s) could not be stored in --results-db (see above)",
+                  result.results_db_failures);
+    return kExitCannotProceed;
+  }
   if (result.stopped_early > 0) {
     spdlog::error("{} run(s) stopped early (summary.json's \"stopped_early\" says why)",
                   result.stopped_early);

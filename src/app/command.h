@@ -11,8 +11,8 @@ namespace llmperf {
 // Runs the benchmark and returns the process exit code. Throws what run_benchmark throws.
 int benchmark_command(const Config& config);
 
-// The exit code of a finished benchmark: interrupted 130, probe refused 1, a violated --slo or a
-// --baseline regression 3, else 0. Logs the reason for any but 0.
+// The exit code of a finished benchmark: interrupted 130, probe refused 1, a run --results-db
+// could not store 1, stopped early 4, a violated --slo or a --baseline regression 3, else 0. Logs the reason for any but 0.
 int exit_code(const BenchmarkResult& result);
 
 // What follows the runs' blocks on stdout: the sweep table (more than one run), the search's

@@ -539,6 +539,10 @@ void validate_output(const Config& c, std::vector<std::string>& errors) {
     errors.push_back(fmt::format("--log-every-n-query must be >= 1, got {}", c.log_every_n_query));
   }
   if (c.percentiles.empty()) errors.push_back("--percentiles needs at least one value");
+  if (c.results_db_requests && c.results_db.empty()) {
+    errors.push_back(
+        "--results-db-requests stores the requests in --results-db: give --results-db FILE");
+  }
   for (double p : c.percentiles) {
     if (!(p >= 0 && p <= 100)) {
       errors.push_back(fmt::format("--percentiles values must be in [0, 100], got {}", p));

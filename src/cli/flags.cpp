@@ -404,6 +404,14 @@ void add_output_options(CLI::App& app, Config& c, RawFlags& raw) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group(group);
+  app.add_option("--results-db", c.results_db,
+                 "Append every run (config, tags, figures, verdicts, server) to this SQLite "
+                 "history database, one transaction per run; a failure to store exits 1 after "
+                 "every file is written (docs/history.md)")
+      ->group(group);
+  app.add_flag("--results-db-requests", c.results_db_requests,
+               "With --results-db: store every line of requests.jsonl too (table requests)")
+      ->group(group);
   app.add_option("--log-every-n-query", c.log_every_n_query, "Progress log interval, requests")
       ->group(group);
   app.add_flag("--debug", c.debug, "Log request and response details (default: off)")->group(group);

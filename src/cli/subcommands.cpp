@@ -10,12 +10,24 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "cli/history_import.h"
 #include "core/exit_codes.h"
 #include "report/report.h"
 #include "report/tools.h"
 
 namespace llmperf {
 namespace {
+
+// --results-db FILE and --results-db-requests of `llmperf merge` and `llmperf report`.
+void add_results_db_options(CLI::App& app, std::string& db, bool& requests, const char* what) {
+  app.add_option("--results-db", db,
+                 fmt::format("Store the {} run(s) in this history database (replacing a stored "
+                             "run of the same id); exit 1 if that fails",
+                             what));
+  app.add_flag("--results-db-requests", requests,
+               "With --results-db: store each run's requests.jsonl lines too")
+      ->needs("--results-db");
+}
 
 SubcommandOutcome compare(int argc, const char* const* argv) {
   CLI::App app(
@@ -68,10 +80,18 @@ SubcommandOutcome report(int argc, const char* const* argv) {
   app.add_option("--summary-format", options.summary_format,
                  "stdout summary: default, evalscope-legacy or vllm")
       ->check(CLI::IsMember({"default", "evalscope-legacy", "vllm"}));
+  std::string results_db;
+  bool results_db_requests = false;
+  add_results_db_options(app, results_db, results_db_requests, "rebuilt");
   if (auto done = parse_subcommand(app, argc, argv)) return *done;
   try {
     std::string text = rebuild_reports(options);
-    return {kExitOk, text, fmt::format("llmperf report: rebuilt {}\n", options.dir)};
+    std::string err = fmt::format("llmperf report: rebuilt {}\n", options.dir);
+    if (!results_db.empty() &&
+        !store_in_results_db(results_db, options.dir, "report", results_db_requests, err)) {
+      return {kExitCannotProceed, text, err};
+    }
+    return {kExitOk, text, err};
   } catch (const std::exception& e) {
     return {kExitCannotProceed, "", fmt::format("llmperf report: {}\n", e.what())};
   }
@@ -90,10 +110,19 @@ SubcommandOutcome merge(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_flag("--force", options.force,
                "Merge shards of different benchmarks, or not all of a benchmark's shards");
+  std::string results_db;
+  bool results_db_requests = false;
+  add_results_db_options(app, results_db, results_db_requests, "merged");
   if (auto done = parse_subcommand(app, argc, argv)) return *done;
   try {
-    std::string text = merge_shards(options);
-    return {kExitOk, text, ""};
+    std::string merged_dir;
+    std::string text = merge_shards(options, &merged_dir);
+    std::string err;
+    if (!results_db.empty() &&
+        !store_in_results_db(results_db, merged_dir, "merge", results_db_requests, err)) {
+      return {kExitCannotProceed, text, err};
+    }
+    return {kExitOk, text, err};
   } catch (const std::exception& e) {
     const bool refused = std::string_view(e.what()).rfind("cannot merge", 0) == 0;
     return {refused ? kExitUsage : kExitCannotProceed, "", fmt::format("llmperf merge: {}\n", e.what())};

@@ -248,6 +248,9 @@ struct Config {
   // --tag key=value, in the order given (cli/tags.h): the run's labels in the history database,
   // its filters and on the pushed live figures
   std::vector<std::pair<std::string, std::string>> tags;
+  // --results-db FILE: every run appended to this history database (app/results_db.h; "": off)
+  std::string results_db;
+  bool results_db_requests = false;  // --results-db-requests: requests.jsonl's lines stored too
   bool no_timestamp = false;            // --no-timestamp: no <YYYYmmdd_HHMMSS> level
   int64_t log_every_n_query = 10;       // --log-every-n-query
   bool debug = false;                   // --debug

@@ -51,7 +51,7 @@ struct MergeOptions {
 // shards' without their _shard_I_of_N suffix, from the union of the shards' records (times
 // aligned on their wall-clock anchors), with every file a run has, and returns the text summaries.
 // Throws std::runtime_error when the directories are not every shard of one benchmark once
-// (unless force), or cannot be read.
-std::string merge_shards(const MergeOptions& options);
+// (unless force), or cannot be read. `merged_dir` (when given) receives the directory written.
+std::string merge_shards(const MergeOptions& options, std::string* merged_dir = nullptr);
 
 }  // namespace llmperf

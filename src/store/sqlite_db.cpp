@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace llmperf {
 namespace {
 
@@ -14,7 +16,8 @@ namespace {
 
 }  // namespace
 
-SqliteDb::SqliteDb(const std::string& path, Mode mode, int busy_timeout_ms) : path_(path) {
+SqliteDb::SqliteDb(const std::string& path, Mode mode, int busy_timeout_ms)
+    : path_(path), busy_timeout_ms_(busy_timeout_ms) {
   const int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY
                                             : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
@@ -39,7 +42,20 @@ void SqliteDb::exec(const std::string& sql) {
   }
 }
 
-void SqliteDb::use_wal() { exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"); }
+void SqliteDb::use_wal() {
+  // Two processes opening a new file at once: the switch to WAL needs an exclusive lock, and
+  // SQLite answers SQLITE_BUSY at once instead of calling the busy handler. Wait as it would.
+  int waited_ms = 0;
+  for (int pause_ms = 1;; pause_ms = std::min(pause_ms * 2, 50)) {
+    const int rc = sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+    if (rc == SQLITE_OK) break;
+    if ((rc & 0xff) != SQLITE_BUSY || waited_ms >= busy_timeout_ms_) {
+      throw SqliteError(fmt::format("{}: {}", path_, sqlite3_errmsg(db_)));
+    }
+    waited_ms += sqlite3_sleep(pause_ms);
+  }
+  exec("PRAGMA synchronous=NORMAL");
+}
 
 int64_t SqliteDb::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
 

@@ -35,7 +35,9 @@ class SqliteDb {
 
   // Runs one or more statements that return no rows (schema, pragmas).
   void exec(const std::string& sql);
-  // Write-ahead logging: readers and one writer at a time, from several processes.
+  // Write-ahead logging: readers and one writer at a time, from several processes. SQLite refuses
+  // the switch at once ("database is locked", without its busy handler) while another process
+  // holds the new file: it is retried for up to the busy timeout.
   void use_wal();
   int64_t last_insert_rowid() const;
   const std::string& path() const { return path_; }
@@ -44,6 +46,7 @@ class SqliteDb {
  private:
   sqlite3* db_ = nullptr;
   std::string path_;
+  int busy_timeout_ms_ = 0;
 };
 
 // A prepared statement. bind() takes 1-based parameter indices, as SQLite does; step() returns

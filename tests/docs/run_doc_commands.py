@@ -46,7 +46,7 @@ URL = re.compile(r"https?://[A-Za-z0-9_.\-]+(?::\d+|:\{\w+\})?")
 ALIASES = [{"-n", "--number", "--num-prompts"}, {"--parallel", "--max-concurrency"},
            {"--rate", "--request-rate"}]
 # Subcommands that take no benchmark flags: `with` leaves their command lines alone.
-NO_OVERRIDE_SUBCOMMANDS = {"compare", "report", "merge"}
+NO_OVERRIDE_SUBCOMMANDS = {"compare", "report", "merge", "history"}
 
 
 def doc_files():

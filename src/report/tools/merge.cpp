@@ -195,7 +195,7 @@ std::string without_shard_suffix(const std::string& name) {
 
 }  // namespace
 
-std::string merge_shards(const MergeOptions& options) {
+std::string merge_shards(const MergeOptions& options, std::string* merged_dir) {
   if (options.dirs.empty()) throw std::runtime_error("give the shards' directories");
   std::vector<ShardDir> shards;
   for (const std::string& dir : options.dirs) shards.push_back(read_shard_dir(dir));
@@ -223,6 +223,7 @@ std::string merge_shards(const MergeOptions& options) {
     }
     merge_run(runs, single ? base : base / name, first);
   }
+  if (merged_dir != nullptr) *merged_dir = base.string();
   RebuildOptions rebuild;
   rebuild.dir = base.string();
   std::string text = rebuild_reports(rebuild);

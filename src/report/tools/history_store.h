@@ -1,0 +1,44 @@
+// Existing run directories into the history database: `llmperf history import --db FILE DIR...`
+// (source "import"), and the runs that `llmperf merge --results-db` and `llmperf report
+// --results-db` have just written (sources "merge" and "report"). Each DIR is a run directory
+// (summary.json) or any directory holding runs at any depth (a benchmark's directory, an outputs
+// directory, a study's); the summary.json of --num-runs repeats is left out, its repeat_K runs are
+// stored. Every run goes through history_run() (report/files/history_run.h) and is appended in one
+// transaction of its own; a run or directory that fails is reported and the others go on.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "store/history_writer.h"
+
+namespace llmperf {
+
+struct HistoryStoreOptions {
+  std::string db;                 // the history database (created and migrated if needed)
+  std::vector<std::string> dirs;  // run directories, or directories holding runs
+  std::string source = "import";  // "import", "merge" or "report"
+  bool requests = false;          // store requests.jsonl's lines too (where the run has one)
+  // A run already stored (same run id): kept by an import, replaced by merge and report.
+  ExistingRun existing = ExistingRun::kSkip;
+};
+
+struct HistoryStoreOutcome {
+  // One line per run: "imported DIR as run RUN_ID" ("stored" for merge and report), "replaced DIR
+  // as run RUN_ID", "skipped DIR: run RUN_ID is already in DB", "skipped DIR: the summary of
+  // --num-runs repeats ...".
+  std::vector<std::string> lines;
+  std::vector<std::string> errors;  // one per directory or run that could not be stored
+  int stored = 0;                   // runs inserted or replaced
+  int skipped = 0;                  // runs already in the database
+};
+
+// The run directories under `dir` (itself included), sorted: every directory with a
+// summary.json. Throws std::runtime_error when `dir` is not a directory.
+std::vector<std::string> find_history_run_dirs(const std::string& dir);
+
+// Stores every run of options.dirs. The invocation id of a run is made from the source and the
+// directory holding it (its benchmark's directory), so the runs of one benchmark share one.
+HistoryStoreOutcome store_run_dirs(const HistoryStoreOptions& options);
+
+}  // namespace llmperf
