@@ -129,7 +129,7 @@ HistoryJudgement judge_against_history(const std::string& metric, const std::str
 }
 
 bool HistoryComparison::regressed() const {
-  return std::any_of(rows.begin(), rows.end(), [](const HistoryJudgement& row) {
+  return !error.empty() || std::any_of(rows.begin(), rows.end(), [](const HistoryJudgement& row) {
     return row.verdict == HistoryVerdict::kRegression;
   });
 }

@@ -108,7 +108,8 @@ struct HistoryComparison {
   std::string db_path;   // the history database
   std::string match;     // which runs were compared, e.g. "name smoke, tags env=staging"
   std::vector<HistoryJudgement> rows;
-  bool regressed() const;  // any row is a regression
+  std::string error;       // the database could not be read: why (no rows then)
+  bool regressed() const;  // any row is a regression, or the database could not be read
 };
 
 // The metrics --baseline db: judges, as --slo names them: those the summary.json baseline
