@@ -9,9 +9,11 @@
 
 #include "cli/calibrate.h"
 #include "cli/cli.h"
+#include "cli/history_cli.h"
 #include "cli/subcommands.h"
 #include "app/calibrate/calibrate.h"
 #include "app/command.h"
+#include "app/history_command.h"
 #include "app/tune/tune_command.h"
 #include "cli/tune.h"
 #include "core/exit_codes.h"
@@ -47,6 +49,15 @@ int main(int argc, char** argv) {
     options.resume = !cli.resume_dir.empty();
     options.dry_run = cli.dry_run;
     return tune_command(cli.spec, options);
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "history") {  // llmperf history --db ...
+    const HistoryCli cli = parse_history_cli(argc, argv);
+    if (!cli.proceed) {
+      std::fputs(cli.outcome.out.c_str(), stdout);
+      std::fputs(cli.outcome.err.c_str(), stderr);
+      return cli.outcome.exit_code;
+    }
+    return history_command(cli.options);
   }
   if (auto sub = run_subcommand(argc, argv)) {  // llmperf compare ... / llmperf report ...
     std::fputs(sub->out.c_str(), stdout);

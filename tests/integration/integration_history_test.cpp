@@ -2,7 +2,8 @@
 // llmperf-mock with fixture histories (written with plain SQL, tests/store/history_fixture.h) that
 // put the mock's real run clearly outside (exit 3, the verdict text, JUnit) or inside (exit 0) the
 // noise band, runs of another --tag or --name left out, and a missing or non-history file refused
-// before the benchmark (exit 2, naming the file).
+// before the benchmark (exit 2, naming the file); `llmperf history` on a fixture history (its
+// filters, the trend table oldest first, history.html written, usage errors).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -104,6 +105,42 @@ TEST(IntegrationHistory, BaselineDbRefusesAMissingOrForeignFileBeforeRunning) {
   const BenchRun bad = run_llmperf(concat(history_run_args(mock, missing), {"--noise-k", "0"}));
   EXPECT_EQ(bad.process.exit_code, 2);
   EXPECT_TRUE(contains(bad.process.err, "--noise-k must be > 0")) << bad.process.err;
+}
+
+TEST(IntegrationHistory, HistoryCommandPrintsTheTrendAndWritesAPage) {
+  const std::string dir = make_temp_dir();
+  const std::string db = dir + "/history.db";
+  history_add_runs(db, "old", 4, {"ttft", "p99", 0.0, "ms"}, {201, 199, 202, 198});
+  history_add_runs(db, "prod", 2, {"ttft", "p99", 0.0, "ms"}, {900}, "prod");
+  const std::string out_dir = dir + "/trend";
+  const ProcessResult run = run_process(
+      {LLMPERF_BIN, "history", "--db", db, "--name", "smoke", "--tag", "env=ci", "--metric",
+       "ttft.p99", "--metric", "output_throughput", "--last", "3", "--output", out_dir},
+      kTimeoutS);
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  // The last 3 matching runs, oldest first; the prod runs are filtered out.
+  EXPECT_TRUE(contains(run.out, "ttft.p99 (ms)")) << run.out;
+  EXPECT_TRUE(contains(run.out, "output_throughput")) << run.out;
+  EXPECT_FALSE(contains(run.out, "| 201")) << run.out;
+  EXPECT_FALSE(contains(run.out, "900")) << run.out;
+  const size_t first = run.out.find("199");
+  const size_t last = run.out.find("198");
+  ASSERT_NE(first, std::string::npos) << run.out;
+  ASSERT_NE(last, std::string::npos) << run.out;
+  EXPECT_LT(first, last) << run.out;
+  const std::string html = read_file(out_dir + "/history.html");
+  EXPECT_TRUE(contains(html, "<svg")) << "no chart";
+  EXPECT_FALSE(contains(html, "<script"));
+  EXPECT_FALSE(contains(html, "src="));
+
+  const ProcessResult missing =
+      run_process({LLMPERF_BIN, "history", "--db", dir + "/none.db"}, kTimeoutS);
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(contains(missing.err, dir + "/none.db: no such file")) << missing.err;
+  const ProcessResult bad_metric =
+      run_process({LLMPERF_BIN, "history", "--db", db, "--metric", "ttft.p99.p99"}, kTimeoutS);
+  EXPECT_EQ(bad_metric.exit_code, 2);
+  EXPECT_TRUE(contains(bad_metric.err, "--metric")) << bad_metric.err;
 }
 
 }  // namespace
