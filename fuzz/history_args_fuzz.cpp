@@ -1,7 +1,9 @@
 // libFuzzer target for the history's text arguments, which come from users and CI scripts: each
 // line of the input is a `--tag` (parse_tag, parse_tags), which may only throw
 // std::invalid_argument. Checked: a parsed tag's key is a Prometheus label name and "key=value"
-// parses back to the same tag.
+// parses back to the same tag. Each line is also a --baseline argument (parse_baseline_source:
+// "db:FILE" or a summary.json path), which may only throw std::invalid_argument; checked: "db:"
+// selects the history with the rest as its non-empty path, anything else is kept whole.
 #include <cstddef>
 #include <cstdint>
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "cli/tags.h"
+#include "verdict/history_baseline.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace llmperf;
@@ -31,6 +34,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::abort();
       }
       if (parse_tag(tag.first + "=" + tag.second) != tag) std::abort();
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  for (const std::string& line : lines) {
+    try {
+      const BaselineSource source = parse_baseline_source(line);
+      if (source.history != line.starts_with("db:")) std::abort();
+      if (source.history && (source.path.empty() || "db:" + source.path != line)) std::abort();
+      if (!source.history && source.path != line) std::abort();
     } catch (const std::invalid_argument&) {
     }
   }

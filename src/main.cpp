@@ -9,10 +9,12 @@
 
 #include "cli/calibrate.h"
 #include "cli/cli.h"
+#include "cli/history_cli.h"
 #include "cli/history_import.h"
 #include "cli/subcommands.h"
 #include "app/calibrate/calibrate.h"
 #include "app/command.h"
+#include "app/history_command.h"
 #include "app/tune/tune_command.h"
 #include "cli/tune.h"
 #include "core/exit_codes.h"
@@ -55,6 +57,15 @@ int main(int argc, char** argv) {
     std::fputs(outcome.out.c_str(), stdout);
     std::fputs(outcome.err.c_str(), stderr);
     return outcome.exit_code;
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "history") {  // llmperf history --db ...
+    const HistoryCli cli = parse_history_cli(argc, argv);
+    if (!cli.proceed) {
+      std::fputs(cli.outcome.out.c_str(), stdout);
+      std::fputs(cli.outcome.err.c_str(), stderr);
+      return cli.outcome.exit_code;
+    }
+    return history_command(cli.options);
   }
   if (auto sub = run_subcommand(argc, argv)) {  // llmperf compare ... / llmperf report ...
     std::fputs(sub->out.c_str(), stdout);

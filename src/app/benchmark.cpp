@@ -35,6 +35,8 @@
 #include "server/server_identity.h"
 #include "server/side_channel.h"
 #include "verdict/baseline.h"
+#include "verdict/history_baseline.h"
+#include "report/history/baseline_db.h"
 #include "verdict/early_stop.h"
 #include "verdict/repeats.h"
 #include "verdict/search.h"
@@ -128,7 +130,14 @@ class Benchmark {
     metrics_options_.output_forced = config.ignore_eos.value_or(false);
     metrics_options_.url_count = config.urls.size();
     metrics_options_.include_cancelled = config.include_cancelled;
-    if (!config.baseline_path.empty()) baseline_ = load_baseline(config.baseline_path);
+    if (!config.baseline_path.empty()) {
+      const BaselineSource baseline = parse_baseline_source(config.baseline_path);
+      if (baseline.history) {
+        history_db_ = baseline.path;  // read after each run (report/history/baseline_db.h)
+      } else {
+        baseline_ = load_baseline(baseline.path);
+      }
+    }
     stop_rules_ = early_stop_rules(config);
     result_.sweep_dir = sweep_dir_of(config, output_timestamp());
     if (!config.results_db.empty()) results_db_.emplace(config, result_.sweep_dir);
@@ -202,6 +211,7 @@ class Benchmark {
     if (!config_.junit_path.empty()) {
       // A repeated run is one test case, judged on its interval; its repeats are not.
       std::vector<RunVerdict> verdicts;
+      std::vector<HistoryComparison> history;  // --baseline db: (never for repeats)
       size_t next = 0;
       for (size_t i = 0; i < result_.runs.size(); ++i) {
         if (next < result_.repeated.size() && i == result_.repeated[next].first_run) {
@@ -210,8 +220,9 @@ class Benchmark {
           continue;
         }
         verdicts.push_back(result_.runs[i].verdict);
+        if (result_.runs[i].history_baseline) history.push_back(*result_.runs[i].history_baseline);
       }
-      write_file_atomic(config_.junit_path, render_junit(verdicts));
+      write_file_atomic(config_.junit_path, render_junit(verdicts, history));
       spdlog::info("JUnit verdicts written to {}", config_.junit_path);
     }
     result_.interrupted = result_.interrupted || interrupt_count().load() > 0;
@@ -332,6 +343,7 @@ class Benchmark {
       text += render_baseline_table(*run_result.baseline);
       if (run_result.baseline->regressed()) ++result_.regressions;
     }
+    if (!history_db_.empty() && repeat_ == 0) judge_against_history_db(run, report, run_result, text);
     text += render_length_warning(run_result.info, run_result.summary);
     text += render_stopped_early_text(run_result.info);
     if (run_result.info.push_gateway) text += render_push_gateway_text(*run_result.info.push_gateway);
@@ -367,6 +379,24 @@ class Benchmark {
       if (key != "job" && key != "name" && key != "run_id") push.labels.emplace_back(key, value);
     }
     return std::make_unique<LivePusher>(std::move(push), progress);
+  }
+
+  // --baseline db:FILE: this run against the last --baseline-runs comparable runs of the history,
+  // before its own files are written (so a --results-db on the same file cannot hold it yet).
+  void judge_against_history_db(const RunPlan& run, const ReportOptions& report,
+                                RunResult& run_result, std::string& text) {
+    HistoryBaselineOptions options;
+    options.runs = config_.baseline_runs;
+    options.k = config_.noise_k;
+    HistoryRunKey key;
+    key.name = config_.name;
+    key.run_label = run.name;
+    key.tags = config_.tags;
+    key.started_unix = static_cast<double>(run_result.info.anchor_unix_ns) / 1e9;
+    run_result.history_baseline = compare_run_to_history(
+        history_db_, options, key, run_figures(report, run_result.info, run_result.summary));
+    text += render_history_baseline(*run_result.history_baseline);
+    if (run_result.history_baseline->regressed()) ++result_.regressions;
   }
 
   // --num-runs: the run K times, each into <run dir>/repeat_<k>, with --sleep-interval between;
@@ -475,6 +505,7 @@ class Benchmark {
   ServerWatch& server_;
   std::vector<Slo> slos_;
   std::optional<BaselineSummary> baseline_;
+  std::string history_db_;  // --baseline db:FILE: the history database
   EarlyStopRules stop_rules_;  // --max-errors, --max-error-rate, --stop-on-saturation
   MetricsOptions metrics_options_;
   std::string run_id_;            // sharded: the benchmark the shards share (benchmark_run_id)

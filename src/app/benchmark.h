@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "report/run_control.h"
 #include "verdict/baseline.h"
+#include "verdict/history_baseline.h"
 #include "verdict/search.h"
 #include "verdict/slo.h"
 
@@ -25,6 +26,7 @@ struct RunResult {
   RunSummary summary;  // what summary.json holds
   RunVerdict verdict;  // the --slo outcomes (none without --slo)
   std::optional<BaselineComparison> baseline;  // against --baseline
+  std::optional<HistoryComparison> history_baseline;  // against --baseline db:FILE
   std::string text;  // the run's block for a terminal: summary, load, server, verdicts, baseline
   // Every record of the run (warm-up included), in completion order: only with
   // BenchmarkOptions::keep_records; requests.jsonl holds them otherwise.

@@ -579,6 +579,7 @@ std::vector<std::string> validate_config(const Config& config) {
   validate_timeouts(config, errors);
   validate_output(config, errors);
   validate_run_control(config, errors);
+  validate_history_baseline(config, errors);
   return errors;
 }
 

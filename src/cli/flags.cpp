@@ -310,9 +310,17 @@ void add_verdict_options(CLI::App& app, Config& c) {
   app.add_option("--junit", c.junit_path, "Write the SLO verdicts as JUnit XML to this file")
       ->group(group);
   app.add_option("--baseline", c.baseline_path,
-                 "A stored summary.json to compare with; a regression beyond --tolerance exits 3")
+                 "A stored summary.json to compare with; a regression beyond --tolerance exits 3. "
+                 "db:FILE: judge against the last --baseline-runs matching runs of a history "
+                 "database (median ± --noise-k x MAD)")
       ->group(group);
   app.add_option("--tolerance", c.tolerance, "Allowed regression against --baseline, e.g. 10%")
+      ->group(group);
+  app.add_option("--baseline-runs", c.baseline_runs,
+                 "--baseline db: the last N runs with the same --name, run and --tag set (10)")
+      ->group(group);
+  app.add_option("--noise-k", c.noise_k,
+                 "--baseline db: the noise band's half-width in MADs around the median (3)")
       ->group(group);
   app.add_option("--search", c.search,
                  "Find the highest parallel or rate meeting every --slo by bisection")

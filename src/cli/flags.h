@@ -33,5 +33,8 @@ void add_flags(CLI::App& app, Config& config, RawFlags& raw);
 void add_run_control_options(CLI::App& app, Config& config);
 // Checks those flags (part of validate_config), appending readable errors.
 void validate_run_control(const Config& config, std::vector<std::string>& errors);
+// Checks --baseline db:FILE (the file is a history database this llmperf reads), --baseline-runs
+// and --noise-k (history_baseline_flags.cpp; part of validate_config).
+void validate_history_baseline(const Config& config, std::vector<std::string>& errors);
 
 }  // namespace llmperf

@@ -221,6 +221,10 @@ struct Config {
   std::string junit_path;               // --junit FILE: JUnit XML of the SLO verdicts
   std::string baseline_path;            // --baseline PATH/summary.json
   std::string tolerance = "10%";        // --tolerance: allowed regression against the baseline
+  // --baseline db:FILE (verdict/history_baseline.h): judged against the last --baseline-runs
+  // matching runs of the history, with a noise band of --noise-k scaled MADs.
+  int baseline_runs = 10;
+  double noise_k = 3;
   std::string search;                   // --search parallel | rate ("" = off)
   std::vector<double> search_range;     // --search-range LO HI
   bool search_doubling = false;         // double from LO, then bisect (EvalScope's --sla-auto-tune)

@@ -18,6 +18,7 @@
 #include "core/workload_info.h"
 #include "metrics/metrics.h"
 #include "verdict/baseline.h"
+#include "verdict/history_baseline.h"
 #include "verdict/early_stop.h"
 #include "verdict/slo.h"
 
@@ -265,7 +266,11 @@ RequestRecord record_from_json(const std::string& line);
 
 // A JUnit XML document: <testsuites> holding one <testsuite name="llmperf RUN"> per run and one
 // <testcase classname="llmperf.RUN" name="EXPRESSION"> per SLO, with a <failure> when it failed.
-std::string render_junit(const std::vector<RunVerdict>& verdicts);
+// `history`: --baseline db:'s judgements, one <testsuite> "llmperf <run> baseline db" each, one
+// <testcase> per metric (a regression or an unreadable database is a <failure>, a metric not
+// judged is <skipped/>); empty: the file is as without it.
+std::string render_junit(const std::vector<RunVerdict>& verdicts,
+                         const std::vector<HistoryComparison>& history = {});
 
 // Text for stdout: the goodput line(s) when goodput was computed. "" otherwise.
 std::string render_goodput_text(const RunSummary& summary);

@@ -117,5 +117,34 @@ TEST(Junit, EmptyInputsAreValid) {
   expect_valid_xml(empty_suite);
 }
 
+TEST(Junit, HistoryBaselineJudgementsAreASuitePerRun) {
+  RunVerdict verdict;
+  verdict.run_name = "parallel_1_number_10";
+  const std::string without = render_junit({verdict});
+  EXPECT_EQ(render_junit({verdict}, {}), without);  // nothing changes without --baseline db:
+  std::vector<HistoryValue> history;
+  for (int i = 0; i < 5; ++i) history.push_back({"r" + std::to_string(i), "t", 200.0 + i});
+  HistoryComparison comparison;
+  comparison.run_name = "parallel_1_number_10";
+  comparison.rows.push_back(judge_against_history("ttft.p99", "ms", history, 900, {}));
+  comparison.rows.push_back(judge_against_history("tpot.p99", "ms", history, 201, {}));
+  comparison.rows.push_back(judge_against_history("itl.p99", "ms", {}, 1, {}));
+  const std::string xml = render_junit({verdict}, {comparison});
+  EXPECT_NE(xml.find("<testsuites name=\"llmperf\" tests=\"3\" failures=\"1\""),
+            std::string::npos) << xml;
+  EXPECT_NE(xml.find("<testsuite name=\"llmperf parallel_1_number_10 baseline db\" tests=\"3\" "
+                     "failures=\"1\" errors=\"0\" skipped=\"1\""),
+            std::string::npos) << xml;
+  EXPECT_NE(xml.find("type=\"baseline_regression\">ttft.p99 = 900 ms: REGRESSION"),
+            std::string::npos) << xml;
+  EXPECT_NE(xml.find("<skipped message=\"itl.p99 = 1 ms: not judged"), std::string::npos) << xml;
+  comparison.rows.clear();
+  comparison.error = "h.db: not a history database";
+  const std::string unreadable = render_junit({}, {comparison});
+  EXPECT_NE(unreadable.find("type=\"baseline_unreadable\""), std::string::npos) << unreadable;
+  expect_valid_xml(xml);
+  expect_valid_xml(unreadable);
+}
+
 }  // namespace
 }  // namespace llmperf

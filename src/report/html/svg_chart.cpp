@@ -103,13 +103,14 @@ std::pair<std::string, int> legend(const ChartSpec& chart, double width) {
   int row = 0;
   for (size_t i = 0; i < chart.series.size(); ++i) {
     const auto& s = chart.series[i];
+    if (s.name.empty()) continue;
     const double item = 22 + text_width(s.name) + 14;
     if (x + item > width - kMarginRight && x > kMarginLeft) {
       ++row;
       x = kMarginLeft;
     }
     const double y = kTitleHeight + row * kLegendRow + 6;
-    const std::string color(series_color(i));
+    const std::string color(series_color(s.color_index >= 0 ? static_cast<size_t>(s.color_index) : i));
     out += fmt::format(
         "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2.5\"{}/>",
         num(x), num(y), num(x + 16), num(y), color,
@@ -214,6 +215,25 @@ std::string point_labels(const Series& s, const auto& x, const LinearScale& y) {
   return out;
 }
 
+// The dots of a kPoints series with Series::links and tips: each dot an <a> with a <title>.
+std::string linked_points(const Series& s, const auto& x, const LinearScale& y) {
+  std::string out;
+  for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+    if (!finite(s.x[i]) || !finite(s.y[i])) continue;
+    const std::string tip =
+        i < s.tips.size() && !s.tips[i].empty() ? "<title>" + xml_escape(s.tips[i]) + "</title>" : "";
+    const std::string dot =
+        fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\">{}</circle>", num(x(s.x[i])),
+                    num(y(s.y[i])), tip);
+    if (i < s.links.size() && !s.links[i].empty()) {
+      out += fmt::format("<a href=\"{}\">{}</a>", xml_escape(s.links[i]), dot);
+    } else {
+      out += dot;
+    }
+  }
+  return out;
+}
+
 std::string series_path(const Series& s, size_t index, const auto& x, const LinearScale& y) {
   std::vector<std::pair<double, double>> pts;
   std::vector<bool> piece_starts;  // the point begins a piece of the line (after a gap)
@@ -228,11 +248,13 @@ std::string series_path(const Series& s, size_t index, const auto& x, const Line
     }
   }
   if (pts.empty()) return "";
-  const std::string color(series_color(index));
+  const std::string color(
+      series_color(s.color_index >= 0 ? static_cast<size_t>(s.color_index) : index));
   std::string out = point_labels(s, x, y);
   if (s.kind == SeriesKind::kPoints) {
     const double r = pts.size() > 500 ? 1.6 : 2.4;
     out += fmt::format("<g fill=\"{}\" fill-opacity=\"0.7\">", color);
+    if (!s.links.empty() || !s.tips.empty()) return out + linked_points(s, x, y) + "</g>";
     for (const auto& [px, py] : pts) {
       out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\"/>", num(px), num(py), num(r));
     }

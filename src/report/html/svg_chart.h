@@ -62,6 +62,13 @@ struct Series {
   std::string dash;                 // SVG stroke-dasharray, e.g. "4 3"; empty for solid
   std::vector<std::string> labels;  // optional text drawn above each point (same index as x)
   bool gaps = false;  // kLine: a non-finite y breaks the line there instead of being skipped
+  // kPoints: a link for each point (same index as x; "" for none), drawn as <a href> around the
+  // dot, with `tips` (same index) as its tooltip; empty: plain dots.
+  std::vector<std::string> links = {};
+  std::vector<std::string> tips = {};
+  // The palette colour of this index instead of the series' own (two lines of one band); -1:
+  // its own. A series with an empty name has no legend entry.
+  int color_index = -1;
 };
 
 struct Bar {

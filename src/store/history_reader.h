@@ -1,0 +1,60 @@
+// Reading the history database (store/history_schema.h) back: the runs matching a filter (name,
+// run_label, tags, started before an instant, the last N by start time), each with its identity,
+// its stored config and the figures asked for. `llmperf history` and `--baseline db:` read it
+// through here. Read-only: a reader never changes the file, and in WAL mode it does not block a
+// run writing to it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "store/sqlite_db.h"
+
+namespace llmperf {
+
+// Which runs to read.
+struct HistoryFilter {
+  std::optional<std::string> name;       // --name ("" is the runs without one); nullopt: any
+  std::optional<std::string> run_label;  // e.g. "parallel_8_number_100"; nullopt: any
+  // key=value pairs the run must all carry (it may carry more).
+  std::vector<std::pair<std::string, std::string>> tags;
+  std::optional<double> started_before_unix;  // only runs started strictly before (seconds)
+  int last = 0;  // the N most recently started (by started_unix); 0: all
+};
+
+// One stored figure.
+struct HistoryFigure {
+  std::optional<double> value;  // null: the run had the metric without a value
+  std::string unit;             // "ms", "tok/s", "" ...
+};
+
+// One run of the history, with the figures asked for.
+struct HistoryRun {
+  int64_t id = 0;             // the row's id (runs.id)
+  std::string run_id;         // runs.run_id
+  std::string started_at;     // ISO-8601 UTC
+  double started_unix = 0;    // seconds
+  std::string name;           // --name
+  std::string run_label;      // the run within its benchmark
+  std::string model;          // the model asked for
+  std::string directory;      // the run's output directory, as written
+  std::string config;         // the config JSON (secrets masked)
+  std::vector<std::pair<std::string, std::string>> tags;  // in the order they were stored
+  std::map<std::string, HistoryFigure> figures;  // "ttft.p99" / "output_throughput" -> figure
+};
+
+// Opens `path` read-only and checks that it is a history database this llmperf can read. Throws
+// SqliteError naming the file: missing, not SQLite, no history schema, or a newer schema.
+void check_history_db(SqliteDb& db);
+
+// The runs matching `filter`, oldest first, with the figures named in `metrics` ("ttft.p99",
+// "output_throughput": "metric.statistic" split at the first '.', or a run-level metric alone);
+// empty `metrics`: every figure of the run.
+std::vector<HistoryRun> read_history(SqliteDb& db, const HistoryFilter& filter,
+                                     const std::vector<std::string>& metrics);
+
+}  // namespace llmperf
