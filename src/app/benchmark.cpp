@@ -391,7 +391,12 @@ class Benchmark {
     HistoryRunKey key;
     key.name = config_.name;
     key.run_label = run.name;
-    key.tags = config_.tags;
+    for (const auto& tag : config_.tags) {  // but those --baseline-ignore-tag leaves out
+      if (std::find(config_.baseline_ignore_tags.begin(), config_.baseline_ignore_tags.end(),
+                    tag.first) == config_.baseline_ignore_tags.end()) {
+        key.tags.push_back(tag);
+      }
+    }
     key.started_unix = static_cast<double>(run_result.info.anchor_unix_ns) / 1e9;
     run_result.history_baseline = compare_run_to_history(
         history_db_, options, key, run_figures(report, run_result.info, run_result.summary));

@@ -15,7 +15,7 @@ namespace llmperf {
 int history_command(const HistoryCommandOptions& options) {
   const std::vector<std::string>& metrics =
       options.metrics.empty() ? default_history_metrics() : options.metrics;
-  std::vector<HistoryRun> runs;
+  std::vector<HistoryEntry> runs;
   try {
     if (!std::filesystem::is_regular_file(options.db)) {
       spdlog::error("llmperf history: --db {}: no such file", options.db);

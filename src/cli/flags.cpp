@@ -322,6 +322,12 @@ void add_verdict_options(CLI::App& app, Config& c) {
   app.add_option("--noise-k", c.noise_k,
                  "--baseline db: the noise band's half-width in MADs around the median (3)")
       ->group(group);
+  app.add_option("--baseline-ignore-tag", c.baseline_ignore_tags,
+                 "--baseline db: a --tag key not matched (one that changes every run, a commit); "
+                 "repeatable")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->group(group);
   app.add_option("--search", c.search,
                  "Find the highest parallel or rate meeting every --slo by bisection")
       ->group(group);

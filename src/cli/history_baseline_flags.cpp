@@ -34,6 +34,11 @@ void validate_history_baseline(const Config& c, std::vector<std::string>& errors
     errors.push_back("--baseline db: does not judge --num-runs repeats yet: give one or the other");
   }
   std::error_code ec;
+  // The first run of a CI job that keeps its history in the same file: nothing to judge yet.
+  const bool written_here =
+      !c.results_db.empty() && std::filesystem::weakly_canonical(c.results_db, ec) ==
+                                   std::filesystem::weakly_canonical(source.path, ec);
+  if (written_here && !std::filesystem::exists(source.path, ec)) return;
   if (!std::filesystem::is_regular_file(source.path, ec)) {
     errors.push_back(fmt::format(
         "--baseline db:{}: no such file (a history database: --results-db writes one, `llmperf "

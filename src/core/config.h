@@ -225,6 +225,9 @@ struct Config {
   // matching runs of the history, with a noise band of --noise-k scaled MADs.
   int baseline_runs = 10;
   double noise_k = 3;
+  // --baseline-ignore-tag KEY: tags that change on every run (a commit) that --baseline db: does
+  // not match on
+  std::vector<std::string> baseline_ignore_tags;
   std::string search;                   // --search parallel | rate ("" = off)
   std::vector<double> search_range;     // --search-range LO HI
   bool search_doubling = false;         // double from LO, then bisect (EvalScope's --sla-auto-tune)

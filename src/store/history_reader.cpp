@@ -30,7 +30,7 @@ void check_history_db(SqliteDb& db) {
   }
 }
 
-std::vector<HistoryRun> read_history(SqliteDb& db, const HistoryFilter& filter,
+std::vector<HistoryEntry> read_history(SqliteDb& db, const HistoryFilter& filter,
                                      const std::vector<std::string>& metrics) {
   std::string sql =
       "SELECT id, run_id, started_at, started_unix, name, run_label, model, directory, config "
@@ -50,9 +50,9 @@ std::vector<HistoryRun> read_history(SqliteDb& db, const HistoryFilter& filter,
     select.bind(static_cast<int>(4 + 2 * i), filter.tags[i].first);
     select.bind(static_cast<int>(5 + 2 * i), filter.tags[i].second);
   }
-  std::vector<HistoryRun> runs;
+  std::vector<HistoryEntry> runs;
   while (select.step()) {
-    HistoryRun run;
+    HistoryEntry run;
     run.id = select.column_int(0);
     run.run_id = select.column_text(1);
     run.started_at = select.column_text(2);
@@ -70,7 +70,7 @@ std::vector<HistoryRun> read_history(SqliteDb& db, const HistoryFilter& filter,
   SqliteStatement tags(db, "SELECT key, value FROM tags WHERE run = ?1 ORDER BY rowid");
   SqliteStatement figures(db,
                           "SELECT metric, statistic, value, unit FROM figures WHERE run = ?1");
-  for (HistoryRun& run : runs) {
+  for (HistoryEntry& run : runs) {
     tags.reset();
     tags.bind(1, run.id);
     while (tags.step()) run.tags.emplace_back(tags.column_text(0), tags.column_text(1));
@@ -81,7 +81,7 @@ std::vector<HistoryRun> read_history(SqliteDb& db, const HistoryFilter& filter,
       const std::string statistic = figures.column_text(1);
       const std::string name = statistic.empty() ? metric : metric + "." + statistic;
       if (!wanted.empty() && wanted.count(name) == 0) continue;
-      HistoryFigure figure;
+      HistoryEntryFigure figure;
       if (!figures.column_is_null(2)) figure.value = figures.column_double(2);
       figure.unit = figures.column_text(3);
       run.figures[name] = std::move(figure);

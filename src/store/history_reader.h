@@ -27,13 +27,13 @@ struct HistoryFilter {
 };
 
 // One stored figure.
-struct HistoryFigure {
+struct HistoryEntryFigure {
   std::optional<double> value;  // null: the run had the metric without a value
   std::string unit;             // "ms", "tok/s", "" ...
 };
 
 // One run of the history, with the figures asked for.
-struct HistoryRun {
+struct HistoryEntry {
   int64_t id = 0;             // the row's id (runs.id)
   std::string run_id;         // runs.run_id
   std::string started_at;     // ISO-8601 UTC
@@ -44,7 +44,7 @@ struct HistoryRun {
   std::string directory;      // the run's output directory, as written
   std::string config;         // the config JSON (secrets masked)
   std::vector<std::pair<std::string, std::string>> tags;  // in the order they were stored
-  std::map<std::string, HistoryFigure> figures;  // "ttft.p99" / "output_throughput" -> figure
+  std::map<std::string, HistoryEntryFigure> figures;  // "ttft.p99" / "output_throughput" -> figure
 };
 
 // Opens `path` read-only and checks that it is a history database this llmperf can read. Throws
@@ -54,7 +54,7 @@ void check_history_db(SqliteDb& db);
 // The runs matching `filter`, oldest first, with the figures named in `metrics` ("ttft.p99",
 // "output_throughput": "metric.statistic" split at the first '.', or a run-level metric alone);
 // empty `metrics`: every figure of the run.
-std::vector<HistoryRun> read_history(SqliteDb& db, const HistoryFilter& filter,
+std::vector<HistoryEntry> read_history(SqliteDb& db, const HistoryFilter& filter,
                                      const std::vector<std::string>& metrics);
 
 }  // namespace llmperf

@@ -55,7 +55,7 @@ void history_insert_children(SqliteDb& db, int64_t id, const HistoryRun& run) {
   }
   SqliteStatement verdict(
       db, "INSERT INTO verdicts (run, kind, rule, passed, detail) VALUES (?1, ?2, ?3, ?4, ?5)");
-  for (const HistoryVerdict& v : run.verdicts) {
+  for (const StoredVerdict& v : run.verdicts) {
     verdict.bind(1, id)
         .bind(2, v.kind)
         .bind(3, v.rule)

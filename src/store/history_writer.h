@@ -23,7 +23,7 @@ struct HistoryFigure {
 };
 
 // One row of table verdicts.
-struct HistoryVerdict {
+struct StoredVerdict {
   std::string kind;    // "slo" (one per --slo) or "baseline" (one per compared metric)
   std::string rule;    // the --slo expression ("ttft.p99<=800ms"), or the compared metric
   bool passed = true;  // met the SLO / no regression
@@ -47,7 +47,7 @@ struct HistoryRun {
   std::string llmperf_version;        // the llmperf that measured the run
   std::vector<std::pair<std::string, std::string>> tags;  // --tag key=value, in order
   std::vector<HistoryFigure> figures;
-  std::vector<HistoryVerdict> verdicts;
+  std::vector<StoredVerdict> verdicts;
   // requests.jsonl to store line by line in table requests (seq = its line number, from 1;
   // blank lines skipped); "" stores none. Read inside the transaction: an unreadable file
   // fails the whole run.

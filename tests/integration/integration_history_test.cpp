@@ -107,6 +107,39 @@ TEST(IntegrationHistory, BaselineDbRefusesAMissingOrForeignFileBeforeRunning) {
   EXPECT_TRUE(contains(bad.process.err, "--noise-k must be > 0")) << bad.process.err;
 }
 
+// The CI job of issue 27 end to end, writer and reader on one file: each deploy's run is judged
+// against the runs before it and then appended (--results-db and --baseline db: the same file,
+// missing at first), its commit tag ignored in the match. Three runs start the history (too few
+// to judge); a fourth against the same mock passes; one against a mock 20 times slower to its
+// first token is a regression.
+TEST(IntegrationHistory, ACiJobKeepsItsHistoryAndFailsOnlyOnARealRegression) {
+  const std::string db = make_temp_dir() + "/history.db";
+  const auto deploy = [&](const MockServer& mock, int commit) {
+    return run_llmperf(concat(base_args(mock),
+                              {"--parallel", "2", "-n", "10", "--name", "smoke", "--tag",
+                               "commit=c" + std::to_string(commit), "--tag", "env=ci",
+                               "--baseline-ignore-tag", "commit", "--results-db", db,
+                               "--baseline", "db:" + db}));
+  };
+  MockServer mock({"--output-tokens", "4", "--ttft-ms", "20"});
+  for (int commit = 1; commit <= 4; ++commit) {
+    const BenchRun run = deploy(mock, commit);
+    ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
+    if (commit == 1) {
+      EXPECT_TRUE(contains(run.process.out, "History: no matching run")) << run.process.out;
+    }
+    if (commit == 4) {  // three runs before it: judged, and inside the band
+      EXPECT_TRUE(contains(run.process.out, "History: 3 run(s)")) << run.process.out;
+      EXPECT_TRUE(contains(run.process.out, "Baseline verdict: PASS")) << run.process.out;
+    }
+  }
+  MockServer slow({"--output-tokens", "4", "--ttft-ms", "400"});
+  const BenchRun worse = deploy(slow, 5);
+  EXPECT_EQ(worse.process.exit_code, 3) << diagnostics(worse);
+  EXPECT_TRUE(contains(worse.process.out, "Baseline verdict: FAIL")) << worse.process.out;
+  EXPECT_TRUE(contains(worse.process.out, "ttft.p99")) << worse.process.out;
+}
+
 TEST(IntegrationHistory, HistoryCommandPrintsTheTrendAndWritesAPage) {
   const std::string dir = make_temp_dir();
   const std::string db = dir + "/history.db";

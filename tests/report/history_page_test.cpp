@@ -32,10 +32,10 @@ std::string history_page_read(const fs::path& path) {
 // 12 runs of TTFT p99 near 200 ms (the last at 300 ms), throughput near 5000 tok/s, the error
 // rate 0; the first run's directory holds a report.html, the runs have --slo 'ttft.p99<=0.25s'
 // and 'error_rate<=1%' in their config; one run's name is markup.
-std::vector<HistoryRun> history_page_runs(const fs::path& dir) {
-  std::vector<HistoryRun> runs;
+std::vector<HistoryEntry> history_page_runs(const fs::path& dir) {
+  std::vector<HistoryEntry> runs;
   for (int i = 0; i < 12; ++i) {
-    HistoryRun run;
+    HistoryEntry run;
     run.id = i + 1;
     run.run_id = "run-" + std::to_string(i);
     run.started_at = "2026-11-" + std::to_string(10 + i) + "T08:00:00Z";
@@ -75,7 +75,7 @@ class HistoryPageTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   fs::path dir_;
-  std::vector<HistoryRun> runs_;
+  std::vector<HistoryEntry> runs_;
   HistoryCommandOptions options_;
   std::string html_;
 };

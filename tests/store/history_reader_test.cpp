@@ -52,18 +52,18 @@ std::string reader_fixture(const std::string& name) {
   return path;
 }
 
-std::vector<std::string> reader_ids(const std::vector<HistoryRun>& runs) {
+std::vector<std::string> reader_ids(const std::vector<HistoryEntry>& runs) {
   std::vector<std::string> ids;
-  for (const HistoryRun& run : runs) ids.push_back(run.run_id);
+  for (const HistoryEntry& run : runs) ids.push_back(run.run_id);
   return ids;
 }
 
 TEST(HistoryReader, AllRunsOldestFirstWithIdentity) {
   SqliteDb db(reader_fixture("all"), SqliteDb::Mode::kReadOnly);
   check_history_db(db);
-  const std::vector<HistoryRun> runs = read_history(db, {}, {"ttft.p99"});
+  const std::vector<HistoryEntry> runs = read_history(db, {}, {"ttft.p99"});
   EXPECT_EQ(reader_ids(runs), (std::vector<std::string>{"s1", "n1", "s2", "n2", "s3", "s4"}));
-  const HistoryRun& s3 = runs[4];
+  const HistoryEntry& s3 = runs[4];
   EXPECT_EQ(s3.name, "smoke");
   EXPECT_EQ(s3.run_label, "parallel_1_number_10");
   EXPECT_EQ(s3.directory, "/runs/s3");
@@ -108,7 +108,7 @@ TEST(HistoryReader, EveryFigureAndNullValues) {
   SqliteDb db(reader_fixture("figures"), SqliteDb::Mode::kReadOnly);
   HistoryFilter filter;
   filter.last = 1;
-  const std::vector<HistoryRun> runs = read_history(db, filter, {});
+  const std::vector<HistoryEntry> runs = read_history(db, filter, {});
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].figures.size(), 3u);
   EXPECT_EQ(runs[0].figures.at("output_throughput").value, 1204);

@@ -47,7 +47,7 @@ std::string history_number(const std::optional<double>& value) {
 }
 
 // One "baseline" verdict per judged metric of the comparison.
-void history_add_baseline(const BaselineComparison& comparison, std::vector<HistoryVerdict>& out) {
+void history_add_baseline(const BaselineComparison& comparison, std::vector<StoredVerdict>& out) {
   for (const BaselineRow& row : comparison.rows) {
     if (row.verdict == BaselineVerdict::kNotJudged) continue;
     const char* verdict = row.verdict == BaselineVerdict::kRegression ? "regression"

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "report/internal.h"
 #include "report/summary_file.h"
 #include "store/history_reader.h"
@@ -46,8 +48,12 @@ HistoryComparison compare_run_to_history(const std::string& db_path,
   comparison.db_path = db_path;
   comparison.match = history_match_text(key);
   const std::vector<std::string>& metrics = history_baseline_metrics();
-  std::vector<HistoryRun> runs;
+  std::vector<HistoryEntry> runs;
   try {
+    // Not there yet: the first run of a history that --results-db starts (config validation
+    // refused a missing file otherwise). Every metric is then not judged.
+    std::error_code missing;
+    if (!std::filesystem::exists(db_path, missing)) return comparison;
     SqliteDb db(db_path, SqliteDb::Mode::kReadOnly);
     check_history_db(db);
     HistoryFilter filter;
@@ -64,7 +70,7 @@ HistoryComparison compare_run_to_history(const std::string& db_path,
   for (const std::string& metric : metrics) {
     std::vector<HistoryValue> values;
     std::string unit;
-    for (const HistoryRun& run : runs) {
+    for (const HistoryEntry& run : runs) {
       const auto it = run.figures.find(metric);
       if (it == run.figures.end() || !it->second.value) continue;
       values.push_back({run.run_id, run.started_at, *it->second.value});

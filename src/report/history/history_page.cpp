@@ -21,22 +21,22 @@ namespace {
 namespace fs = std::filesystem;
 constexpr double kHistoryNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string history_tags_text(const HistoryRun& run) {
+std::string history_tags_text(const HistoryEntry& run) {
   std::string text;
   for (const auto& [k, v] : run.tags) text += (text.empty() ? "" : ",") + k + "=" + v;
   return text.empty() ? "-" : text;
 }
 
 // The unit of `metric` across the runs (the first run that has it).
-std::string history_unit(const std::vector<HistoryRun>& runs, const std::string& metric) {
-  for (const HistoryRun& run : runs) {
+std::string history_unit(const std::vector<HistoryEntry>& runs, const std::string& metric) {
+  for (const HistoryEntry& run : runs) {
     const auto it = run.figures.find(metric);
     if (it != run.figures.end()) return it->second.unit;
   }
   return "";
 }
 
-std::optional<double> history_value(const HistoryRun& run, const std::string& metric) {
+std::optional<double> history_value(const HistoryEntry& run, const std::string& metric) {
   const auto it = run.figures.find(metric);
   if (it == run.figures.end() || !it->second.value) return std::nullopt;
   return it->second.value;
@@ -52,7 +52,7 @@ double history_seconds_per(const std::string& unit) {
 
 // The link of a run's point: its report.html, else its directory, relative to the page; "" when
 // the directory is not there (a moved run, or a path that is not one).
-std::string history_link(const HistoryRun& run, const std::string& html_dir) {
+std::string history_link(const HistoryEntry& run, const std::string& html_dir) {
   if (run.directory.empty()) return "";
   std::error_code ec;
   if (!fs::is_directory(run.directory, ec)) return "";
@@ -69,7 +69,7 @@ svg::Series history_series(std::string name) {
   return series;
 }
 
-svg::ChartSpec history_chart(const std::vector<HistoryRun>& runs, const std::string& metric,
+svg::ChartSpec history_chart(const std::vector<HistoryEntry>& runs, const std::string& metric,
                              const HistoryCommandOptions& options, const std::string& html_dir) {
   const std::string unit = history_unit(runs, metric);
   svg::ChartSpec chart;
@@ -97,7 +97,7 @@ svg::ChartSpec history_chart(const std::vector<HistoryRun>& runs, const std::str
   std::vector<HistoryValue> before;  // the runs before this one that have the metric
   bool any_slo = false;
   for (size_t i = 0; i < runs.size(); ++i) {
-    const HistoryRun& run = runs[i];
+    const HistoryEntry& run = runs[i];
     const double x = static_cast<double>(i);
     chart.x_ticks.push_back(x);
     chart.x_tick_labels.push_back(run.started_at.substr(0, 16));
@@ -131,7 +131,7 @@ svg::ChartSpec history_chart(const std::vector<HistoryRun>& runs, const std::str
 }
 
 // The runs as an HTML table: time, run id (linked), name, run, tags, then the metrics.
-std::string history_runs_table(const std::vector<HistoryRun>& runs,
+std::string history_runs_table(const std::vector<HistoryEntry>& runs,
                                const std::vector<std::string>& metrics,
                                const std::string& html_dir) {
   std::string out = "<div class=\"rows\"><table><thead><tr><th>Started (UTC)</th><th class=\"l\">"
@@ -142,7 +142,7 @@ std::string history_runs_table(const std::vector<HistoryRun>& runs,
     out += "<th>" + xml_escape(unit.empty() ? metric : metric + " (" + unit + ")") + "</th>";
   }
   out += "</tr></thead><tbody>";
-  for (const HistoryRun& run : runs) {
+  for (const HistoryEntry& run : runs) {
     const std::string link = history_link(run, html_dir);
     const std::string id = link.empty() ? xml_escape(run.run_id)
                                         : fmt::format("<a href=\"{}\">{}</a>", xml_escape(link),
@@ -192,7 +192,7 @@ std::optional<double> history_slo_limit(const std::string& config_json, const st
   return std::nullopt;
 }
 
-std::string render_history_table(const std::vector<HistoryRun>& runs,
+std::string render_history_table(const std::vector<HistoryEntry>& runs,
                                  const std::vector<std::string>& metrics) {
   if (runs.empty()) return "No run matches.\n";
   std::vector<std::string> headers = {"Started (UTC)", "Name", "Run", "Tags"};
@@ -201,7 +201,7 @@ std::string render_history_table(const std::vector<HistoryRun>& runs,
     headers.push_back(unit.empty() ? metric : fmt::format("{} ({})", metric, unit));
   }
   std::vector<std::vector<std::string>> rows;
-  for (const HistoryRun& run : runs) {
+  for (const HistoryEntry& run : runs) {
     std::vector<std::string> row = {run.started_at, run.name.empty() ? "-" : run.name,
                                     run.run_label.empty() ? "-" : run.run_label,
                                     history_tags_text(run)};
@@ -213,7 +213,7 @@ std::string render_history_table(const std::vector<HistoryRun>& runs,
   return report_detail::render_table(headers, rows, {1, 2, 3});
 }
 
-std::string render_history_html(const std::vector<HistoryRun>& runs,
+std::string render_history_html(const std::vector<HistoryEntry>& runs,
                                 const HistoryCommandOptions& options,
                                 const std::string& html_dir) {
   const std::vector<std::string>& metrics =

@@ -33,12 +33,12 @@ const std::vector<std::string>& default_history_metrics();
 
 // The trend table: time, name, run, tags, then "<metric> (<unit>)" per metric; "-" when a run
 // lacks the metric. "No run matches." when `runs` is empty.
-std::string render_history_table(const std::vector<HistoryRun>& runs,
+std::string render_history_table(const std::vector<HistoryEntry>& runs,
                                  const std::vector<std::string>& metrics);
 
 // history.html. `html_dir` is where the page is written, so that links to the runs' report.html
 // (or directories) are relative to it; a run whose directory does not exist is not linked.
-std::string render_history_html(const std::vector<HistoryRun>& runs,
+std::string render_history_html(const std::vector<HistoryEntry>& runs,
                                 const HistoryCommandOptions& options,
                                 const std::string& html_dir);
 
