@@ -150,15 +150,17 @@ TEST(Tune, GridFindsTheKnownBestAndRecordsTheRefusedConfigurations) {
   EXPECT_TRUE(processes_with(marker).empty()) << "a server outlived the study";
 }
 
+// The median ITL is the mock's step time (about 3.0 ms at budget 1024, whose steps are full, and
+// 2.1 ms at 2048): it stays put on a busy machine, where TPOT p50 (3.0 against 2.5-2.8 ms) did not.
 TEST(Tune, AnSloRulesOutTheThroughputWinner) {
   const std::string marker = tune_marker();
   std::vector<std::string> args = {"--serve", mock_serve(marker), "--param", "B=1024,2048",
-                                   "--param", "cp=true", "--slo", "tpot.p50<=2.8ms"};
+                                   "--param", "cp=true", "--slo", "itl.p50<=2.5ms"};
   const Study study = run_tune(concat(args, landscape_bench(marker, 256)));
   ASSERT_EQ(study.process.exit_code, 0) << show(study);
   ASSERT_EQ(study.ledger.size(), 2u) << show(study);
   EXPECT_EQ(study.ledger[0].at("status"), "slo_violated") << show(study);
-  EXPECT_NE(study.ledger[0].value("reason", "").find("tpot.p50"), std::string::npos);
+  EXPECT_NE(study.ledger[0].value("reason", "").find("itl.p50"), std::string::npos);
   EXPECT_EQ(study.ledger[1].at("status"), "ok") << show(study);
   // 1024 has more throughput, but only 2048 meets the SLO.
   EXPECT_GT(study.ledger[0].at("objective").get<double>(),
