@@ -72,7 +72,8 @@ std::vector<std::vector<std::string>> repeats_table(const std::vector<RepeatedRu
   std::vector<std::string> count_row = {"repeats"};
   for (const RepeatedRun& run : runs) count_row.push_back(std::to_string(run.count));
   cells.push_back(std::move(count_row));
-  for (const auto& [key, label] : repeats_rows(runs)) {
+  for (const auto& [key_name, label] : repeats_rows(runs)) {
+    const std::string& key = key_name;  // a lambda may not capture a structured binding (clang 14)
     std::vector<std::string> row = {label};
     for (const RepeatedRun& run : runs) {
       const auto it = std::find_if(run.metrics.begin(), run.metrics.end(),
