@@ -4,9 +4,6 @@
 // the name and run_id labels (the run id has a '/', so its path used the @base64 form), with final
 // counts equal to the run's summary.json. And with the gateway down: the run succeeds, warns once,
 // never shows the gateway's password, and counts every push as failed.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -22,6 +19,7 @@
 #include "http/curl_transport.h"
 #include "http/http_pool.h"
 #include "llmperf_run.h"
+#include "app/tune/ports.h"
 #include "test_process.h"
 
 namespace llmperf::testing {
@@ -31,22 +29,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 constexpr const char* kPushGatewayBin = "/usr/bin/prometheus-pushgateway";
-
-// A loopback port nothing listens on right now.
-int push_free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
-    port = ntohs(address.sin_port);
-  }
-  close(fd);
-  return port;
-}
 
 HttpReply push_get(const std::string& url) {
   init_transport();
@@ -64,7 +46,7 @@ HttpReply push_get(const std::string& url) {
 class PushGatewayProcess {
  public:
   PushGatewayProcess()
-      : port_(push_free_port()),
+      : port_(pick_free_port()),
         process_({kPushGatewayBin, "--web.listen-address=127.0.0.1:" + std::to_string(port_),
                   "--persistence.file="}) {}
   std::string base() const { return "http://127.0.0.1:" + std::to_string(port_); }
@@ -166,7 +148,7 @@ TEST(IntegrationPushGateway, FinalFiguresInTheGatewayEqualTheSummary) {
 }
 
 TEST(IntegrationPushGateway, AGatewayThatIsDownNeitherFailsNorSlowsTheRun) {
-  const int port = push_free_port();  // nothing listens there
+  const int port = pick_free_port();  // nothing listens there
   MockServer mock({"--ttft-ms", "5", "--itl-ms", "5", "--output-tokens", "10"});
   const std::string secret = "s3cretPushPass";
   const BenchRun run = run_llmperf(

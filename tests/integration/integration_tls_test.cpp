@@ -5,9 +5,6 @@
 // host name is refused; 500 concurrent TLS streams all succeed and the handshake shows in the
 // phase timings; HTTP/2 streams are multiplexed over few connections (the records say h2).
 // Skipped, saying so, where nghttpx or openssl is missing.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -21,6 +18,7 @@
 
 #include "http/curl_transport.h"
 #include "llmperf_run.h"
+#include "app/tune/ports.h"
 #include "test_process.h"
 
 namespace llmperf::testing {
@@ -88,29 +86,13 @@ std::optional<TlsTestPki> tls_make_pki(std::string* why) {
   return pki;
 }
 
-// A loopback port nothing listens on right now (nghttpx takes fixed ports).
-int tls_free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
-    port = ntohs(address.sin_port);
-  }
-  close(fd);
-  return port;
-}
-
 // nghttpx in front of `backend_port`: TLS (ALPN h2 and http/1.1) on tls_port, clear text (HTTP/1.1
 // and h2c) on plain_port; one worker thread, in one process (so that killing it leaves nothing).
 class TlsFront {
  public:
   TlsFront(int backend_port, const std::string& key, const std::string& cert,
            const std::vector<std::string>& extra = {})
-      : tls_port(tls_free_port()), plain_port(tls_free_port()), process_([&] {
+      : tls_port(pick_free_port()), plain_port(pick_free_port()), process_([&] {
           std::vector<std::string> argv = {
               kNghttpx,
               "--conf=/dev/null",
