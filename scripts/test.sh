@@ -1,28 +1,32 @@
 #!/usr/bin/env bash
 # The README's second command, and exactly what .ci/run calls: installs what is missing, then
-#   1. builds everything (g++, Release, warnings as errors) into build/ and runs the whole suite,
-#      then packages it as a .deb and installs that into a fresh Debian root (tests/package/),
-#      and runs the deploy/ recipes for sharded runs against llmperf-mock (tests/deploy/);
-#   2. builds llmperf and its multi-threaded tests with clang and ThreadSanitizer into build-tsan/
-#      and runs them (the tests labelled "threads": engine, app, integration, interruption);
-#   3. builds everything with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the
+#   1. builds llmperf and llmperf-mock with g++ (Release, warnings as errors) into build/, packages
+#      them as a .deb and installs that into a fresh Debian root (tests/package/), and runs the
+#      deploy/ recipes for sharded runs against llmperf-mock (tests/deploy/);
+#   2. builds everything with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the
 #      libFuzzer targets into build-sanitize/, runs each fuzz target briefly on its seed corpus
-#      (FUZZ_SECONDS, default 5), then the whole suite there.
-# All three are unity builds (fewer, larger translation units: less than half the compile time);
+#      (FUZZ_SECONDS, default 5), then the whole suite there;
+#   3. builds llmperf and its multi-threaded tests with clang and ThreadSanitizer into build-tsan/
+#      and runs them (the tests labelled "threads": engine, app, integration, interruption).
+# The whole suite runs once, under ASan+UBSan, which checks more than a plain build does. QUICK=1,
+# the developers' loop, instead builds the suite with g++ too and runs it there, then stops after
+# step 1.
+# Every build is a unity build (fewer, larger translation units: less than half the compile time);
 # `bash scripts/build.sh`, the README's first command, is not, so every source still compiles on
-# its own there. Test executables are unity builds too. QUICK=1 runs only step 1.
-# The two clang builds compile in the background, one after the other, niced, from the moment the
-# g++ suite starts: the suites mostly wait on servers and sleeps, and the compilers take the cores
-# they leave. Each build's output goes to <dir>/build.log, shown if it fails.
+# its own there. The sanitizer builds compile the stages that work only before and after a run's
+# measurement, and llmperf-mock, without optimisation (LLMPERF_UNOPTIMISED_STAGES); their suites
+# start the g++ build's llmperf-mock (LLMPERF_TEST_MOCK), so that their timing tests meet a fast
+# server, while the mock's own code is still checked under ASan+UBSan by its unit tests.
+# The two clang builds compile in the background, one after the other, niced, from the start:
+# the foreground's steps mostly wait on servers, package mirrors and sleeps, and the compilers take
+# the cores they leave. Each build's output goes to <dir>/build.log, shown if it fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
 jobs="$(nproc)"
 started=$SECONDS
 step() { echo "== test: $1 [$(( SECONDS - started )) s]"; }
-
-step "g++ Release build (build/)"
-BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON -DCMAKE_UNITY_BUILD=ON
+quick="${QUICK:-0}"
 
 # The sanitizer builds: -O1 with line tables only (what a sanitizer report needs, at a fraction of
 # -O2 -g's compile and link time), linked by lld, without the bench programs.
@@ -32,33 +36,34 @@ clang_build() {  # dir, targets ("" for all), extra cmake options...
   if [ ! -f "$dir/CMakeCache.txt" ]; then
     CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
-      -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DLLMPERF_BENCH=OFF \
-      -DBUILD_TESTING=ON "$@" >/dev/null
+      -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DLLMPERF_BENCH=OFF -DLLMPERF_WERROR=ON \
+      "-DLLMPERF_UNOPTIMISED_STAGES=cli;report;verdict;study;store;plan;app;mock" \
+      -DLLMPERF_TEST_MOCK="$PWD/build/llmperf-mock" -DBUILD_TESTING=ON "$@" >/dev/null
   fi
   # shellcheck disable=SC2086  # targets is a list
   cmake --build "$dir" --parallel "$jobs" ${targets:+--target $targets}
 }
-tsan_targets="llmperf llmperf-mock engine_tests app_tests integration_threaded_tests"
+tsan_targets="llmperf engine_tests app_tests integration_threaded_tests"
 # Each clang build leaves <dir>/build.log and, when it ends, <dir>/.test-build-ok or -failed.
 background=""
-if [ "${QUICK:-0}" != "1" ]; then
+if [ "$quick" != "1" ]; then
   mkdir -p build-tsan build-sanitize
   rm -f build-{tsan,sanitize}/.test-build-{ok,failed}
   # Its own process group (setsid), which the script ends if it stops first. setsid also makes a
   # new session, which the kernel's autogroup scheduling (sched_autogroup_enabled) gives an equal
   # share of the CPU whatever the processes' nice value: the session's autogroup is niced too, so
-  # that the suites in the foreground, whose timing tests need the CPU when they ask, come first.
+  # that the foreground, whose timing tests need the CPU when they ask, comes first.
   setsid nice -n 19 bash -c "(echo 19 >/proc/self/autogroup) 2>/dev/null || true
     $(declare -f clang_build); jobs=$jobs
-    if clang_build build-tsan '$tsan_targets' -DLLMPERF_TSAN=ON -DCMAKE_UNITY_BUILD=ON >build-tsan/build.log 2>&1; then
-      touch build-tsan/.test-build-ok
-    else
-      touch build-tsan/.test-build-failed; exit 1
-    fi
     if clang_build build-sanitize '' -DLLMPERF_FUZZ=ON -DCMAKE_UNITY_BUILD=ON >build-sanitize/build.log 2>&1; then
       touch build-sanitize/.test-build-ok
     else
       touch build-sanitize/.test-build-failed; exit 1
+    fi
+    if clang_build build-tsan '$tsan_targets' -DLLMPERF_TSAN=ON -DCMAKE_UNITY_BUILD=ON >build-tsan/build.log 2>&1; then
+      touch build-tsan/.test-build-ok
+    else
+      touch build-tsan/.test-build-failed; exit 1
     fi" &
   background=$!
   trap 'kill -- -$background 2>/dev/null || true' EXIT
@@ -78,8 +83,15 @@ wait_for_build() {
   done
 }
 
-step "g++ suite (build/)"
-(cd build && ctest --output-on-failure --timeout 600 -j "$jobs")
+if [ "$quick" = "1" ]; then
+  step "g++ Release build (build/)"
+  BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON -DCMAKE_UNITY_BUILD=ON
+  step "g++ suite (build/)"
+  (cd build && ctest --output-on-failure --timeout 600 -j "$jobs")
+else
+  step "g++ Release build of llmperf and llmperf-mock (build/)"
+  BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=OFF -DLLMPERF_WERROR=ON -DCMAKE_UNITY_BUILD=ON
+fi
 step "Debian package from build/, installed into a fresh Debian root (tests/package/)"
 # In a variable first, so that a failing package step stops the script with its own message.
 deb="$(BUILD_DIR=build bash scripts/package.sh | tail -n 1)"
@@ -88,15 +100,16 @@ bash tests/package/deb_install_test.sh "$deb"
 step "deploy/ recipes (Kubernetes, Slurm, MPI) run as their launchers would, then merged"
 bash tests/deploy/deploy_recipes_test.sh build
 
-if [ "${QUICK:-0}" = "1" ]; then exit 0; fi
+if [ "$quick" = "1" ]; then exit 0; fi
+
+step "clang ASan+UBSan build, fuzz smoke and the whole suite (build-sanitize/)"
+wait_for_build build-sanitize
+FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-5}"
+(cd build-sanitize && ctest --output-on-failure --timeout 600 -j "$jobs")
 
 step "clang ThreadSanitizer build and the multi-threaded tests (build-tsan/)"
 wait_for_build build-tsan
 # A race report makes llmperf (and so the test that ran it) fail.
 (cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest -L threads --output-on-failure --timeout 600 -j "$jobs")
-
-step "clang ASan+UBSan build, fuzz smoke and suite (build-sanitize/)"
-wait_for_build build-sanitize
-FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-5}"
-(cd build-sanitize && ctest --output-on-failure --timeout 600 -j "$jobs")
+step "done"

@@ -9,6 +9,9 @@
 #include "workload/synthetic/png_image.h"
 
 namespace llmperf {
+namespace {
+using Json = nlohmann::json;
+}  // namespace
 
 void attach_synthetic_images(std::vector<Prompt>& prompts, const Config& config) {
   if (config.image_num <= 0) return;
@@ -44,7 +47,6 @@ bool is_remote_or_inline(const std::string& url) {
 }  // namespace
 
 int64_t inline_image_files(std::vector<Prompt>& prompts, const std::string& dataset_path) {
-  using Json = nlohmann::json;
   int64_t inlined = 0;
   for (Prompt& prompt : prompts) {
     if (prompt.messages_json.find("image_url") == std::string::npos) continue;

@@ -46,7 +46,7 @@ std::string card(const std::string& value, const std::string& label) {
                      xml_escape(label));
 }
 
-std::string statistics_table(const RunSummary& s) {
+std::string statistics_html_table(const RunSummary& s) {
   TextTable table;
   table.headers = {"Metric", "Mean", "Std", "Min"};
   for (double p : s.percentiles) table.headers.push_back("P" + percentile_label(p));
@@ -66,7 +66,7 @@ std::string statistics_table(const RunSummary& s) {
   return html_table(table);
 }
 
-std::string failures_table(const RunSummary& s) {
+std::string failures_html_table(const RunSummary& s) {
   std::string out =
       "<table><thead><tr><th>Kind</th><th>Count</th><th>First message</th></tr>"
       "</thead><tbody>";
@@ -167,7 +167,7 @@ std::string render_run_html(const ReportOptions& options, const RunInfo& info, c
     body += "<h2>HTTP phases</h2><div class=\"grid\"><div class=\"fig\">" + phases +
             "</div></div><pre>" + xml_escape(http_phases_table(s)) + "</pre>";
   }
-  body += "<h2>Statistics (successful requests)</h2>" + statistics_table(s);
+  body += "<h2>Statistics (successful requests)</h2>" + statistics_html_table(s);
   if (const std::string note = approximation_note(s); !note.empty()) {
     body += "<p class=\"note\">" + xml_escape(note) + "</p>";
   }
@@ -195,7 +195,7 @@ std::string render_run_html(const ReportOptions& options, const RunInfo& info, c
     body += "<h2>Trace replay</h2><pre style=\"white-space:pre-wrap\">" +
             xml_escape(trace_text(info, s)) + "</pre>";
   }
-  if (s.failed > 0) body += "<h2>Failures by kind</h2>" + failures_table(s);
+  if (s.failed > 0) body += "<h2>Failures by kind</h2>" + failures_html_table(s);
   if (const std::string load = render_load_text(info, s, options.arrival); !load.empty()) {
     body += "<h2>Load and client</h2><pre style=\"white-space:pre-wrap\">" + xml_escape(load) +
             "</pre>";
