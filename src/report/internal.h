@@ -148,6 +148,8 @@ bool is_secret_header(const std::string& name);
 std::vector<std::string> secrets_of(const Config& config);
 // `text` with each of `secrets` (ReportOptions::secrets) replaced by "***".
 std::string redact(std::string text, const std::vector<std::string>& secrets);
+// JSON number text of seconds from nanoseconds, as nlohmann::json::dump() writes a double.
+std::string seconds_text(int64_t ns);
 
 // Aligned plain-text table. Columns are right-aligned except the first and those listed in
 // `left_aligned`.

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,7 @@ struct ReportOptions {
 };
 
 struct SummaryFile;  // report/summary_file.h
+class EvalScopeDb;   // report/formats/evalscope_db.h
 
 // The report options of a run of `config`.
 ReportOptions report_options(const Config& config);
@@ -178,7 +180,8 @@ class VllmArrays {
 // Writes summary.json, benchmark_summary.json, benchmark_percentile.json, report.html (charts
 // from `trace`) and vllm_result.json (its per-request arrays from `requests`) into
 // info.output_dir (created if needed), each atomically (temporary file + rename). requests.jsonl
-// is RecordsFile's; benchmark_data.db is made from it (formats/evalscope_db.h) when it is there. Throws std::runtime_error naming the path when a file cannot be written.
+// and benchmark_data.db are RecordsFile's. Throws std::runtime_error naming the path when a file
+// cannot be written.
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const RunTrace& trace, const VllmArrays& requests);
 // The same without records: vllm_result.json's per-request arrays are empty.
@@ -196,7 +199,8 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
 // pending), so that a run killed outright still leaves what it gathered. commit() makes it
 // requests.jsonl (fsync, then rename), so that name only ever holds a complete file. Destroyed
 // without commit() (an error elsewhere), the .partial file keeps every line gathered so far.
-// Each record also goes to vllm_arrays(), from which write_run_outputs writes vllm_result.json.
+// Each record also goes to vllm_arrays(), from which write_run_outputs writes vllm_result.json,
+// and to benchmark_data.db (formats/evalscope_db.h), which commit() puts in place.
 class RecordsFile {
  public:
   // Creates info.output_dir if needed. Throws std::runtime_error naming the path on failure, as
@@ -221,6 +225,7 @@ class RecordsFile {
   int fd_ = -1;
   std::string buffer_;  // lines not yet written
   VllmArrays vllm_;
+  std::unique_ptr<EvalScopeDb> evalscope_;
 };
 
 // One record of a requests.jsonl being read (read_records_file).

@@ -4,6 +4,7 @@
 // new and reused connections and counts the protocols; `llmperf report` keeps them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -35,6 +36,7 @@ TEST(HttpPhases, NewConnectionsConnectReusedOnesDoNotAndPhasesAddUpToTheLatency)
   ASSERT_EQ(records.size(), 40u);
   int fresh = 0;
   int reused = 0;
+  std::vector<double> gaps_ns;  // |phases' sum - latency| of each request
   for (const json& r : records) {
     ASSERT_TRUE(r.contains("phases_ns")) << r.dump();
     EXPECT_EQ(r["http_version"], "http/1.1") << r.dump();
@@ -54,12 +56,16 @@ TEST(HttpPhases, NewConnectionsConnectReusedOnesDoNotAndPhasesAddUpToTheLatency)
     // headers, receive holds the tokens.
     EXPECT_GT(p["wait"].get<int64_t>() + p["receive"].get<int64_t>(), 4'000'000) << r.dump();
     // curl's total starts when the worker hands the request over (sent_ns) and ends when the
-    // transfer is done: the phases add up to the latency, within scheduling noise.
+    // transfer is done: the phases add up to the latency, within scheduling noise. One request
+    // may see a few ms of it on a loaded machine (a sanitizer build, a compiler beside it), so
+    // each one is held to a loose bound and the typical request to a tight one.
     const double latency_ns = r["latency_s"].get<double>() * 1e9;
-    EXPECT_NEAR(static_cast<double>(transport_phase_sum(r)), latency_ns,
-                std::max(2e6, 0.05 * latency_ns))
-        << r.dump();
+    const double gap_ns = static_cast<double>(transport_phase_sum(r)) - latency_ns;
+    EXPECT_LE(std::abs(gap_ns), std::max(5e6, 0.25 * latency_ns)) << r.dump();
+    gaps_ns.push_back(std::abs(gap_ns));
   }
+  std::nth_element(gaps_ns.begin(), gaps_ns.begin() + gaps_ns.size() / 2, gaps_ns.end());
+  EXPECT_LE(gaps_ns[gaps_ns.size() / 2], 1e6) << "the median request's phases miss its latency";
   // One connection per slot, kept alive for the rest of the run.
   EXPECT_GE(fresh, 1);
   EXPECT_LE(fresh, 8);

@@ -1,7 +1,7 @@
 // benchmark_data.db: hand-made records mapped to rows of EvalScope's `result` table (units in
-// seconds, Unix times, what successes and failures fill), and the file written from a
-// requests.jsonl read back through the store stage: EvalScope's columns and types in order, one
-// row per measured request (warm-up left out), NULLs where EvalScope leaves them.
+// seconds, Unix times, what successes and failures fill), and the file a run's RecordsFile
+// writes beside requests.jsonl, read back through the store stage: EvalScope's columns and types
+// in order, one row per measured request (warm-up left out), NULLs where EvalScope leaves them.
 #include <unistd.h>
 
 #include <filesystem>
@@ -142,8 +142,7 @@ TEST_F(EvalScopeDbFileTest, EvalScopeSchemaOneRowPerMeasuredRequest) {
   failed.id = 8;
   failed.error = ErrorKind::kHttp;
   failed.http_status = 503;
-  write_records({warmup, evalscope_db_stream_record(), failed});
-  write_evalscope_db(dir_.string(), 0);  // each line carries its own Unix time
+  write_records({warmup, evalscope_db_stream_record(), failed});  // the run's RecordsFile
 
   const fs::path path = dir_ / "benchmark_data.db";
   ASSERT_TRUE(fs::exists(path));
@@ -181,16 +180,36 @@ TEST_F(EvalScopeDbFileTest, EvalScopeSchemaOneRowPerMeasuredRequest) {
   EXPECT_FALSE(rows.step());  // the warm-up request is not a row
 }
 
-TEST_F(EvalScopeDbFileTest, RewrittenWholeAndNothingWithoutRecords) {
-  write_evalscope_db(dir_.string(), 0);
-  EXPECT_FALSE(fs::exists(dir_ / "benchmark_data.db"));  // no requests.jsonl: no database
-  write_records({evalscope_db_stream_record()});
-  write_evalscope_db(dir_.string(), 0);
-  write_evalscope_db(dir_.string(), 0);  // `llmperf report` again: replaced, not appended to
+TEST_F(EvalScopeDbFileTest, ReplacedWholeNotAppendedToAndNothingLeftWithoutCommit) {
+  fs::create_directories(dir_);
+  {
+    EvalScopeDb abandoned(dir_.string(), {});
+    abandoned.add(evalscope_db_stream_record(), kEvalScopeDbUnix);
+  }  // an error elsewhere: no database, and no temporary file
+  EXPECT_TRUE(fs::is_empty(dir_));
+  for (int pass = 0; pass < 2; ++pass) {  // a run, then `llmperf report` over it
+    EvalScopeDb db(dir_.string(), {});
+    db.add(evalscope_db_stream_record(), kEvalScopeDbUnix);
+    db.commit();
+  }
   SqliteDb db((dir_ / "benchmark_data.db").string(), SqliteDb::Mode::kReadOnly);
   SqliteStatement count(db, "SELECT count(*) FROM result");
   ASSERT_TRUE(count.step());
   EXPECT_EQ(count.column_int(0), 1);
+}
+
+TEST_F(EvalScopeDbFileTest, CredentialsInAnswersAreScrubbed) {
+  fs::create_directories(dir_);
+  RequestRecord r = evalscope_db_stream_record();
+  r.output_text = "the key is sk-secret-123456";
+  EvalScopeDb db(dir_.string(), {"sk-secret-123456"});
+  db.add(r, kEvalScopeDbUnix);
+  db.commit();
+  SqliteDb read((dir_ / "benchmark_data.db").string(), SqliteDb::Mode::kReadOnly);
+  SqliteStatement text(read, "SELECT response_messages FROM result");
+  ASSERT_TRUE(text.step());
+  EXPECT_EQ(text.column_text(0).find("sk-secret"), std::string::npos) << text.column_text(0);
+  EXPECT_NE(text.column_text(0).find("the key is"), std::string::npos) << text.column_text(0);
 }
 
 }  // namespace

@@ -160,7 +160,6 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
   emit("benchmark_percentile.json", dump(report_detail::benchmark_percentile_json(summary)));
   emit("report.html", report_detail::render_run_html(options, info, summary, trace));
   report_detail::write_vllm_result(options, info, summary, requests);
-  write_evalscope_db(dir.string(), info.anchor_unix_ns);  // from requests.jsonl, when there is one
 }
 
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
@@ -184,6 +183,7 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
 RecordsFile::RecordsFile(const ReportOptions& options, const RunInfo& info)
     : info_(info), secrets_(options.secrets), vllm_(info.anchor_steady_ns, options.secrets) {
   const std::filesystem::path dir = create_run_dir(info);
+  evalscope_ = std::make_unique<EvalScopeDb>(dir.string(), options.secrets);
   path_ = (dir / "requests.jsonl").string();
   partial_path_ = path_ + ".partial";
   fd_ = ::open(partial_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -200,6 +200,7 @@ void RecordsFile::append(const RequestRecord& record) {
   buffer_ += report_detail::redact(record_to_json(record, info_), secrets_);
   buffer_ += '\n';
   vllm_.add(record);
+  evalscope_->add(record, info_.anchor_unix_ns - info_.anchor_steady_ns);
   if (buffer_.size() >= kFlushBytes) flush();
 }
 
@@ -215,6 +216,7 @@ void RecordsFile::commit() {
   fd_ = -1;
   if (const int error = sync_and_close(fd); error != 0) throw write_error(partial_path_, error);
   if (::rename(partial_path_.c_str(), path_.c_str()) != 0) throw write_error(path_, errno);
+  evalscope_->commit();
 }
 
 }  // namespace llmperf

@@ -1,6 +1,6 @@
-// benchmark_data.db (see evalscope_db.h): each record of requests.jsonl as a row of EvalScope's
-// `result` table, with EvalScope's column names, types and order and its units (seconds), written
-// through the store stage in one transaction into a temporary file that is then renamed.
+// benchmark_data.db (see evalscope_db.h): each record of a run as a row of EvalScope's `result`
+// table, with EvalScope's column names, types and order and its units (seconds), written through
+// the store stage in one transaction into a temporary file that is then renamed.
 #include "report/formats/evalscope_db.h"
 
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "report/report.h"
+#include "report/internal.h"
 #include "store/sqlite_db.h"
 
 namespace llmperf {
@@ -68,23 +68,22 @@ void evalscope_remove_db(const std::string& path) {
 }  // namespace
 
 EvalScopeRow evalscope_row(const RequestRecord& r, int64_t unix_offset_ns) {
+  // The JSON texts are written directly, as nlohmann::json::dump() would write them: a run adds
+  // a row per request on the thread that writes requests.jsonl, so no JSON tree is built here.
   EvalScopeRow row;
-  nlohmann::ordered_json request;
-  request["id"] = r.id;
-  request["prompt_index"] = r.prompt_index;
-  request["stream"] = r.stream;
-  row.request = evalscope_json_text(request);
+  row.request = fmt::format(R"({{"id":{},"prompt_index":{},"stream":{}}})", r.id, r.prompt_index,
+                            r.stream);
   const bool sent = r.sent_ns >= 0;
   if (sent) row.start_time = evalscope_seconds(r.sent_ns + unix_offset_ns);
-  nlohmann::json gaps = nlohmann::json::array();
+  row.inter_token_latencies = "[";
   for (size_t k = 1; k < r.chunk_ns.size(); ++k) {
-    gaps.push_back(evalscope_seconds(r.chunk_ns[k] - r.chunk_ns[k - 1]));
+    if (k > 1) row.inter_token_latencies += ',';
+    row.inter_token_latencies += report_detail::seconds_text(r.chunk_ns[k] - r.chunk_ns[k - 1]);
   }
-  row.inter_token_latencies = evalscope_json_text(gaps);
+  row.inter_token_latencies += ']';
   row.success = r.ok() ? 1 : 0;
-  nlohmann::json messages = nlohmann::json::array();
-  if (!r.output_text.empty()) messages.push_back(r.output_text);
-  row.response_messages = evalscope_json_text(messages);
+  row.response_messages =
+      r.output_text.empty() ? "[]" : "[" + evalscope_json_text(r.output_text) + "]";
   if (r.end_ns >= 0) row.completed_time = evalscope_seconds(r.end_ns + unix_offset_ns);
   row.is_stream = r.stream ? 1 : 0;
   if (!r.ok() || !sent || r.end_ns < 0) return row;
@@ -104,34 +103,62 @@ EvalScopeRow evalscope_row(const RequestRecord& r, int64_t unix_offset_ns) {
   return row;
 }
 
-void write_evalscope_db(const std::string& dir, int64_t anchor_unix_ns) {
-  namespace fs = std::filesystem;
-  const fs::path records = fs::path(dir) / "requests.jsonl";
-  if (!fs::exists(records)) return;
-  const std::string path = (fs::path(dir) / "benchmark_data.db").string();
-  const std::string tmp = fmt::format("{}.tmp.{}", path, getpid());
-  evalscope_remove_db(tmp);
+struct EvalScopeDb::Open {
+  explicit Open(const std::string& tmp) : db(tmp) {
+    // The file is renamed into place once complete: a journal on disk would add nothing.
+    db.exec("PRAGMA journal_mode=MEMORY");
+    db.exec(kEvalScopeResultTable);
+    transaction.emplace(db);
+    insert.emplace(db, kEvalScopeInsert);
+  }
+  SqliteDb db;
+  std::optional<SqliteTransaction> transaction;
+  std::optional<SqliteStatement> insert;
+};
+
+EvalScopeDb::EvalScopeDb(const std::string& dir, std::vector<std::string> secrets)
+    : path_((std::filesystem::path(dir) / "benchmark_data.db").string()),
+      tmp_(fmt::format("{}.tmp.{}", path_, getpid())),
+      secrets_(std::move(secrets)) {
+  evalscope_remove_db(tmp_);
   try {
-    {
-      SqliteDb db(tmp);
-      // The file is renamed into place once complete: a journal on disk would add nothing.
-      db.exec("PRAGMA journal_mode=MEMORY");
-      db.exec(kEvalScopeResultTable);
-      SqliteTransaction transaction(db);
-      SqliteStatement insert(db, kEvalScopeInsert);
-      read_records_file(records.string(), [&](RecordsLine& line) {
-        if (line.record.warmup) return;
-        evalscope_insert(insert,
-                         evalscope_row(line.record, line.anchor_unix_ns.value_or(anchor_unix_ns)));
-      });
-      transaction.commit();
-    }
+    open_ = std::make_unique<Open>(tmp_);
+  } catch (const std::exception& e) {
+    evalscope_remove_db(tmp_);
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path_, e.what()));
+  }
+}
+
+EvalScopeDb::~EvalScopeDb() {
+  if (!open_) return;
+  open_.reset();  // rolls back
+  evalscope_remove_db(tmp_);
+}
+
+void EvalScopeDb::add(const RequestRecord& record, int64_t unix_offset_ns) {
+  if (record.warmup || !open_) return;
+  EvalScopeRow row = evalscope_row(record, unix_offset_ns);
+  row.response_messages = report_detail::redact(std::move(row.response_messages), secrets_);
+  try {
+    evalscope_insert(*open_->insert, row);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path_, e.what()));
+  }
+}
+
+void EvalScopeDb::commit() {
+  if (!open_) return;
+  try {
+    open_->insert.reset();
+    open_->transaction->commit();
+    open_.reset();
     std::error_code ec;
-    fs::rename(tmp, path, ec);
+    std::filesystem::rename(tmp_, path_, ec);
     if (ec) throw std::runtime_error(ec.message());
   } catch (const std::exception& e) {
-    evalscope_remove_db(tmp);
-    throw std::runtime_error(fmt::format("cannot write {}: {}", path, e.what()));
+    open_.reset();
+    evalscope_remove_db(tmp_);
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path_, e.what()));
   }
 }
 

@@ -1,12 +1,15 @@
 // benchmark_data.db: EvalScope's per-request SQLite database (its `result` table, as
 // evalscope/perf/utils/db_util.py creates it), so that scripts written against EvalScope's
-// database read llmperf's runs. Written once, at the end of a run (and by `llmperf report` and
-// `llmperf merge`), from the run's requests.jsonl; nothing is done while the run measures.
+// database read llmperf's runs. A run adds each record as it writes its requests.jsonl line
+// (RecordsFile), `llmperf report` and `llmperf merge` as they read the lines back: the file is
+// never read back just to make the database.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/record.h"
 
@@ -49,11 +52,29 @@ struct EvalScopeRow {
 // The row of `record`, whose steady-clock times become Unix times by adding unix_offset_ns.
 EvalScopeRow evalscope_row(const RequestRecord& record, int64_t unix_offset_ns);
 
-// Writes <dir>/benchmark_data.db from <dir>/requests.jsonl (warm-up requests left out, as
-// EvalScope leaves them out), all rows in one transaction, atomically (a temporary file renamed
-// over the old one). Record times map to Unix time by each line's own sent_unix_ns, else by
-// anchor_unix_ns. Does nothing when there is no requests.jsonl. Throws std::runtime_error naming
-// the file when it cannot be written.
-void write_evalscope_db(const std::string& dir, int64_t anchor_unix_ns);
+// <dir>/benchmark_data.db being written: rows go into a temporary file beside it, in one
+// transaction, and commit() renames that file over the old database, so a reader never sees half
+// of one and `llmperf report` replaces rather than appends. Destroyed without commit(), the
+// temporary file is removed. Every call throws std::runtime_error naming the database when it
+// cannot be written.
+class EvalScopeDb {
+ public:
+  // `secrets`: the credential values scrubbed from the texts, as from requests.jsonl's lines.
+  EvalScopeDb(const std::string& dir, std::vector<std::string> secrets);
+  ~EvalScopeDb();
+  EvalScopeDb(const EvalScopeDb&) = delete;
+  EvalScopeDb& operator=(const EvalScopeDb&) = delete;
+
+  // The row of `record` (evalscope_row); warm-up requests are left out, as EvalScope leaves them.
+  void add(const RequestRecord& record, int64_t unix_offset_ns);
+  void commit();
+
+ private:
+  struct Open;
+  std::string path_;
+  std::string tmp_;
+  std::vector<std::string> secrets_;
+  std::unique_ptr<Open> open_;  // the database, its transaction and insert; null once committed
+};
 
 }  // namespace llmperf

@@ -72,9 +72,6 @@ bool selected(const ReportOptions& options, std::string_view key) {
 }
 
 
-// JSON number text of seconds from nanoseconds (nlohmann's float format).
-std::string seconds_text(int64_t ns) { return Json(static_cast<double>(ns) / kNsPerS).dump(); }
-
 // vLLM's --backend name for the API.
 const char* vllm_backend(ApiKind kind) {
   switch (kind) {
@@ -93,6 +90,8 @@ const char* vllm_backend(ApiKind kind) {
 }
 
 }  // namespace
+
+std::string seconds_text(int64_t ns) { return Json(static_cast<double>(ns) / kNsPerS).dump(); }
 
 std::string render_vllm_block(const ReportOptions& options, const RunInfo& info,
                               const RunSummary& s) {

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/formats/evalscope_db.h"
 #include "report/internal.h"
 #include "report/report.h"
 #include "report/study/study_files.h"
@@ -49,11 +50,13 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
   SummaryBuilder builder(metrics);  // record times are relative to the run's anchor: origin 0
   ClientTotals client_totals;
   VllmArrays vllm(0, report.secrets);
+  EvalScopeDb evalscope(dir.string(), report.secrets);
   bool anchored = false;
   read_records_file((dir / "requests.jsonl").string(), [&](RecordsLine& line) {
     builder.add(line.record);
     client_totals.add(line.record);
     vllm.add(line.record);
+    evalscope.add(line.record, line.anchor_unix_ns.value_or(info.anchor_unix_ns));
     // The records count from the anchor (0); the first that can, gives its wall-clock reading.
     if (!anchored && line.anchor_unix_ns) {
       info.anchor_unix_ns = *line.anchor_unix_ns;
@@ -71,6 +74,7 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
       report_detail::server_summary_from_files((dir / "server_metrics.jsonl").string(), old_server,
                                                client_totals, report.metrics_interval_s);
   write_run_outputs(report, out.row.info, out.row.summary, trace, vllm);
+  evalscope.commit();
   out.text = render_text_summary(report, out.row.info, out.row.summary) +
              render_server_text(out.row.info, out.row.summary);
   return out;
