@@ -32,13 +32,12 @@ quick="${QUICK:-0}"
 clang_build() {  # dir, targets ("" for all), extra cmake options...
   local dir=$1 targets=$2
   shift 2
-  if [ ! -f "$dir/CMakeCache.txt" ]; then
-    CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
-      -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DLLMPERF_BENCH=OFF -DLLMPERF_WERROR=ON \
-      -DLLMPERF_UNOPTIMISED_STAGES=mock \
-      -DLLMPERF_TEST_MOCK="$PWD/build/llmperf-mock" -DBUILD_TESTING=ON "$@" >/dev/null
-  fi
+  # Configured every time, so that a build directory left by an older test.sh gets these options.
+  CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+    -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DLLMPERF_BENCH=OFF -DLLMPERF_WERROR=ON \
+    -DLLMPERF_UNOPTIMISED_STAGES=mock \
+    -DLLMPERF_TEST_MOCK="$PWD/build/llmperf-mock" -DBUILD_TESTING=ON "$@" >/dev/null
   # shellcheck disable=SC2086  # targets is a list
   cmake --build "$dir" --parallel "$jobs" ${targets:+--target $targets}
 }
