@@ -15,7 +15,7 @@
 # `bash scripts/build.sh`, the README's first command, is not, so every source still compiles on
 # its own there. The sanitizer suites start the g++ build's llmperf-mock (LLMPERF_TEST_MOCK), so
 # that their timing tests meet a fast server; the ASan+UBSan build compiles its own mock without
-# optimisation (LLMPERF_UNOPTIMISED_STAGES), for the mock's unit tests, which check its code there.
+# optimisation (LLMPERF_MOCK_UNOPTIMISED), for the mock's unit tests, which check its code there.
 # The two clang builds compile in the background, one after the other, niced, from the start:
 # the foreground's steps mostly wait on servers, package mirrors and sleeps, and the compilers take
 # the cores they leave. Each build's output goes to <dir>/build.log, shown if it fails.
@@ -36,7 +36,7 @@ clang_build() {  # dir, targets ("" for all), extra cmake options...
   CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
     -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DLLMPERF_BENCH=OFF -DLLMPERF_WERROR=ON \
-    -DLLMPERF_UNOPTIMISED_STAGES=mock \
+    -DLLMPERF_MOCK_UNOPTIMISED=ON \
     -DLLMPERF_TEST_MOCK="$PWD/build/llmperf-mock" -DBUILD_TESTING=ON "$@" >/dev/null
   # shellcheck disable=SC2086  # targets is a list
   cmake --build "$dir" --parallel "$jobs" ${targets:+--target $targets}
