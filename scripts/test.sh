@@ -28,7 +28,8 @@ step() { echo "== test: $1 [$(( SECONDS - started )) s]"; }
 quick="${QUICK:-0}"
 
 # The sanitizer builds: -O1 with line tables only (what a sanitizer report needs, at a fraction of
-# -O2 -g's compile and link time), linked by lld, without the bench programs.
+# -O2 -g's compile and link time), linked by lld, without the bench programs, with precompiled
+# headers (LLMPERF_PCH: a tenth of the ASan+UBSan build's CPU time).
 clang_build() {  # dir, targets ("" for all), extra cmake options...
   local dir=$1 targets=$2
   shift 2
@@ -36,7 +37,7 @@ clang_build() {  # dir, targets ("" for all), extra cmake options...
   CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
     -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DLLMPERF_BENCH=OFF -DLLMPERF_WERROR=ON \
-    -DLLMPERF_MOCK_UNOPTIMISED=ON \
+    -DLLMPERF_MOCK_UNOPTIMISED=ON -DLLMPERF_PCH=ON \
     -DLLMPERF_TEST_MOCK="$PWD/build/llmperf-mock" -DBUILD_TESTING=ON "$@" >/dev/null
   # shellcheck disable=SC2086  # targets is a list
   cmake --build "$dir" --parallel "$jobs" ${targets:+--target $targets}
