@@ -116,9 +116,12 @@ void check_context(const Config& config, const PromptSource& source, const Serve
 // Everything one invocation shares across its runs, and the runs' results.
 class Benchmark {
  public:
-  Benchmark(const Config& config, const RequestSettings& settings, PromptSource& source,
-            const RequestBuilder& builder, ServerWatch& server, const BenchmarkOptions& options)
+  Benchmark(const Config& config, const BenchmarkPlan& plan, const RequestSettings& settings,
+            PromptSource& source, const RequestBuilder& builder, ServerWatch& server,
+            const BenchmarkOptions& options)
       : config_(config),
+        plan_(plan),
+        report_(report_options(config, plan.resolved)),
         settings_(settings),
         source_(source),
         builder_(builder),
@@ -139,10 +142,10 @@ class Benchmark {
       }
     }
     stop_rules_ = early_stop_rules(config);
-    result_.sweep_dir = sweep_dir_of(config, output_timestamp());
+    result_.sweep_dir = plan.sweep_dir;
     if (!config.results_db.empty()) results_db_.emplace(config, result_.sweep_dir);
     if (config.shards > 1) {
-      run_id_ = benchmark_run_id(config);
+      run_id_ = benchmark_run_id(config, plan.resolved);
       spdlog::info("shard {} of {} ({}), benchmark {}: this process sends one request in {}, "
                    "from id {}",
                    config.shard, config.shards, config.shard_source, run_id_, config.shards,
@@ -152,7 +155,7 @@ class Benchmark {
 
   // Runs every (parallel, number, rate) of the sweep in order.
   void run_sweep() {
-    const std::vector<Config::RunSpec> runs = config_.run_specs();
+    const std::vector<Config::RunSpec>& runs = plan_.runs;
     for (size_t i = 0; i < runs.size() && !result_.interrupted; ++i) {
       if (result_.stop_aborted) {
         spdlog::warn("--on-stop abort: the {} remaining run(s) are skipped", runs.size() - i);
@@ -171,7 +174,7 @@ class Benchmark {
   // --search: bisection over parallel or rate, each probe a full run judged by the SLOs.
   void run_search() {
     const bool by_rate = config_.search == "rate";
-    const Config::RunSpec base = config_.run_specs().front();
+    const Config::RunSpec base = plan_.runs.front();
     SearchSpec spec;
     spec.lo = config_.search_range[0];
     spec.hi = config_.search_range[1];
@@ -267,7 +270,7 @@ class Benchmark {
     metrics_options_.rate_segments = config_.ramp_up.on() ? kRampSegments : 0;
     metrics_options_.origin_ns = info.anchor_steady_ns;
     SummaryBuilder summary_builder(metrics_options_);
-    const ReportOptions report = report_options(config_);
+    const ReportOptions& report = report_;
     RecordsFile records_file(report, info);
     ClientTotals client_totals;  // warm-up included: the server counts it too
     client_totals.shard_of_benchmark = config_.shards > 1;
@@ -369,7 +372,7 @@ class Benchmark {
     push.insecure = config_.insecure;
     push.cacert = config_.cacert;
     push.labels = {
-        {"name", config_.name.empty() ? config_.model : config_.name},
+        {"name", config_.name.empty() ? plan_.resolved.model : config_.name},
         {"run_id", std::filesystem::path(info.output_dir)
                        .lexically_relative(config_.outputs_dir.empty() ? "." : config_.outputs_dir)
                        .string()},
@@ -435,7 +438,7 @@ class Benchmark {
     for (const auto& [slo, outcome] : repeated.verdict.results) {
       info.slo.push_back({slo.expression, outcome.passed, outcome.text});
     }
-    write_repeats_summary(report_options(config_), dir, {info, last.summary}, metrics);
+    write_repeats_summary(report_, dir, {info, last.summary}, metrics);
     std::string text = render_repeats_text(name, count, metrics);
     if (!slos_.empty()) {
       text += "\nSLOs on the 95 % interval of the repeats (violated only when the whole interval "
@@ -504,6 +507,8 @@ class Benchmark {
   }
 
   const Config& config_;
+  const BenchmarkPlan& plan_;
+  const ReportOptions report_;  // the reports' share of the config, with plan_'s resolved flags
   const RequestSettings& settings_;
   PromptSource& source_;
   const RequestBuilder& builder_;
@@ -521,23 +526,22 @@ class Benchmark {
   BenchmarkResult result_;
 };
 
-// Waits for the server (--ready-check-timeout-sec) and, without --model, takes the one model its
-// /v1/models lists, as vLLM does. Several models or none: an error naming them.
-Config with_served_model(const Config& given) {
-  if (!given.model.empty() && given.ready_timeout_s <= 0) return given;
+// Waits for the server (--ready-check-timeout-sec) and returns the model to ask for: --model, or
+// without it the one model the server's /v1/models lists, as vLLM does. Several models or none:
+// an error naming them.
+std::string served_model(const Config& config) {
+  if (!config.model.empty() && config.ready_timeout_s <= 0) return config.model;
   const std::vector<std::string> models = fetch_served_models(
-      base_url_of(given.url), side_channel_options(given), given.ready_timeout_s);
-  Config config = given;
-  if (!config.model.empty()) return config;
+      base_url_of(config.url), side_channel_options(config), config.ready_timeout_s);
+  if (!config.model.empty()) return config.model;
   if (models.size() != 1) {
     throw std::invalid_argument(fmt::format(
         "--model is missing and the server's /v1/models lists {}: give --model{}",
         models.empty() ? std::string("no model") : fmt::format("{}", fmt::join(models, ", ")),
         models.empty() ? "" : " (one of those)"));
   }
-  config.model = models.front();
-  spdlog::info("model: {}, the one model the server lists (no --model given)", config.model);
-  return config;
+  spdlog::info("model: {}, the one model the server lists (no --model given)", models.front());
+  return models.front();
 }
 
 }  // namespace
@@ -549,22 +553,23 @@ std::vector<SweepRow> sweep_rows(const BenchmarkResult& result) {
   return rows;
 }
 
-BenchmarkResult run_benchmark(const Config& requested, const BenchmarkOptions& options) {
+BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& options) {
   install_interrupt_handlers();
   init_transport();
 
-  const Config given = with_served_model(requested);
-  PromptSource source(given);
-  const Config config = with_trace_plan(given, source.workload().trace);
+  const std::string model = served_model(config);
+  PromptSource source(config, model);
+  const BenchmarkPlan plan =
+      plan_benchmark(config, model, source.workload().trace, output_timestamp());
   const RequestSettings settings = request_settings(config);
-  const RequestBuilder builder(config);
+  const RequestBuilder builder(config, model);
   if (config.debug) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }
   ServerWatch server(config);
-  Benchmark benchmark(config, settings, source, builder, server, options);
+  Benchmark benchmark(config, plan, settings, source, builder, server, options);
   // The first run's prompts before anything is sent: a length the template cannot fit fails here.
-  source.prepare(config.run_specs().front(), 0);
+  source.prepare(plan.runs.front(), 0);
   check_context(config, source, server.identity());
 
   if (config.probe) {

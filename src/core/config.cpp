@@ -17,20 +17,22 @@ std::vector<std::pair<int, int64_t>> Config::runs() const {
   return result;
 }
 
-std::vector<Config::RunSpec> Config::run_specs() const {
+std::vector<Config::RunSpec> Config::run_specs(const ResolvedFlags& resolved) const {
+  const std::vector<int64_t>& numbers = resolved.number;
+  const std::vector<double>& rates = resolved.rate;
   std::vector<RunSpec> result;
-  if (number.empty() || parallel.empty()) return result;
-  const size_t count = rate.empty() ? parallel.size() : rate.size();
+  if (numbers.empty() || parallel.empty()) return result;
+  const size_t count = rates.empty() ? parallel.size() : rates.size();
   // A list of one value applies to every run; otherwise item i belongs to run i.
   const auto pick = [](const auto& list, size_t i) {
     return list.size() == 1 ? list.front() : list[std::min(i, list.size() - 1)];
   };
   for (size_t i = 0; i < count; ++i) {
-    if (number.size() > 1 && i >= number.size()) break;
+    if (numbers.size() > 1 && i >= numbers.size()) break;
     RunSpec run;
     run.parallel = pick(parallel, i);
-    run.number = pick(number, i);
-    run.rate = rate.empty() ? -1.0 : rate[i];
+    run.number = pick(numbers, i);
+    run.rate = rates.empty() ? -1.0 : rates[i];
     // The --input-tokens x --output-tokens grid, inputs outer; no lists: the run itself.
     const std::vector<int64_t> none = {-1};
     for (const int64_t in : input_tokens.empty() ? none : input_tokens) {

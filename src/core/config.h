@@ -84,6 +84,16 @@ struct CancelAfter {
 // Parses --cancel-after's value; nullopt when it is none of SECONDS, ttft, N-tokens.
 std::optional<CancelAfter> parse_cancel_after(std::string_view value);
 
+// What a benchmark resolves before its first run where the flags leave it open
+// (plan/run_plan.h's plan_benchmark): the model, which without --model is the one the server
+// lists, and for a trace -n (the requests it holds) and --rate (their mean rate). summary.json's
+// config block records these values, as the benchmark ran them.
+struct ResolvedFlags {
+  std::string model;
+  std::vector<int64_t> number;
+  std::vector<double> rate;
+};
+
 struct Config {
   // --- target ---
   // --api: openai (chat, completions, embeddings, rerank or responses by the URL path), or
@@ -292,7 +302,12 @@ struct Config {
     int64_t input_tokens = -1;
     int64_t output_tokens = -1;
   };
-  std::vector<RunSpec> run_specs() const;
+  // The runs of the sweep the flags describe, with `resolved`'s -n and --rate in place of their
+  // own (run_specs(): as given).
+  std::vector<RunSpec> run_specs(const ResolvedFlags& resolved) const;
+  std::vector<RunSpec> run_specs() const { return run_specs(as_given()); }
+  // The flags plan_benchmark resolves, as the user gave them.
+  ResolvedFlags as_given() const { return {model, number, rate}; }
 
   // Dataset texts one request carries: --batch-size inputs (embeddings), a query and
   // --documents documents (rerank), one prompt otherwise.

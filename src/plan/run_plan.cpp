@@ -144,24 +144,30 @@ RequestSettings request_settings(const Config& config) {
   return settings;
 }
 
-std::string sweep_dir_of(const Config& config, const std::string& timestamp) {
+std::string sweep_dir_of(const Config& config, const std::string& model,
+                         const std::string& timestamp) {
   std::filesystem::path base(config.outputs_dir);
   if (!config.no_timestamp) base /= timestamp;
-  std::string name = safe_path_component(config.name.empty() ? config.model : config.name);
+  std::string name = safe_path_component(config.name.empty() ? model : config.name);
   // Shards may share a volume: each writes its own directory, which `llmperf merge` combines.
   if (config.shards > 1) name += fmt::format("_shard_{}_of_{}", config.shard, config.shards);
   return (base / name).string();
 }
 
-Config with_trace_plan(const Config& given, const TraceInfo& trace) {
-  Config config = given;
-  if (!trace.on) return config;
-  config.number = {trace.entries};
-  const double span_s = trace.span_s / trace.speedup;
-  const double mean_rate = span_s > 0 ? static_cast<double>(trace.entries - 1) / span_s
-                                      : static_cast<double>(trace.entries);
-  config.rate.assign(std::max<size_t>(1, config.parallel.size()), mean_rate);  // one per cap
-  return config;
+BenchmarkPlan plan_benchmark(const Config& config, std::string model, const TraceInfo& trace,
+                             const std::string& timestamp) {
+  BenchmarkPlan plan;
+  plan.resolved = {std::move(model), config.number, config.rate};
+  if (trace.on) {
+    plan.resolved.number = {trace.entries};
+    const double span_s = trace.span_s / trace.speedup;
+    const double mean_rate = span_s > 0 ? static_cast<double>(trace.entries - 1) / span_s
+                                        : static_cast<double>(trace.entries);
+    plan.resolved.rate.assign(std::max<size_t>(1, config.parallel.size()), mean_rate);
+  }
+  plan.runs = config.run_specs(plan.resolved);
+  plan.sweep_dir = sweep_dir_of(config, plan.resolved.model, timestamp);
+  return plan;
 }
 
 }  // namespace llmperf

@@ -19,13 +19,13 @@ SyntheticPrompts LengthCounter::make(const SyntheticSpec& spec, const FitProgres
                    : make_estimated_prompts(*estimate, spec);
 }
 
-LengthCounter find_length_counter(const Config& config) {
+LengthCounter find_length_counter(const Config& config, const std::string& model) {
   LengthCounter counter;
   const HttpPoolOptions http = side_channel_options(config);
   ServerTokenizerOptions options;
   options.base_url = config.tokenize_url.empty() ? base_url_of(config.url) : config.tokenize_url;
   while (!options.base_url.empty() && options.base_url.back() == '/') options.base_url.pop_back();
-  options.model = config.model;
+  options.model = model;
   options.chat = (config.api_kind == ApiKind::kChat || config.api_kind == ApiKind::kResponses) &&
                  !config.tokenize_prompt;
   options.http = http;
@@ -33,7 +33,7 @@ LengthCounter find_length_counter(const Config& config) {
   for (const std::string& attempt : probe.attempts) spdlog::debug("tokenizer probe: {}", attempt);
   if (probe.tokenizer && probe.template_uncounted) {
     const std::optional<int64_t> overhead =
-        calibrate_template_overhead(config, http, *probe.tokenizer);
+        calibrate_template_overhead(config, model, http, *probe.tokenizer);
     probe.tokenizer = with_template_overhead(
         std::move(probe.tokenizer), overhead.value_or(0),
         overhead ? fmt::format("the server's /tokenize cannot apply the chat template: its "
@@ -58,7 +58,7 @@ LengthCounter find_length_counter(const Config& config) {
         "--tokenize-prompt needs the server's tokenize API, and {} has none (tried: {})",
         options.base_url, fmt::join(probe.attempts, "; ")));
   }
-  const Calibration calibration = calibrate_from_usage(config, http);
+  const Calibration calibration = calibrate_from_usage(config, model, http);
   counter.estimate = calibration.model;
   counter.info = calibration.info;
   spdlog::warn("tokenizer: no tokenize API at {} ({}); lengths are APPROXIMATE: {} ({})",

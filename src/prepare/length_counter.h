@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "core/config.h"
 #include "core/workload_info.h"
@@ -30,10 +31,10 @@ struct LengthCounter {
   SyntheticPrompts make(const SyntheticSpec& spec, const FitProgress& progress = {}) const;
 };
 
-// Probes the server for its tokenize API (the one --tokenize-url names, or --url's), and
-// calibrates from usage where it has none. Logs what it found. Throws TokenizerError when
+// Probes the server for its tokenize API (the one --tokenize-url names, or --url's) with the
+// benchmark's `model`, and calibrates from usage where it has none. Logs what it found. Throws TokenizerError when
 // --tokenize-prompt needs a tokenize API the server lacks, std::runtime_error when a calibration
 // request fails.
-LengthCounter find_length_counter(const Config& config);
+LengthCounter find_length_counter(const Config& config, const std::string& model);
 
 }  // namespace llmperf

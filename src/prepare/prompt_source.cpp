@@ -2,6 +2,8 @@
 // start-up, and what it makes again for each run.
 #include "prepare/prompt_source.h"
 
+#include <utility>
+
 #include "prepare/conversations.h"
 #include "prepare/dataset_prompts.h"
 #include "prepare/length_counter.h"
@@ -16,6 +18,7 @@ namespace llmperf {
 
 struct PromptSource::Impl {
   const Config& config;
+  std::string model;  // the benchmark's, for the server's tokenizer
   DatasetStats dataset;
   WorkloadInfo workload;
   std::vector<Prompt> prompts;           // the dataset's, or the current run's
@@ -25,12 +28,12 @@ struct PromptSource::Impl {
   std::vector<SessionScript> sessions;   // --multi-turn: the conversations
   LoadedTrace trace;                     // trace replay: read once
 
-  explicit Impl(const Config& c) : config(c) {}
+  Impl(const Config& c, std::string m) : config(c), model(std::move(m)) {}
 
   bool replays_trace() const { return !trace.entries.empty(); }
 
   void find_counter() {
-    counter = find_length_counter(config);
+    counter = find_length_counter(config, model);
     workload.tokenizer = counter.info;
   }
 
@@ -48,7 +51,8 @@ struct PromptSource::Impl {
   }
 };
 
-PromptSource::PromptSource(const Config& config) : impl_(std::make_unique<Impl>(config)) {
+PromptSource::PromptSource(const Config& config, const std::string& model)
+    : impl_(std::make_unique<Impl>(config, model)) {
   Impl& s = *impl_;
   if (is_trace_dataset(config.dataset)) {
     s.trace = load_trace(config, s.dataset, s.workload.trace);

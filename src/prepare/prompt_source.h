@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/config.h"
@@ -22,9 +23,11 @@ namespace llmperf {
 
 class PromptSource {
  public:
-  // Reads the dataset, or finds how to count tokens with the server. Throws DatasetError,
+  // Reads the dataset, or finds how to count tokens with the server, whose tokenizer is asked
+  // for `model` (the benchmark's: --model, or the one the server lists). Throws DatasetError,
   // TokenizerError or std::runtime_error (start-up errors, mapped to exit codes by main).
-  explicit PromptSource(const Config& config);
+  PromptSource(const Config& config, const std::string& model);
+  explicit PromptSource(const Config& config) : PromptSource(config, config.model) {}
   ~PromptSource();
   PromptSource(const PromptSource&) = delete;
   PromptSource& operator=(const PromptSource&) = delete;

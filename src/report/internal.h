@@ -56,7 +56,7 @@ Json distribution_json(const Distribution& d, const std::vector<double>& percent
 // percentile is exact.
 std::string approximation_note(const RunSummary& summary);
 
-Json config_json(const Config& config);
+Json config_json(const Config& config, const ResolvedFlags& resolved);
 
 // How synthetic prompts were made ("workload") and requested vs realized lengths ("exactness"),
 // for summary.json; the text summary's "Lengths" block ("" when there is nothing to say).

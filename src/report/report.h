@@ -64,8 +64,13 @@ struct ReportOptions {
 struct SummaryFile;  // report/summary_file.h
 class EvalScopeDb;   // report/formats/evalscope_db.h
 
-// The report options of a run of `config`.
-ReportOptions report_options(const Config& config);
+// The report options of a run of `config`, with what its benchmark resolved before the first run
+// (plan/run_plan.h's plan_benchmark: the model, a trace's -n and rate); the one-argument form
+// takes the flags as given.
+ReportOptions report_options(const Config& config, const ResolvedFlags& resolved);
+inline ReportOptions report_options(const Config& config) {
+  return report_options(config, config.as_given());
+}
 // The report options of a run saved in `saved` (`llmperf report`, `llmperf compare`), read from
 // its config block, which config_json keeps as it was written.
 ReportOptions report_options(const SummaryFile& saved);
@@ -128,9 +133,9 @@ struct RunInfo {
   std::optional<PushGateway> push_gateway;
 };
 
-// The identity of a benchmark that shards share: a hash of its config (without where its outputs
-// go) and --start-at, as 16 hex digits.
-std::string benchmark_run_id(const Config& config);
+// The identity of a benchmark that shards share: a hash of its config block (without where its
+// outputs go) and --start-at, as 16 hex digits.
+std::string benchmark_run_id(const Config& config, const ResolvedFlags& resolved);
 
 // Load shape and client health for stdout: requested vs achieved rate and schedule lag (open
 // loop), the client's CPU and stamp delay, and a warning when the client was the bottleneck.
@@ -253,7 +258,7 @@ std::string render_sweep_text(const std::vector<SweepRow>& rows);
 // Writes sweep_summary.json, sweep_summary.csv and sweep_summary.md into `dir`, atomically.
 void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& rows);
 
-// The resolved config as JSON text with secrets masked (API key, Authorization and other
+// The config as JSON text, as given, with secrets masked (API key, Authorization and other
 // credential-looking header values).
 std::string config_to_json(const Config& config);
 

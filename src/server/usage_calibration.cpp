@@ -17,13 +17,14 @@ constexpr int64_t kProbeWords[] = {16, 128, 512};
 constexpr uint64_t kProbeSeed = 0x5eed;
 
 // usage.prompt_tokens of one non-stream request per text, -1 where the answer has no usage.
-std::vector<int64_t> prompt_tokens_of(const Config& config, const HttpPoolOptions& http,
+std::vector<int64_t> prompt_tokens_of(const Config& config, const std::string& model,
+                                      const HttpPoolOptions& http,
                                       const std::vector<std::string>& texts) {
   Config probe = config;
   probe.stream = false;
   probe.max_tokens = 1;
   probe.min_tokens.reset();
-  const RequestBuilder builder(probe);
+  const RequestBuilder builder(probe, model);
   HttpPoolOptions options = http;
   options.header_lines = builder.header_lines();
   HttpPool pool(options);
@@ -52,10 +53,11 @@ std::vector<int64_t> prompt_tokens_of(const Config& config, const HttpPoolOption
 
 }  // namespace
 
-Calibration calibrate_from_usage(const Config& config, const HttpPoolOptions& http) {
+Calibration calibrate_from_usage(const Config& config, const std::string& model,
+                                 const HttpPoolOptions& http) {
   std::vector<std::string> texts;
   for (const int64_t words : kProbeWords) texts.push_back(random_text(kProbeSeed, words));
-  const std::vector<int64_t> tokens = prompt_tokens_of(config, http, texts);
+  const std::vector<int64_t> tokens = prompt_tokens_of(config, model, http, texts);
 
   Calibration out;
   out.info.exact = false;
@@ -88,10 +90,10 @@ Calibration calibrate_from_usage(const Config& config, const HttpPoolOptions& ht
   return out;
 }
 
-std::optional<int64_t> calibrate_template_overhead(const Config& config,
+std::optional<int64_t> calibrate_template_overhead(const Config& config, const std::string& model,
                                                    const HttpPoolOptions& http, Tokenizer& raw) {
   const std::string text = random_text(kProbeSeed, 64);
-  const int64_t usage = prompt_tokens_of(config, http, {text}).at(0);
+  const int64_t usage = prompt_tokens_of(config, model, http, {text}).at(0);
   if (usage < 0) return std::nullopt;
   return usage - raw.count({text}).at(0);
 }

@@ -21,14 +21,16 @@ struct Calibration {
   TokenizerInfo info;  // source and detail for every output; never exact
 };
 
-// Calibrates from usage (see above). Throws std::runtime_error naming the URL when a calibration
-// request fails outright (HTTP error or transport failure).
-Calibration calibrate_from_usage(const Config& config, const HttpPoolOptions& http);
+// Calibrates from usage (see above), with requests of `config` for `model`. Throws
+// std::runtime_error naming the URL when a calibration request fails outright (HTTP error or
+// transport failure).
+Calibration calibrate_from_usage(const Config& config, const std::string& model,
+                                 const HttpPoolOptions& http);
 
 // For a server that tokenizes but cannot count its chat template: the tokens a chat request adds
 // to `raw`'s count of its text (usage.prompt_tokens of one request minus that count); nullopt when
 // the answer has no usage. Throws like calibrate_from_usage.
-std::optional<int64_t> calibrate_template_overhead(const Config& config,
+std::optional<int64_t> calibrate_template_overhead(const Config& config, const std::string& model,
                                                    const HttpPoolOptions& http, Tokenizer& raw);
 
 }  // namespace llmperf

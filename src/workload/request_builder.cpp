@@ -121,13 +121,14 @@ struct RequestBuilder::Impl {
   }
 };
 
-RequestBuilder::RequestBuilder(const Config& config) : impl_(std::make_unique<Impl>()) {
+RequestBuilder::RequestBuilder(const Config& config, const std::string& model)
+    : impl_(std::make_unique<Impl>()) {
   impl_->api_kind = config.api_kind;
   impl_->image_width = config.image_width;
   impl_->image_height = config.image_height;
   Json& base = impl_->base;
   base = Json::object();
-  base["model"] = config.model;
+  base["model"] = model;
   if (config.api_kind == ApiKind::kResponses) {
     // The Responses API names max_tokens max_output_tokens and has no stream_options: usage
     // comes with response.completed.

@@ -746,6 +746,27 @@ TEST_F(ReportTest, SecretsNeverReachAnyFile) {
   EXPECT_EQ(render_text_summary(report_options(config), test_info(dir_), s).find("TESTSECRET"), std::string::npos);
 }
 
+// What plan_benchmark resolved (the server's model without --model, a trace's -n and rate) is what
+// the config block records and the reports name, and what the shards' benchmark id hashes.
+TEST(ConfigToJson, TheConfigBlockRecordsTheResolvedModelNumberAndRate) {
+  Config config = test_config();
+  config.model.clear();  // no --model
+  const ResolvedFlags resolved{"served-model", {42}, {3.5}};
+  const ReportOptions options = report_options(config, resolved);
+  EXPECT_EQ(options.model, "served-model");
+  const json block = json::parse(options.config_json);
+  EXPECT_EQ(block["model"], "served-model");
+  EXPECT_EQ(block["number"], json({42}));
+  EXPECT_EQ(block["rate"], json({3.5}));
+  EXPECT_EQ(block["parallel"], json({2}));  // the rest is the Config's
+  // As given, the block holds the Config's own values.
+  const json given = json::parse(report_options(config).config_json);
+  EXPECT_EQ(given["model"], "");
+  EXPECT_EQ(given["number"], json({10}));
+  EXPECT_EQ(given["rate"], json::array());
+  EXPECT_NE(benchmark_run_id(config, resolved), benchmark_run_id(config, config.as_given()));
+}
+
 TEST(ConfigToJson, MasksCredentialHeadersOnly) {
   Config config;
   config.headers = {{"authorization", "a"},   {"Proxy-Authorization", "b"},

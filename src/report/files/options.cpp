@@ -58,7 +58,7 @@ bool is_secret_header(const std::string& name) {
          lower.find("key") != std::string::npos;
 }
 
-Json config_json(const Config& config) {
+Json config_json(const Config& config, const ResolvedFlags& resolved) {
   Json headers = Json::object();
   for (const auto& [name, value] : config.headers) {
     headers[name] = is_secret_header(name) ? Json(kMasked) : Json(value);
@@ -71,7 +71,7 @@ Json config_json(const Config& config) {
       {"api", config.api},
       {"api_kind", api_kind_name(config.api_kind)},
       {"url", config.url},
-      {"model", config.model},
+      {"model", resolved.model},
       {"api_key", config.api_key.empty() ? Json(nullptr) : Json(kMasked)},
       {"headers", headers},
       {"insecure", config.insecure},
@@ -99,7 +99,7 @@ Json config_json(const Config& config) {
       {"sharegpt_max_input_len", config.sharegpt_max_input_len},
       {"sharegpt_max_total_len", config.sharegpt_max_total_len},
       {"parallel", config.parallel},
-      {"number", config.number},
+      {"number", resolved.number},
       {"threads", config.threads > 0 ? Json(config.threads) : Json("auto")},
       {"sleep_interval", number_or_null(config.sleep_interval_s)},
       {"seed", config.seed},
@@ -125,7 +125,7 @@ Json config_json(const Config& config) {
       {"vllm", vllm_options_json(config.vllm)},
       {"probe", config.probe},
       {"allow_truncation", config.allow_truncation},
-      {"rate", config.rate},
+      {"rate", resolved.rate},
       {"arrival", config.arrival},
       {"burstiness", config.burstiness},
       {"duration", config.duration_s},
@@ -186,8 +186,8 @@ Json config_json(const Config& config) {
 
 using report_detail::Json;
 
-std::string benchmark_run_id(const Config& config) {
-  Json j = report_detail::config_json(config);
+std::string benchmark_run_id(const Config& config, const ResolvedFlags& resolved) {
+  Json j = report_detail::config_json(config, resolved);
   // Where each shard writes and how it logs may differ; the benchmark is the same.
   for (const char* key : {"outputs_dir", "debug", "log_every_n_query", "junit", "baseline"}) {
     j.erase(key);
@@ -198,12 +198,12 @@ std::string benchmark_run_id(const Config& config) {
 }
 
 std::string config_to_json(const Config& config) {
-  return report_detail::config_json(config).dump(2);
+  return report_detail::config_json(config, config.as_given()).dump(2);
 }
 
-ReportOptions report_options(const Config& config) {
+ReportOptions report_options(const Config& config, const ResolvedFlags& resolved) {
   ReportOptions options;
-  options.model = config.model;
+  options.model = resolved.model;
   options.name = config.name;
   options.url = config.url;
   for (const std::string& url : config.urls) options.urls.push_back(url_without_userinfo(url));
@@ -221,14 +221,14 @@ ReportOptions report_options(const Config& config) {
   options.percentile_metrics = config.percentile_metrics;
   options.metric_percentiles = config.metric_percentiles;
   options.vllm = config.vllm;
-  options.several_runs = config.run_specs().size() > 1;
+  options.several_runs = config.run_specs(resolved).size() > 1;
   options.percentiles = config.percentiles;
   options.output_forced = config.ignore_eos.value_or(false);
   options.metrics_interval_s = config.metrics_interval_s;
   options.verbose = config.verbose;
   options.secrets = report_detail::secrets_of(config);
   // Invalid UTF-8 (a --prompt cut mid-character) becomes U+FFFD, as summary.json writes it.
-  options.config_json = report_detail::config_json(config).dump(
+  options.config_json = report_detail::config_json(config, resolved).dump(
       -1, ' ', false, nlohmann::json::error_handler_t::replace);
   return options;
 }
