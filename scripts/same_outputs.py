@@ -14,7 +14,8 @@ and two things are compared:
 2. Structurally: the two live runs' directories and stdout. They cannot match byte for byte
    (the mock's timings vary from run to run), so requests.jsonl is compared without its timing
    fields (*_ns, *_ms, *_s, the mock's response ids, the worker), in id order; the other files
-   and stdout with every number, date and client-bound flag masked and runs of blanks made one
+   (benchmark_data.db as its tables' rows, sorted, as rows go in when requests complete) and
+   stdout with every number, date and client-bound flag masked and runs of blanks made one
    (table columns are as wide as their numbers); the HTML pages, whose charts follow the
    timings, only by name. What is left (file names, keys and their order, texts, prompts, every
    per-request count of tokens and characters) must be identical.
@@ -27,6 +28,7 @@ import os
 import pathlib
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -58,7 +60,16 @@ SCENARIOS = {
     "no_stream_legacy": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
                          "--no-stream", "--parallel", "2", "-n", "6", "--max-tokens", "8",
                          "--summary-format", "evalscope-legacy"],
+    # A trace sets -n and the rate from its requests (plan_benchmark).
+    "mooncake_trace": ["--dataset", "mooncake_trace", "--dataset-path",
+                       "tests/fixtures/trace/mooncake_small.jsonl", "--trace-block-tokens", "16",
+                       "--trace-speedup", "3", "--parallel", "2", "4"],
+    # No --model: the one the server lists (SERVED_MODEL).
+    "served_model": ["{served-model}", "--dataset", "openqa", "--dataset-path",
+                     "datasets/open_qa.jsonl", "--parallel", "2", "-n", "6", "--max-tokens", "8"],
 }
+# A scenario's flag that drops the --model run() adds, so that the server's model is used.
+SERVED_MODEL = "{served-model}"
 
 MASKS = [
     (re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?Z?"), "<time>"),
@@ -94,6 +105,20 @@ def records(text):
     return "\n".join([json.dumps(sorted(i for i in ids if i is not None))] + sorted(rows))
 
 
+def db_rows(path):
+    """An SQLite file (benchmark_data.db) as text: each table's columns, then its rows, each
+    masked like the other files and then sorted (rows go in as requests complete)."""
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    out = []
+    tables = con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")
+    for (table,) in tables.fetchall():
+        cursor = con.execute(f'SELECT * FROM "{table}"')
+        out.append(f"{table}: {[d[0] for d in cursor.description]}")
+        out += sorted(masked(repr(row)) for row in cursor)
+    con.close()
+    return "\n".join(out)
+
+
 def written_at_masked(text):
     return WRITTEN_AT.sub('"date":<written at>', text)
 
@@ -117,9 +142,11 @@ def start_mock(bin_dir, log_path):
 
 def run(bin_dir, base_url, flags, out, name):
     api = "/v1/embeddings" if "openai_embedding" in flags else "/v1/chat/completions"
-    args = [str(bin_dir / "llmperf"), "--url", base_url + api, "--model", "llmperf-mock",
-            "--outputs-dir", str(out), "--name", name, "--no-timestamp", "--seed", "7",
-            "--sleep-interval", "0"] + [f.replace("{out}", str(out)) for f in flags]
+    model = [] if SERVED_MODEL in flags else ["--model", "llmperf-mock"]
+    args = ([str(bin_dir / "llmperf"), "--url", base_url + api] + model +
+            ["--outputs-dir", str(out), "--name", name, "--no-timestamp", "--seed", "7",
+             "--sleep-interval", "0"] +
+            [f.replace("{out}", str(out)) for f in flags if f != SERVED_MODEL])
     done = subprocess.run(args, cwd=REPO, capture_output=True, text=True, timeout=300)
     if done.returncode not in (0, 3):
         print(f"    {bin_dir / 'llmperf'} exited {done.returncode}: {done.stderr[-2000:]}")
@@ -145,6 +172,11 @@ def compare_trees(a, b, transform, label):
             right = transform(right.decode(errors="replace"))
         elif transform is not None:
             if name.suffix == ".html":
+                continue
+            if name.suffix == ".db":
+                left, right = db_rows(a / name), db_rows(b / name)
+                if left != right:
+                    different.append(f"{label}: {name} differs (its rows)")
                 continue
             left = left.decode(errors="replace").replace(str(a), "<out>")
             right = right.decode(errors="replace").replace(str(b), "<out>")
