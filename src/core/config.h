@@ -1,6 +1,10 @@
-// The one validated configuration of an llmperf invocation. CLI11 binds flags to these fields
-// (cli/cli.cpp), which also validates them; nothing else sees argv. Defaults live here and follow
-// EvalScope's `perf` defaults.
+// The one validated configuration of an llmperf invocation: what the user asked for. CLI11 binds
+// flags to these fields (cli/cli.cpp), resolve_config completes what the flags leave implicit (the
+// API from the URL, which flags were given) and validate_config checks it; nothing else sees argv.
+// run_benchmark takes a Config as it is: what the server and the workload settle before the first
+// run (the model without --model, a trace's -n and rate) goes into plan/run_plan.h's
+// BenchmarkPlan. (`llmperf tune` and `llmperf calibrate` write a Config of their own for each run
+// they ask for.) Defaults live here and follow EvalScope's `perf` defaults.
 #pragma once
 
 #include <cstdint>
@@ -285,7 +289,7 @@ struct Config {
   // requests.jsonl's output_text); requests beyond it keep none. 0: keep none.
   double keep_text_mib = 64;
 
-  // Derived by validate_config() (cli/cli.h): from --api, or from the URL path.
+  // Set by resolve_config() (cli/cli.h): from --api, or from the URL path.
   ApiKind api_kind = ApiKind::kChat;
 
   // (parallel, number) pairs in run order: lists pair by position; a single -n applies to all.
