@@ -9,8 +9,8 @@
 #   3. builds llmperf and its multi-threaded tests with clang and ThreadSanitizer into build-tsan/
 #      and runs them (the tests labelled "threads": engine, app, integration, interruption).
 # The whole suite runs once, under ASan+UBSan, which checks more than a plain build does. QUICK=1,
-# the developers' loop, instead builds the suite with g++ too and runs it there, then stops after
-# step 1.
+# the developers' loop, instead builds the suite with g++ and runs it there, and stops: no
+# package, deploy recipes, sanitizers or fuzzing.
 # Every build is a unity build (fewer, larger translation units: less than half the compile time);
 # `bash scripts/build.sh`, the README's first command, is not, so every source still compiles on
 # its own there. The sanitizer suites start the g++ build's llmperf-mock (LLMPERF_TEST_MOCK), so
@@ -87,10 +87,12 @@ if [ "$quick" = "1" ]; then
   BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=ON -DLLMPERF_WERROR=ON -DCMAKE_UNITY_BUILD=ON
   step "g++ suite (build/)"
   (cd build && ctest --output-on-failure --timeout 600 -j "$jobs")
-else
-  step "g++ Release build of llmperf and llmperf-mock (build/)"
-  BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=OFF -DLLMPERF_WERROR=ON -DCMAKE_UNITY_BUILD=ON
+  step "done"
+  exit 0
 fi
+
+step "g++ Release build of llmperf and llmperf-mock (build/)"
+BUILD_DIR=build bash scripts/build.sh -DBUILD_TESTING=OFF -DLLMPERF_WERROR=ON -DCMAKE_UNITY_BUILD=ON
 step "Debian package from build/, installed into a fresh Debian root (tests/package/)"
 # In a variable first, so that a failing package step stops the script with its own message.
 deb="$(BUILD_DIR=build bash scripts/package.sh | tail -n 1)"
@@ -98,8 +100,6 @@ bash tests/package/deb_install_test.sh "$deb"
 
 step "deploy/ recipes (Kubernetes, Slurm, MPI) run as their launchers would, then merged"
 bash tests/deploy/deploy_recipes_test.sh build
-
-if [ "$quick" = "1" ]; then exit 0; fi
 
 step "clang ASan+UBSan build, fuzz smoke and the whole suite (build-sanitize/)"
 wait_for_build build-sanitize
