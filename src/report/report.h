@@ -57,7 +57,7 @@ struct ReportOptions {
   // Credential values (API key, secret header values; raw and JSON-escaped) that no file or text
   // may hold: replaced by "***" in everything written.
   std::vector<std::string> secrets;
-  // summary.json's "config": the resolved config as compact JSON, secrets masked (config_to_json).
+  // summary.json's "config": the config with the resolved flags as compact JSON, secrets masked.
   std::string config_json;
 };
 
@@ -258,9 +258,6 @@ std::string render_sweep_text(const std::vector<SweepRow>& rows);
 // Writes sweep_summary.json, sweep_summary.csv and sweep_summary.md into `dir`, atomically.
 void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& rows);
 
-// The config as JSON text, as given, with secrets masked (API key, Authorization and other
-// credential-looking header values).
-std::string config_to_json(const Config& config);
 
 // One line of requests.jsonl (no trailing newline): every field of `record`, with times as integer
 // nanoseconds relative to info.anchor_steady_ns (null for -1), chunk times relative to sent_ns,

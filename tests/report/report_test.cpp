@@ -742,13 +742,13 @@ TEST_F(ReportTest, SecretsNeverReachAnyFile) {
   }
   // 4 JSON(L) + vllm_result.json + report.html + benchmark_data.db + sweep_summary.* + table.*
   EXPECT_EQ(files, 12);
-  EXPECT_EQ(config_to_json(config).find("TESTSECRET"), std::string::npos);
+  EXPECT_EQ(report_options(config).config_json.find("TESTSECRET"), std::string::npos);
   EXPECT_EQ(render_text_summary(report_options(config), test_info(dir_), s).find("TESTSECRET"), std::string::npos);
 }
 
 // What plan_benchmark resolved (the server's model without --model, a trace's -n and rate) is what
 // the config block records and the reports name, and what the shards' benchmark id hashes.
-TEST(ConfigToJson, TheConfigBlockRecordsTheResolvedModelNumberAndRate) {
+TEST(ConfigBlock, TheConfigBlockRecordsTheResolvedModelNumberAndRate) {
   Config config = test_config();
   config.model.clear();  // no --model
   const ResolvedFlags resolved{"served-model", {42}, {3.5}};
@@ -767,14 +767,14 @@ TEST(ConfigToJson, TheConfigBlockRecordsTheResolvedModelNumberAndRate) {
   EXPECT_NE(benchmark_run_id(config, resolved), benchmark_run_id(config, config.as_given()));
 }
 
-TEST(ConfigToJson, MasksCredentialHeadersOnly) {
+TEST(ConfigBlock, MasksCredentialHeadersOnly) {
   Config config;
   config.headers = {{"authorization", "a"},   {"Proxy-Authorization", "b"},
                     {"x-api-key", "c"},       {"API-Key", "d"},
                     {"Cookie", "e"},          {"X-Auth-Token", "f"},
                     {"X-Client-Secret", "g"}, {"Accept", "text/plain"},
                     {"X-Trace", "h"}};
-  const json j = json::parse(config_to_json(config));
+  const json j = json::parse(report_options(config).config_json);
   const json expected = {{"authorization", "***"},
                          {"Proxy-Authorization", "***"},
                          {"x-api-key", "***"},

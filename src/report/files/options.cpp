@@ -197,10 +197,6 @@ std::string benchmark_run_id(const Config& config, const ResolvedFlags& resolved
   return fmt::format("{:016x}", hash);
 }
 
-std::string config_to_json(const Config& config) {
-  return report_detail::config_json(config, config.as_given()).dump(2);
-}
-
 ReportOptions report_options(const Config& config, const ResolvedFlags& resolved) {
   ReportOptions options;
   options.model = resolved.model;
