@@ -66,6 +66,18 @@ std::string run_label(const Config& config, const RunPlan& run) {
   return label;
 }
 
+// The benchmark's directory: <--outputs-dir>[/<timestamp>]/<--name or `model`>, with a
+// "_shard_I_of_N" suffix for a shard. `timestamp` is the level --no-timestamp leaves out.
+std::string sweep_dir_of(const Config& config, const std::string& model,
+                         const std::string& timestamp) {
+  std::filesystem::path base(config.outputs_dir);
+  if (!config.no_timestamp) base /= timestamp;
+  std::string name = safe_path_component(config.name.empty() ? model : config.name);
+  // Shards may share a volume: each writes its own directory, which `llmperf merge` combines.
+  if (config.shards > 1) name += fmt::format("_shard_{}_of_{}", config.shard, config.shards);
+  return (base / name).string();
+}
+
 }  // namespace
 
 RunPlan plan_run(const Config& config, const Config::RunSpec& spec, const WorkloadShape& workload,
@@ -142,16 +154,6 @@ RequestSettings request_settings(const Config& config) {
   settings.cancel_rate = config.cancel_rate;
   settings.cancel_after = parse_cancel_after(config.cancel_after).value_or(CancelAfter{});
   return settings;
-}
-
-std::string sweep_dir_of(const Config& config, const std::string& model,
-                         const std::string& timestamp) {
-  std::filesystem::path base(config.outputs_dir);
-  if (!config.no_timestamp) base /= timestamp;
-  std::string name = safe_path_component(config.name.empty() ? model : config.name);
-  // Shards may share a volume: each writes its own directory, which `llmperf merge` combines.
-  if (config.shards > 1) name += fmt::format("_shard_{}_of_{}", config.shard, config.shards);
-  return (base / name).string();
 }
 
 BenchmarkPlan plan_benchmark(const Config& config, std::string model, const TraceInfo& trace,

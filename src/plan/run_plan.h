@@ -1,7 +1,8 @@
 // What a Config implies for a benchmark and each of its runs, worked out before the first run
 // starts: what the server and the workload settle (the model, a trace's -n and rate), the runs of
-// the sweep, and for each run its name and directory, how it is announced, what the engine is asked to do (concurrency, the shard's
-// share, warm-up, the open-loop schedule), its worker threads, and how many requests it sends.
+// the sweep, and for each run its name and directory, how it is announced, what the engine is
+// asked to do (concurrency, the shard's share, warm-up, the open-loop schedule), its worker
+// threads, and how many requests it sends.
 // Pure: no I/O, no clock (the app stage runs what is planned here).
 #pragma once
 
@@ -41,15 +42,16 @@ struct RunPlan {
 // What a whole benchmark comes to, once the server and the workload are known. The Config is what
 // the user asked for and is never changed; what the server or the workload settles is here.
 struct BenchmarkPlan {
-  ResolvedFlags resolved;              // the model, -n and --rate as run
-  std::vector<Config::RunSpec> runs;   // the sweep's runs in order (a --search probes from the first)
-  std::string sweep_dir;               // the benchmark's directory: its runs' are below it
+  ResolvedFlags resolved;             // the model, -n and --rate as run
+  std::vector<Config::RunSpec> runs;  // the sweep's runs in order (--search starts from the first)
+  std::string sweep_dir;              // the benchmark's directory: its runs' are below it
 };
 
 // Plans the benchmark `config` against the model `model` (--model, or the one the server lists).
 // A trace's benchmark is its requests at their own times: -n is the number read and the nominal
 // rate (run names, the open-loop outputs) their mean rate after --trace-speedup, one per cap.
-// `timestamp` names the directory level --no-timestamp leaves out (sweep_dir_of).
+// The directory is <--outputs-dir>[/<timestamp>]/<--name or the model>, with a "_shard_I_of_N"
+// suffix for a shard; --no-timestamp leaves out the `timestamp` level.
 BenchmarkPlan plan_benchmark(const Config& config, std::string model, const TraceInfo& trace,
                              const std::string& timestamp);
 
@@ -59,10 +61,5 @@ RunPlan plan_run(const Config& config, const Config::RunSpec& spec, const Worklo
 
 // The engine's share of the Config: how each request is sent and read.
 RequestSettings request_settings(const Config& config);
-
-// The benchmark's directory: <--outputs-dir>[/<timestamp>]/<--name or `model`>, with a
-// "_shard_I_of_N" suffix for a shard. `timestamp` is the level --no-timestamp leaves out.
-std::string sweep_dir_of(const Config& config, const std::string& model,
-                         const std::string& timestamp);
 
 }  // namespace llmperf

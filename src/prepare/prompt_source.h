@@ -27,7 +27,6 @@ class PromptSource {
   // for `model` (the benchmark's: --model, or the one the server lists). Throws DatasetError,
   // TokenizerError or std::runtime_error (start-up errors, mapped to exit codes by main).
   PromptSource(const Config& config, const std::string& model);
-  explicit PromptSource(const Config& config) : PromptSource(config, config.model) {}
   ~PromptSource();
   PromptSource(const PromptSource&) = delete;
   PromptSource& operator=(const PromptSource&) = delete;

@@ -15,10 +15,8 @@ namespace llmperf {
 class RequestBuilder {
  public:
   // Requests of `config` for the model `model` (the benchmark's: --model, or the one the server
-  // lists); the one-argument form asks for --model. Throws std::invalid_argument when
-  // --extra-args is not a JSON object.
+  // lists). Throws std::invalid_argument when --extra-args is not a JSON object.
   RequestBuilder(const Config& config, const std::string& model);
-  explicit RequestBuilder(const Config& config) : RequestBuilder(config, config.model) {}
   ~RequestBuilder();
   RequestBuilder(RequestBuilder&&) noexcept;
   RequestBuilder& operator=(RequestBuilder&&) noexcept;

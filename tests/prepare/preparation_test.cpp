@@ -87,7 +87,7 @@ Config dataset_config() {
 
 TEST(PreparePromptSource, ADatasetIsReadOnceAndEveryRunGetsItsPrompts) {
   const Config config = dataset_config();
-  PromptSource source(config);
+  PromptSource source(config, config.model);
   const std::vector<Prompt> first = source.prepare(config.run_specs().front(), 0);
   ASSERT_EQ(first.size(), 5u);
   EXPECT_EQ(source.prepare(config.run_specs().front(), 1).front().text, first.front().text);
@@ -103,8 +103,8 @@ TEST(PreparePromptSource, MaxTokensRangeIsDrawnPerPromptFromTheSeed) {
   config.max_tokens_low = 5;
   config.max_tokens = 40;
   config.seed = 9;
-  PromptSource a(config);
-  PromptSource b(config);
+  PromptSource a(config, config.model);
+  PromptSource b(config, config.model);
   const std::vector<Prompt>& pa = a.prepare(config.run_specs().front(), 0);
   const std::vector<Prompt>& pb = b.prepare(config.run_specs().front(), 0);
   ASSERT_EQ(pa.size(), pb.size());

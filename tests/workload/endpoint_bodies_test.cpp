@@ -40,7 +40,7 @@ std::vector<Prompt> texts(std::initializer_list<const char*> items) {
 }
 
 Json body_of(const Config& config, const Prompt& prompt, uint64_t request = 0) {
-  return Json::parse(RequestBuilder(config).build_body(prompt, request));
+  return Json::parse(RequestBuilder(config, config.model).build_body(prompt, request));
 }
 
 TEST(GroupTexts, EmbeddingsBatchesTakePromptsInTurnAndCycle) {

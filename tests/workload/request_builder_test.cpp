@@ -29,7 +29,7 @@ Prompt text_prompt(const std::string& text) {
 }
 
 Json build(const Config& config, const Prompt& prompt) {
-  return Json::parse(RequestBuilder(config).build_body(prompt));
+  return Json::parse(RequestBuilder(config, config.model).build_body(prompt));
 }
 
 size_t count_with_prefix(const std::vector<std::string>& lines, const std::string& prefix) {
@@ -163,7 +163,7 @@ TEST(RequestBuilderTest, InvalidExtraArgsThrow) {
     Config config = chat_config();
     config.extra_args = text;
     try {
-      RequestBuilder builder(config);
+      RequestBuilder builder(config, config.model);
       FAIL() << "expected std::invalid_argument for " << text;
     } catch (const std::invalid_argument& error) {
       EXPECT_EQ(std::string(error.what()).rfind("--extra-args must be a JSON object: ", 0), 0U)
@@ -173,13 +173,24 @@ TEST(RequestBuilderTest, InvalidExtraArgsThrow) {
 }
 
 TEST(RequestBuilderTest, InvalidUtf8IsReplacedNotThrown) {
-  const std::string body = RequestBuilder(chat_config()).build_body(text_prompt("bad \xFF byte"));
+  const std::string body =
+      RequestBuilder(chat_config(), "qwen").build_body(text_prompt("bad \xFF byte"));
   const Json parsed = Json::parse(body);
   EXPECT_EQ(parsed["messages"][0]["content"], "bad \xEF\xBF\xBD byte");
 }
 
+// Without --model the benchmark asks for the model the server lists (plan_benchmark): the body
+// names the model given to the builder, not the empty flag.
+TEST(RequestBuilderTest, TheBodyNamesTheModelTheBuilderIsGiven) {
+  Config config = chat_config();
+  config.model.clear();
+  const Json body =
+      Json::parse(RequestBuilder(config, "served-model").build_body(text_prompt("hi")));
+  EXPECT_EQ(body["model"], "served-model");
+}
+
 TEST(RequestBuilderTest, BuilderIsReusableAndMovable) {
-  RequestBuilder first(chat_config());
+  RequestBuilder first(chat_config(), "qwen");
   RequestBuilder builder(std::move(first));
   const Json a = Json::parse(builder.build_body(text_prompt("a")));
   const Json b = Json::parse(builder.build_body(text_prompt("b")));
@@ -189,7 +200,7 @@ TEST(RequestBuilderTest, BuilderIsReusableAndMovable) {
 }
 
 TEST(RequestBuilderTest, HeadersWithoutKey) {
-  const RequestBuilder builder(chat_config());
+  const RequestBuilder builder(chat_config(), "qwen");
   const auto& lines = builder.header_lines();
   EXPECT_EQ(lines, (std::vector<std::string>{"Content-Type: application/json",
                                              "Accept: text/event-stream", "Expect:"}));
@@ -198,7 +209,7 @@ TEST(RequestBuilderTest, HeadersWithoutKey) {
 TEST(RequestBuilderTest, NonStreamingAcceptsJson) {
   Config config = chat_config();
   config.stream = false;
-  const RequestBuilder builder(config);
+  const RequestBuilder builder(config, config.model);
   EXPECT_EQ(count_with_prefix(builder.header_lines(), "Accept: application/json"), 1U);
   EXPECT_EQ(count_with_prefix(builder.header_lines(), "Accept: text/event-stream"), 0U);
 }
@@ -207,7 +218,7 @@ TEST(RequestBuilderTest, HeadersWithKeyAndUserHeaders) {
   Config config = chat_config();
   config.api_key = "sk-secret";
   config.headers = {{"X-Trace", "abc"}};
-  const RequestBuilder builder(config);
+  const RequestBuilder builder(config, config.model);
   const auto& lines = builder.header_lines();
   EXPECT_EQ(count_with_prefix(lines, "Authorization: Bearer sk-secret"), 1U);
   EXPECT_EQ(count_with_prefix(lines, "X-Trace: abc"), 1U);
@@ -218,7 +229,7 @@ TEST(RequestBuilderTest, UserAuthorizationReplacesGenerated) {
   Config config = chat_config();
   config.api_key = "sk-secret";
   config.headers = {{"authorization", "Basic dXNlcg=="}};
-  const RequestBuilder builder(config);
+  const RequestBuilder builder(config, config.model);
   const auto& lines = builder.header_lines();
   EXPECT_EQ(count_with_prefix(lines, "Authorization"), 0U);
   EXPECT_EQ(count_with_prefix(lines, "authorization: Basic dXNlcg=="), 1U);
