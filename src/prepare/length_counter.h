@@ -32,9 +32,9 @@ struct LengthCounter {
 };
 
 // Probes the server for its tokenize API (the one --tokenize-url names, or --url's) with the
-// benchmark's `model`, and calibrates from usage where it has none. Logs what it found. Throws TokenizerError when
-// --tokenize-prompt needs a tokenize API the server lacks, std::runtime_error when a calibration
-// request fails.
+// benchmark's `model`, and calibrates from usage where it has none. Logs what it found. Throws
+// TokenizerError when --tokenize-prompt needs a tokenize API the server lacks,
+// std::runtime_error when a calibration request fails.
 LengthCounter find_length_counter(const Config& config, const std::string& model);
 
 }  // namespace llmperf

@@ -258,7 +258,6 @@ std::string render_sweep_text(const std::vector<SweepRow>& rows);
 // Writes sweep_summary.json, sweep_summary.csv and sweep_summary.md into `dir`, atomically.
 void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& rows);
 
-
 // One line of requests.jsonl (no trailing newline): every field of `record`, with times as integer
 // nanoseconds relative to info.anchor_steady_ns (null for -1), chunk times relative to sent_ns,
 // "sent_unix_ns", and the convenience values "ttft_ms", "ttfb_ms" and "latency_s".

@@ -121,7 +121,8 @@ TEST(IntegrationLoad, CapHoldsAndPlannedLatencyIncludesTheWait) {
   EXPECT_LT(client_lag_p99, kThreadSanitizer ? 50.0 : 20.0) << open_loop.dump();
   bool lag_warning = false;
   for (const json& warning : run.summary["client"]["warnings"]) {
-    lag_warning = lag_warning || warning.get<std::string>().find("planned send") != std::string::npos;
+    lag_warning =
+        lag_warning || warning.get<std::string>().find("planned send") != std::string::npos;
   }
   EXPECT_EQ(lag_warning, client_lag_p99 > 1.0) << client_lag_p99;
   EXPECT_EQ(run.process.out.find("after their planned send time") != std::string::npos,
