@@ -209,9 +209,11 @@ def run_block(block, args, shared_mock, scratch):
     write_samples(work)
     bin_dir = work / ".bin"
     bin_dir.mkdir()
+    # A link to the one wrapper main() wrote before any block started: a file written here could
+    # still be open in a child another block's thread is forking, and its exec then fails with
+    # "Text file busy".
     wrapper = bin_dir / "llmperf"
-    wrapper.write_text(WRAPPER)
-    wrapper.chmod(0o755)
+    wrapper.symlink_to(scratch / "llmperf-wrapper")
     (bin_dir / "llmperf-mock").symlink_to(args.mock)
     (work / "build").mkdir()
     (work / "build" / "llmperf").symlink_to(wrapper)
@@ -324,6 +326,8 @@ def main():
         print(f"FAIL {e}")
     failures, started = len(errors), time.monotonic()
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="llmperf-docs-"))
+    (scratch / "llmperf-wrapper").write_text(WRAPPER)
+    (scratch / "llmperf-wrapper").chmod(0o755)
     shared = Mock(args.mock, [], scratch / "mock.log")
     try:
         # Blocks run two at a time by default; those whose checks depend on the server's own
