@@ -97,7 +97,7 @@ wait_for_build() {
 }
 
 # QUICK=1: the suite with g++ at -O1, in build-quick/ (build/ stays the Release build). -O1
-# compiles llmperf in about half the time -O3 takes; the full command still builds the Release
+# compiles llmperf in about two thirds of the time -O3 takes; the full command still builds the Release
 # code with warnings as errors (some of g++'s warnings need -O2's analyses) and runs the package
 # test and the deploy recipes on it.
 if [ "$quick" = "1" ]; then
