@@ -24,11 +24,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
 jobs="$(nproc)"
-# The g++ and TSan suites run one test more than there are cores: most of their time, the
-# integration tests wait on servers and timers. Not the ASan+UBSan suite: at -j3, beside the
-# ThreadSanitizer build, it took 216 s instead of 249, but a baseline test's p99 over ten requests
-# (IntegrationHistory.ACiJob...) then once came out 8 ms slow, outside its 2 % band.
-test_jobs=$((jobs + 1))
+# The suites run two tests per core: most of their time, the integration tests wait on servers
+# and timers. The ASan+UBSan suite used 174 CPU s in 189 s of wall time at one test per core (2),
+# and took 119-125 s at two per core, beside a niced busy loop too, with every test passed.
+test_jobs=$((jobs * 2))
 started=$SECONDS
 step() { echo "== test: $1 [$(( SECONDS - started )) s]"; }
 quick="${QUICK:-0}"
@@ -123,7 +122,7 @@ bash tests/deploy/deploy_recipes_test.sh build
 step "clang ASan+UBSan build, fuzz smoke and the whole suite (build-sanitize/)"
 wait_for_build build-sanitize
 FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-5}"
-(cd build-sanitize && ctest --output-on-failure --timeout 600 -j "$jobs")
+(cd build-sanitize && ctest --output-on-failure --timeout 600 -j "$test_jobs")
 
 step "clang ThreadSanitizer build and the multi-threaded tests (build-tsan/)"
 wait_for_build build-tsan
