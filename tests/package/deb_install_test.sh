@@ -78,9 +78,15 @@ grep -qx "llmperf $version" /tmp/version.txt || { echo "expected 'llmperf $versi
 echo "check: man pages, datasets, docs"
 for f in /usr/share/man/man1/llmperf.1.gz /usr/share/man/man1/llmperf-mock.1.gz \
          /usr/share/llmperf/datasets/open_qa.jsonl /usr/share/doc/llmperf/README.md \
-         /usr/share/doc/llmperf/copyright; do
+         /usr/share/doc/llmperf/copyright /usr/share/doc/llmperf/docs/metrics.md \
+         /usr/share/doc/llmperf/docs/mock.md; do
   test -s "$f" || { echo "missing: $f"; exit 1; }
 done
+# The man pages' FILES sections name the pages under docs/ that the package installs.
+zcat /usr/share/man/man1/llmperf.1.gz | grep -q '/usr/share/doc/llmperf/docs/' ||
+  { echo "llmperf.1 does not point to /usr/share/doc/llmperf/docs/"; exit 1; }
+zcat /usr/share/man/man1/llmperf-mock.1.gz | grep -q '/usr/share/doc/llmperf/docs/mock.md' ||
+  { echo "llmperf-mock.1 does not point to /usr/share/doc/llmperf/docs/mock.md"; exit 1; }
 echo "check: llmperf-mock on a free loopback port"
 llmperf-mock --port 0 >/tmp/mock.log 2>&1 &
 mock_pid=$!
