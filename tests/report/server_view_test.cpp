@@ -262,7 +262,10 @@ TEST(ServerText, GaugesOfTooFewScrapesAreIncomplete) {
   EXPECT_NE(text.find("During the run                 mean              max\n"
                       "------------------  ---------------  ---------------\n"
                       "Requests running     n/a (1 scrape)   n/a (1 scrape)\n"
-                      "KV-cache usage (%)  n/a (0 scrapes)  n/a (0 scrapes)\n"),
+                      "KV-cache usage (%)  n/a (0 scrapes)  n/a (0 scrapes)\n"
+                      "  note: too few scrapes fell inside the run for a mean and a maximum: the "
+                      "run was shorter than two scraping intervals (1 s; --metrics-interval sets "
+                      "it)\n"),
             std::string::npos)
       << text;
   const Json gauges = server_json(vllm_info(), summary).at("metrics").at("gauges");

@@ -224,6 +224,13 @@ std::string render_server_text(const RunInfo& info, const RunSummary& summary) {
   gauge_row("KV-cache usage (%)", s.kv_usage, 100);
   if (!state.empty()) {
     out += "\n" + render_table({"During the run", "mean", "max"}, state);
+    const auto incomplete = [](const GaugeStats& g) { return g.reported && !g.complete(); };
+    if (incomplete(s.running) || incomplete(s.waiting) || incomplete(s.kv_usage)) {
+      out += fmt::format(
+          "  note: too few scrapes fell inside the run for a mean and a maximum: the run was "
+          "shorter than two scraping intervals ({:g} s; --metrics-interval sets it)\n",
+          s.interval_s);
+    }
   }
   std::vector<std::string> counters;
   if (s.preemptions) counters.push_back(fmt::format("preemptions {}", server_count_text(*s.preemptions)));
