@@ -24,7 +24,10 @@ void add_target_options(CLI::App& app, Config& c, RawFlags& raw) {
                  "Several --url: round-robin (by request id) | least-inflight (the replica with "
                  "the fewest requests in flight at send time)")
       ->group(group);
-  app.add_option("--model", c.model, "Model name sent in every request (required)")->group(group);
+  app.add_option("--model", c.model,
+                 "Model name sent in every request (default: the one model the server's "
+                 "/v1/models lists; required when it lists several)")
+      ->group(group);
   app.add_option("--api-key", raw.api_key, "Bearer token (default: $OPENAI_API_KEY)")->group(group);
   app.add_option("--headers,--header", raw.headers, "Extra HTTP headers as key=value ...")
       ->group(group);
