@@ -57,7 +57,7 @@ void add_dataset_options(CLI::App& app, Config& c) {
                  "mooncake_trace | workload_trace (traces replayed at their times)")
       ->group(group);
   app.add_option("--dataset-path", c.dataset_path,
-                 "Dataset file (required unless --prompt is given)")
+                 "Dataset file (required by the file datasets unless --prompt is given)")
       ->group(group);
   app.add_option("--prompt", c.prompt, "Fixed prompt for every request; @path reads a file")
       ->group(group);
