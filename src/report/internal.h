@@ -123,6 +123,9 @@ QuantileCells server_quantile_cells(const std::optional<HistogramWindow>& h, dou
 std::string server_gauge_cell(const GaugeStats& g, double GaugeStats::*value, double scale);
 // Why a gauge's figures are absent although the server has it ("" when they are present).
 std::string server_gauge_gap(const GaugeStats& g);
+// The first such reason among the run's gauges (running, waiting, KV-cache usage); "" when all
+// the gauges the server has are complete.
+std::string server_gauges_gap(const ServerSummary& s);
 // For `llmperf report`: the identity from an old summary.json's "server", and the server's
 // summary rebuilt from a run's server_metrics.jsonl (what the old "server" says where the file is
 // absent: why it was not read, whether the run was profiled).

@@ -263,9 +263,8 @@ TEST(ServerText, GaugesOfTooFewScrapesAreIncomplete) {
                       "------------------  ---------------  ---------------\n"
                       "Requests running     n/a (1 scrape)   n/a (1 scrape)\n"
                       "KV-cache usage (%)  n/a (0 scrapes)  n/a (0 scrapes)\n"
-                      "  note: too few scrapes fell inside the run for a mean and a maximum: the "
-                      "run was shorter than two scraping intervals (1 s; --metrics-interval sets "
-                      "it)\n"),
+                      "  note: 1 scrape during the run: too few for its mean and maximum (the run "
+                      "was shorter than two scraping intervals; see --metrics-interval)\n"),
             std::string::npos)
       << text;
   const Json gauges = server_json(vllm_info(), summary).at("metrics").at("gauges");

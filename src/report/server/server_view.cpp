@@ -90,6 +90,13 @@ std::string server_gauge_gap(const GaugeStats& g) {
       g.samples, g.samples == 1 ? "" : "s");
 }
 
+std::string server_gauges_gap(const ServerSummary& s) {
+  for (const GaugeStats* g : {&s.running, &s.waiting, &s.kv_usage}) {
+    if (std::string gap = server_gauge_gap(*g); !gap.empty()) return gap;
+  }
+  return "";
+}
+
 std::string server_gauge_cell(const GaugeStats& g, double GaugeStats::*value, double scale) {
   if (!g.reported) return "-";
   if (!g.complete()) return fmt::format("n/a ({} scrape{})", g.samples, g.samples == 1 ? "" : "s");
@@ -224,13 +231,8 @@ std::string render_server_text(const RunInfo& info, const RunSummary& summary) {
   gauge_row("KV-cache usage (%)", s.kv_usage, 100);
   if (!state.empty()) {
     out += "\n" + render_table({"During the run", "mean", "max"}, state);
-    const auto incomplete = [](const GaugeStats& g) { return g.reported && !g.complete(); };
-    if (incomplete(s.running) || incomplete(s.waiting) || incomplete(s.kv_usage)) {
-      out += fmt::format(
-          "  note: too few scrapes fell inside the run for a mean and a maximum: the run was "
-          "shorter than two scraping intervals ({:g} s; --metrics-interval sets it)\n",
-          s.interval_s);
-    }
+    const std::string gap = report_detail::server_gauges_gap(s);
+    if (!gap.empty()) out += fmt::format("  note: {}\n", gap);
   }
   std::vector<std::string> counters;
   if (s.preemptions) counters.push_back(fmt::format("preemptions {}", server_count_text(*s.preemptions)));

@@ -41,11 +41,8 @@ Json server_gauge_max(const SweepRow& r, GaugeStats ServerSummary::*gauge) {
 
 // Why the server_*_max columns of a row are null although the server has those gauges.
 Json server_gauges_gap(const SweepRow& r) {
-  const ServerSummary& s = r.summary.server;
-  for (const GaugeStats* g : {&s.running, &s.waiting, &s.kv_usage}) {
-    if (const std::string gap = report_detail::server_gauge_gap(*g); !gap.empty()) return gap;
-  }
-  return nullptr;
+  const std::string gap = report_detail::server_gauges_gap(r.summary.server);
+  return gap.empty() ? Json(nullptr) : Json(gap);
 }
 
 // The tail percentile shared by all rows (they come from one config); nullopt when none.
