@@ -72,7 +72,8 @@ if [ "$quick" != "1" ]; then
     else
       touch build-sanitize/.test-build-failed; exit 1
     fi
-    if clang_build build-tsan -O0 '$tsan_targets' -DLLMPERF_TSAN=ON -DCMAKE_UNITY_BUILD=ON >build-tsan/build.log 2>&1; then
+    if clang_build build-tsan -O0 '$tsan_targets' -DLLMPERF_TSAN=ON -DCMAKE_UNITY_BUILD=ON \
+      >build-tsan/build.log 2>&1; then
       touch build-tsan/.test-build-ok
     else
       touch build-tsan/.test-build-failed; exit 1
@@ -96,9 +97,9 @@ wait_for_build() {
 }
 
 # QUICK=1: the suite with g++ at -O1, in build-quick/ (build/ stays the Release build). -O1
-# compiles llmperf in about two thirds of the time -O3 takes; the full command still builds the Release
-# code with warnings as errors (some of g++'s warnings need -O2's analyses) and runs the package
-# test and the deploy recipes on it.
+# compiles llmperf in about two thirds of the time -O3 takes; the full command still builds the
+# Release code with warnings as errors (some of g++'s warnings need -O2's analyses) and runs the
+# package test and the deploy recipes on it.
 if [ "$quick" = "1" ]; then
   step "g++ build at -O1 (build-quick/)"
   BUILD_DIR=build-quick bash scripts/build.sh -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
