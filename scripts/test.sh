@@ -12,9 +12,9 @@
 # The whole suite runs once, under ASan+UBSan, which checks more than a plain build does. QUICK=1,
 # the developers' loop, instead builds the suite with g++ at -O1 into build-quick/ and runs it
 # there, and stops: no package, deploy recipes, sanitizers or fuzzing.
-# Every build is a unity build (fewer, larger translation units: less than half the compile time);
-# `bash scripts/build.sh`, the README's first command, is not, so every source still compiles on
-# its own there. The sanitizer suites start the g++ build's llmperf-mock (LLMPERF_TEST_MOCK), so
+# Every build is a unity build (fewer, larger translation units: less than half the compile time),
+# the README's first command's too; scripts/check_standalone.py then checks, in the background
+# after the ThreadSanitizer build, that every source still compiles on its own. The sanitizer suites start the g++ build's llmperf-mock (LLMPERF_TEST_MOCK), so
 # that their timing tests meet a fast server; the ASan+UBSan build compiles its own mock without
 # optimisation (LLMPERF_MOCK_UNOPTIMISED), for the mock's unit tests, which check its code there.
 # The two clang builds compile in the background, one after the other, niced, from the start:
@@ -59,7 +59,7 @@ tsan_targets="llmperf engine_tests app_tests integration_threaded_tests"
 background=""
 if [ "$quick" != "1" ]; then
   mkdir -p build-tsan build-sanitize
-  rm -f build-{tsan,sanitize}/.test-build-{ok,failed}
+  rm -f build-{tsan,sanitize}/.test-build-{ok,failed} build-tsan/.test-standalone-{ok,failed}
   # Its own process group (setsid), which the script ends if it stops first. setsid also makes a
   # new session, which the kernel's autogroup scheduling (sched_autogroup_enabled) gives an equal
   # share of the CPU whatever the processes' nice value: the session's autogroup is niced too, so
@@ -73,10 +73,15 @@ if [ "$quick" != "1" ]; then
       touch build-sanitize/.test-build-failed; exit 1
     fi
     if clang_build build-tsan -O0 '$tsan_targets' -DLLMPERF_TSAN=ON -DCMAKE_UNITY_BUILD=ON \
-      >build-tsan/build.log 2>&1; then
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >build-tsan/build.log 2>&1; then
       touch build-tsan/.test-build-ok
     else
       touch build-tsan/.test-build-failed; exit 1
+    fi
+    if python3 scripts/check_standalone.py build-tsan $jobs >build-tsan/standalone.log 2>&1; then
+      touch build-tsan/.test-standalone-ok
+    else
+      touch build-tsan/.test-standalone-failed
     fi" &
   background=$!
   trap 'kill -- -$background 2>/dev/null || true' EXIT
@@ -130,4 +135,18 @@ wait_for_build build-tsan
 # A race report makes llmperf (and so the test that ran it) fail.
 (cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest -L threads --output-on-failure --timeout 600 -j "$test_jobs")
+
+step "every source of src/ and mock/ compiles on its own (scripts/check_standalone.py)"
+# The builds above are unity builds, where a source missing an #include can lean on a neighbour's;
+# the check compiles each alone (-fsyntax-only), in the background after the ThreadSanitizer build.
+while [ ! -f build-tsan/.test-standalone-ok ] && [ ! -f build-tsan/.test-standalone-failed ]; do
+  kill -0 "$background" 2>/dev/null || break
+  sleep 2
+done
+if [ ! -f build-tsan/.test-standalone-ok ]; then
+  cat build-tsan/standalone.log 2>/dev/null || true
+  echo "== test: a source does not compile on its own (build-tsan/standalone.log)"
+  exit 1
+fi
+tail -n 1 build-tsan/standalone.log
 step "done"
