@@ -128,6 +128,12 @@ class Benchmark {
         server_(server),
         options_(options) {
     for (const std::string& expression : config.slo) slos_.push_back(parse_slo(expression));
+    // --search rate: a probe passes only when the server kept up with the rate asked. Otherwise a
+    // probe whose requests queued could pass on the latencies of the few it served.
+    if (config.search == "rate") {
+      slos_.push_back(
+          parse_slo(fmt::format("rate_sustained>={:g}%", 100 - config.rate_tolerance_pct)));
+    }
     metrics_options_.percentiles = config.percentiles;
     metrics_options_.goodput = parse_goodput(config.goodput);
     metrics_options_.output_forced = config.ignore_eos.value_or(false);
@@ -179,6 +185,7 @@ class Benchmark {
     spec.lo = config_.search_range[0];
     spec.hi = config_.search_range[1];
     spec.integer = !by_rate;
+    spec.relative_precision = config_.search_precision_pct / 100;
     spec.doubling = config_.search_doubling;
     int probes = 0;
     const SearchOutcome outcome = bisect_search(spec, [&](double value) -> std::optional<bool> {
@@ -199,7 +206,7 @@ class Benchmark {
       return passed && !result_.runs.back().info.stopped_early;  // a stopped probe fails
     });
     if (!result_.stop_aborted) result_.stopped_early = 0;
-    result_.search_text = render_search(outcome, by_rate);
+    result_.search_text = render_search(outcome, by_rate, result_.runs);
     result_.search = outcome;
     // Failing probes are how the search finds its bound; only "nothing passes" is a violation.
     result_.slo_failures = outcome.best ? 0 : 1;
@@ -490,18 +497,51 @@ class Benchmark {
     return !result_.interrupted;
   }
 
-  static std::string render_search(const SearchOutcome& outcome, bool by_rate) {
+  // The search's table (a row per probe, with what decided it) and its answer.
+  static std::string render_search(const SearchOutcome& outcome, bool by_rate,
+                                   const std::vector<RunResult>& probes) {
     const char* axis = by_rate ? "rate (req/s)" : "parallel";
     std::string out =
         fmt::format("\nSearch over {} (bisection; each probe is a full run)\n\n", axis);
-    out += fmt::format("| probe | {} | meets every --slo |\n|---|---|---|\n", axis);
+    out += by_rate ? fmt::format("| probe | {} | sustained (req/s) | sends that waited for a slot "
+                                 "| meets every --slo | why not |\n|---|---|---|---|---|---|\n",
+                                 axis)
+                   : fmt::format("| probe | {} | qps (req/s) | meets every --slo | why not |\n"
+                                 "|---|---|---|---|---|\n",
+                                 axis);
     for (size_t i = 0; i < outcome.probes.size(); ++i) {
-      out += fmt::format("| {} | {:g} | {} |\n", i + 1, outcome.probes[i].value,
-                         outcome.probes[i].passed ? "yes" : "no");
+      const SearchProbe& probe = outcome.probes[i];
+      std::string why;
+      std::string load = "n/a";
+      std::string waits = "n/a";
+      if (i < probes.size()) {
+        const RunResult& run = probes[i];
+        for (const auto& [slo, result] : run.verdict.results) {
+          if (!result.passed) why += (why.empty() ? "" : "; ") + result.text;
+        }
+        if (run.info.stopped_early) why += (why.empty() ? "" : "; ") + std::string("stopped early");
+        const RunSummary& s = run.summary;
+        load = fmt::format("{:.3g}", by_rate ? s.sustained_rate : s.qps);
+        // A probe whose sends waited for one of its --parallel slots: the cap, not the rate,
+        // paced it, and the latencies from the planned send count the wait.
+        waits = s.open_loop.slot_waits == 0
+                    ? fmt::format("none (cap {})", run.info.parallel)
+                    : fmt::format("{:.0f}% (cap {} reached)", 100 * s.open_loop.cap_reached_share(),
+                                  run.info.parallel);
+      }
+      out += by_rate ? fmt::format("| {} | {:g} | {} | {} | {} | {} |\n", i + 1, probe.value, load,
+                                   waits, probe.passed ? "yes" : "no", why)
+                     : fmt::format("| {} | {:g} | {} | {} | {} |\n", i + 1, probe.value, load,
+                                   probe.passed ? "yes" : "no", why);
     }
     out += outcome.best
                ? fmt::format("\nHighest {} meeting every --slo: {:g}\n", axis, *outcome.best)
                : fmt::format("\nNo {} in the range meets every --slo.\n", axis);
+    if (by_rate) {
+      out += "(latency SLOs judged from each request's planned send, as a user of the server sees "
+             "them; a probe fails when the server sustained less than the rate asked by more than "
+             "--rate-tolerance)\n";
+    }
     if (outcome.interrupted) out += "(search interrupted: the answer is a lower bound)\n";
     return out;
   }

@@ -287,7 +287,10 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   // open-loop rate, nothing but the default cap bounds the requests in flight.
   const bool trace = is_trace_dataset(config.dataset);
   if (trace && app.count("--number") == 0) config.trace_all = true;
-  if ((!config.rate.empty() || trace) && app.count("--parallel") == 0) {
+  // --search rate's probes are open-loop runs too: the same default cap, not the one slot of
+  // --parallel's default, whose queue the probes would measure instead of the server.
+  const bool rate_search = config.search == "rate";
+  if ((!config.rate.empty() || trace || rate_search) && app.count("--parallel") == 0) {
     config.parallel = {kOpenLoopDefaultCap};
     config.default_cap = true;
   }

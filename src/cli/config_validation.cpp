@@ -457,6 +457,14 @@ void validate_load(const Config& c, std::vector<std::string>& errors) {
     if (c.slo.empty()) {
       errors.push_back("--search needs at least one --slo to decide which runs pass");
     }
+    if (!(c.search_precision_pct > 0) || !(c.search_precision_pct < 100)) {
+      errors.push_back(fmt::format("--search-precision must be between 0 and 100 percent, got {}",
+                                   c.search_precision_pct));
+    }
+    if (!(c.rate_tolerance_pct >= 0) || !(c.rate_tolerance_pct < 100)) {
+      errors.push_back(fmt::format("--rate-tolerance must be between 0 and 100 percent, got {}",
+                                   c.rate_tolerance_pct));
+    }
   }
   if (c.threads < 0) {
     errors.push_back(fmt::format("--threads must be auto or >= 1, got {}", c.threads));

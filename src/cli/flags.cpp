@@ -337,6 +337,14 @@ void add_verdict_options(CLI::App& app, Config& c) {
   app.add_option("--search-range", c.search_range, "LO HI bounds for --search")
       ->expected(2)
       ->group(group);
+  app.add_option("--search-precision", c.search_precision_pct,
+                 "--search rate: stop when the highest passing and the lowest failing rate are "
+                 "within this many percent of each other (2)")
+      ->group(group);
+  app.add_option("--rate-tolerance", c.rate_tolerance_pct,
+                 "--search rate: a probe fails when the server sustained less than the rate asked "
+                 "by more than this many percent (5)")
+      ->group(group);
 }
 
 void add_body_options(CLI::App& app, Config& c) {

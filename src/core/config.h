@@ -247,6 +247,12 @@ struct Config {
   bool search_doubling = false;         // double from LO, then bisect (EvalScope's --sla-auto-tune)
   double search_number_multiplier = 0;  // each probe's -n = its value x this (--sla-number-
                                         // multiplier); 0: -n as given
+  // --rate-tolerance: a rate probe of --search fails when the server sustained less than the rate
+  // asked by more than this many percent (the implicit SLO rate_sustained >= 100 - this).
+  double rate_tolerance_pct = 5;
+  // --search-precision: --search rate stops when the interval between the highest passing and the
+  // lowest failing rate is within this many percent of the failing one.
+  double search_precision_pct = 2;
 
   // --- early stops and repeated runs (docs/flags.md, "Early stops" and "Repeated runs") ---
   double max_error_rate = -1;  // --max-error-rate: failed share of the last --error-window

@@ -44,6 +44,24 @@ Distribution describe_rows(const Rows& rows, const std::vector<double>& percenti
   return describe(std::move(values), percentiles);
 }
 
+// (events - 1) / (last - first), in events per second, over the times `time` gives (negative:
+// no event); 0 with fewer than two events or a zero span.
+template <typename Rows, typename Time>
+double span_rate(const Rows& rows, Time time) {
+  int64_t first = std::numeric_limits<int64_t>::max();
+  int64_t last = std::numeric_limits<int64_t>::min();
+  int64_t events = 0;
+  for (const auto& row : rows) {
+    const int64_t t = time(row);
+    if (t < 0) continue;
+    ++events;
+    first = std::min(first, t);
+    last = std::max(last, t);
+  }
+  if (events < 2 || last <= first) return 0;
+  return static_cast<double>(events - 1) / (static_cast<double>(last - first) / kNsPerSecond);
+}
+
 }  // namespace
 
 std::string TokenProvenance::label() const {
@@ -366,27 +384,28 @@ RunSummary SummaryBuilder::finish(RunTrace* trace) {
       if (!has_content(r) || r.planned_ns < 0) return std::nullopt;
       return static_cast<double>(r.first_content_ns - r.planned_ns);
     });
-    int64_t first_send = std::numeric_limits<int64_t>::max();
-    int64_t last_send = std::numeric_limits<int64_t>::min();
-    size_t sends = 0;
-    for (const Row& r : rows_) {
-      if (r.planned_ns < 0 || r.sent_ns < 0) continue;
-      ++sends;
-      first_send = std::min(first_send, r.sent_ns);
-      last_send = std::max(last_send, r.sent_ns);
-    }
-    if (sends > 1 && last_send > first_send) {
-      s.achieved_rate = static_cast<double>(sends - 1) /
-                        (static_cast<double>(last_send - first_send) / kNsPerSecond);
-    }
+    s.ttfat_from_planned_ns = describe_rows(rows_, p, [&](const Row& r) -> Value {
+      if (!has_content(r) || r.planned_ns < 0 || r.first_answer_ns < r.planned_ns)
+        return std::nullopt;
+      return static_cast<double>(r.first_answer_ns - r.planned_ns);
+    });
+    s.ttfb_from_planned_ns = describe_rows(rows_, p, [](const Row& r) -> Value {
+      if (!r.ok || r.planned_ns < 0 || r.first_byte_ns < r.planned_ns) return std::nullopt;
+      return static_cast<double>(r.first_byte_ns - r.planned_ns);
+    });
+    s.scheduled_rate = span_rate(rows_, [](const Row& r) { return r.planned_ns; });
+    s.sustained_rate = span_rate(rows_, [](const Row& r) { return r.ok ? r.end_ns : -1; });
+    s.achieved_rate =
+        span_rate(rows_, [](const Row& r) { return r.planned_ns >= 0 ? r.sent_ns : -1; });
     s.schedule_lag_ns = describe_rows(rows_, p, [](const Row& r) -> Value {
       if (r.planned_ns < 0 || r.sent_ns < 0) return std::nullopt;
       return static_cast<double>(r.sent_ns - r.planned_ns);
     });
     s.open_loop = open_loop_summary(rows_, p);
   } else {
-    for (Distribution* d :
-         {&s.latency_from_planned_ns, &s.ttft_from_planned_ns, &s.schedule_lag_ns}) {
+    for (Distribution* d : {&s.latency_from_planned_ns, &s.ttft_from_planned_ns,
+                            &s.ttfat_from_planned_ns, &s.ttfb_from_planned_ns,
+                            &s.schedule_lag_ns}) {
       *d = describe({}, p);
     }
   }

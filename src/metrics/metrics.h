@@ -130,10 +130,19 @@ struct RunSummary {
   // coordinated omission). Empty otherwise.
   Distribution latency_from_planned_ns;
   Distribution ttft_from_planned_ns;
+  Distribution ttfat_from_planned_ns;
+  Distribution ttfb_from_planned_ns;
   // Only when MetricsOptions::open_loop: actual - planned send of every measured request, and the
   // achieved arrival rate: (requests - 1) / (last send - first send).
   Distribution schedule_lag_ns;
   double achieved_rate = 0;
+  // Only when MetricsOptions::open_loop: the rate the schedule asked for, (planned sends - 1) /
+  // (last planned send - first planned send), and the rate the server sustained, (successful
+  // requests - 1) / (last end - first end) of the successful requests (0 when fewer than two).
+  // A server that keeps up ends its requests as fast as they were planned; one that cannot ends
+  // them at its own capacity, whatever the client sent. Their ratio is the `rate_sustained` SLO.
+  double scheduled_rate = 0;
+  double sustained_rate = 0;
   OpenLoopSummary open_loop;        // only when MetricsOptions::open_loop: why sends were late
   std::vector<double> percentiles;  // the percentile points every Distribution above uses
   ClientHealth client;  // filled by the runner from engine measurements (not by summarize)

@@ -104,8 +104,9 @@ RunPlan plan_run(const Config& config, const Config::RunSpec& spec, const Worklo
     plan.schedule_ns = shard_share(*workload.trace_schedule, plan);
   } else if (spec.rate > 0) {
     // The whole benchmark's arrivals, from the seed, partitioned: the union keeps the process.
-    const ScheduleSpec schedule{spec.rate, parse_arrival(config.arrival), config.burstiness,
-                                config.seed, config.ramp_up};
+    // --search rate: each probe asks exactly its rate on average (ScheduleSpec::exact_mean).
+    const ScheduleSpec schedule{spec.rate,  parse_arrival(config.arrival), config.burstiness,
+                                config.seed, config.ramp_up, config.search == "rate"};
     plan.schedule_ns = shard_share(make_schedule(schedule, plan.warmup + spec.number), plan);
   }
   // Requests the run is to send: one per turn of its conversations (fewer where one fails).

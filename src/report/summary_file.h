@@ -39,7 +39,8 @@ struct SummaryDistribution {
 struct SummaryMetrics {
   std::optional<SummaryDistribution> latency_s, ttft_ms, ttfat_ms, ttfb_ms, tpot_ms, itl_ms,
       input_tokens, output_tokens, chunks_per_request, output_tok_s_per_request,
-      total_tok_s_per_request, latency_from_planned_s, ttft_from_planned_ms, schedule_lag_ms;
+      total_tok_s_per_request, latency_from_planned_s, ttft_from_planned_ms, ttfat_from_planned_ms,
+      ttfb_from_planned_ms, schedule_lag_ms;
 };
 
 // "run": which run of the benchmark this is, and when.

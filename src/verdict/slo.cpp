@@ -28,20 +28,49 @@ enum class Kind {
   kCount,     // run-level count
 };
 
+// Which send a time is measured from. In an open-loop run a request may wait for a free slot
+// (--parallel) or for the client after its planned send; the latency a user of the server sees
+// counts that wait, so the plain names judge from the planned send there.
+enum class Clock {
+  kNone,         // not a time from a send
+  kUserSees,     // from the planned send in an open-loop run, from the send otherwise
+  kFromSend,     // always from the actual send (`ttft_from_send`)
+  kFromPlanned,  // always from the planned send (`ttft_from_planned`); open loop only
+};
+
 struct MetricDef {
-  const char* name;                // canonical name
-  Kind kind;                       // value kind
-  Distribution RunSummary::*dist;  // the distribution, for per-request metrics
-  bool stream_only;                // only stream requests have it (TTFT, TPOT, ITL)
+  const char* name;                   // canonical name
+  Kind kind;                          // value kind
+  Distribution RunSummary::*dist;     // the distribution, for per-request metrics (from the send)
+  bool stream_only;                   // only stream requests have it (TTFT, TPOT, ITL)
+  Clock clock = Clock::kNone;         // which send a time counts from
+  Distribution RunSummary::*planned;  // the same time from the planned send (open loop), if any
 };
 
 constexpr MetricDef kMetrics[] = {
-    {"ttft", Kind::kTime, &RunSummary::ttft_ns, true},
-    {"ttfat", Kind::kTime, &RunSummary::ttfat_ns, true},
-    {"ttfb", Kind::kTime, &RunSummary::ttfb_ns, false},
+    {"ttft", Kind::kTime, &RunSummary::ttft_ns, true, Clock::kUserSees,
+     &RunSummary::ttft_from_planned_ns},
+    {"ttfat", Kind::kTime, &RunSummary::ttfat_ns, true, Clock::kUserSees,
+     &RunSummary::ttfat_from_planned_ns},
+    {"ttfb", Kind::kTime, &RunSummary::ttfb_ns, false, Clock::kUserSees,
+     &RunSummary::ttfb_from_planned_ns},
     {"tpot", Kind::kTime, &RunSummary::tpot_ns, true},
     {"itl", Kind::kTime, &RunSummary::itl_ns, true},
-    {"latency", Kind::kTime, &RunSummary::latency_ns, false},
+    {"latency", Kind::kTime, &RunSummary::latency_ns, false, Clock::kUserSees,
+     &RunSummary::latency_from_planned_ns},
+    // The same times on a clock the SLO names.
+    {"ttft_from_send", Kind::kTime, &RunSummary::ttft_ns, true, Clock::kFromSend},
+    {"ttfat_from_send", Kind::kTime, &RunSummary::ttfat_ns, true, Clock::kFromSend},
+    {"ttfb_from_send", Kind::kTime, &RunSummary::ttfb_ns, false, Clock::kFromSend},
+    {"latency_from_send", Kind::kTime, &RunSummary::latency_ns, false, Clock::kFromSend},
+    {"ttft_from_planned", Kind::kTime, &RunSummary::ttft_from_planned_ns, true,
+     Clock::kFromPlanned},
+    {"ttfat_from_planned", Kind::kTime, &RunSummary::ttfat_from_planned_ns, true,
+     Clock::kFromPlanned},
+    {"ttfb_from_planned", Kind::kTime, &RunSummary::ttfb_from_planned_ns, false,
+     Clock::kFromPlanned},
+    {"latency_from_planned", Kind::kTime, &RunSummary::latency_from_planned_ns, false,
+     Clock::kFromPlanned},
     {"input_tokens", Kind::kTokens, &RunSummary::input_tokens, false},
     {"output_tokens", Kind::kTokens, &RunSummary::output_tokens, false},
     {"qps", Kind::kReqRate, nullptr, false},
@@ -59,7 +88,13 @@ constexpr MetricDef kMetrics[] = {
     {"length_miss", Kind::kFraction, nullptr, false},
     // Open loop: the share of sends that found every slot busy (the server fell behind the rate).
     {"cap_reached", Kind::kFraction, nullptr, false},
+    // Open loop: the rate the server sustained over the rate the schedule asked for
+    // (RunSummary::sustained_rate / scheduled_rate).
+    {"rate_sustained", Kind::kFraction, nullptr, false},
 };
+
+// An open-loop run: its requests had planned send times.
+bool open_loop(const RunSummary& s) { return s.open_loop.sends > 0; }
 
 constexpr double kRelativeEpsilon = 1e-9;
 
@@ -237,6 +272,7 @@ std::string with_unit(const std::string& number, const std::string& unit) {
 struct BaseValue {
   std::optional<double> value;  // absent when unavailable
   std::string why;              // reason when unavailable
+  std::string note;             // what the value means, when its name alone does not say
 };
 
 BaseValue unavailable(std::string why) { return BaseValue{std::nullopt, std::move(why)}; }
@@ -245,14 +281,19 @@ BaseValue distribution_value(const Slo& slo, const MetricDef& def, const RunSumm
   if (def.stream_only && !s.streamed) {
     return unavailable("the run did not stream (non-stream requests have no " + slo.metric + ")");
   }
-  const Distribution& d = s.*(def.dist);
+  if (def.clock == Clock::kFromPlanned && !open_loop(s)) {
+    return unavailable("only an open-loop run (--rate, a trace) has a planned send");
+  }
+  const bool from_planned = def.clock == Clock::kUserSees && open_loop(s);
+  const Distribution& d = from_planned ? s.*(def.planned) : s.*(def.dist);
   if (d.empty()) return unavailable("no successful request has a " + slo.metric + " value");
-  if (slo.stat == "mean") return {d.mean, {}};
-  if (slo.stat == "std") return {d.std, {}};
-  if (slo.stat == "min") return {d.min, {}};
-  if (slo.stat == "max") return {d.max, {}};
+  const std::string note = from_planned ? "from the planned send" : "";
+  if (slo.stat == "mean") return {d.mean, {}, note};
+  if (slo.stat == "std") return {d.std, {}, note};
+  if (slo.stat == "min") return {d.min, {}, note};
+  if (slo.stat == "max") return {d.max, {}, note};
   for (size_t i = 0; i < s.percentiles.size() && i < d.percentiles.size(); ++i) {
-    if (s.percentiles[i] == slo.percentile) return {d.percentiles[i], {}};
+    if (s.percentiles[i] == slo.percentile) return {d.percentiles[i], {}, note};
   }
   return unavailable(slo.stat + " not computed; add it to --percentiles");
 }
@@ -290,6 +331,14 @@ BaseValue base_value(const Slo& slo, const MetricDef& def, const RunSummary& s) 
   } else if (name == "cap_reached") {
     if (s.open_loop.sends == 0) return unavailable("only an open-loop run (--rate) has it");
     value = s.open_loop.cap_reached_share();
+  } else if (name == "rate_sustained") {
+    if (!open_loop(s)) return unavailable("only an open-loop run (--rate, a trace) has it");
+    if (s.scheduled_rate <= 0) return unavailable("the schedule planned fewer than two sends");
+    if (s.succeeded < 2) return unavailable("fewer than two requests succeeded");
+    value = s.sustained_rate / s.scheduled_rate;
+    return {value, {},
+            fmt::format("the server sustained {:.3g} of the {:.3g} req/s asked", s.sustained_rate,
+                        s.scheduled_rate)};
   } else if (name == "qps") {
     value = s.qps;
   } else if (name == "goodput") {
@@ -376,7 +425,8 @@ Slo parse_metric(std::string_view text, std::string_view flag) {
   return slo;
 }
 
-std::optional<double> metric_value(const Slo& slo, const RunSummary& summary, std::string* why) {
+std::optional<double> metric_value(const Slo& slo, const RunSummary& summary, std::string* why,
+                                   std::string* note) {
   const MetricDef* def = find_metric(slo.metric);
   if (def == nullptr) {
     if (why != nullptr) *why = "unknown metric";
@@ -387,7 +437,14 @@ std::optional<double> metric_value(const Slo& slo, const RunSummary& summary, st
     if (why != nullptr) *why = base.why;
     return std::nullopt;
   }
+  if (note != nullptr) *note = base.note;
   return *base.value / slo.divisor;
+}
+
+bool judged_from_planned_send(const Slo& slo, const RunSummary& summary) {
+  const MetricDef* def = find_metric(slo.metric);
+  return def != nullptr && (def->clock == Clock::kFromPlanned ||
+                            (def->clock == Clock::kUserSees && open_loop(summary)));
 }
 
 bool higher_is_better(const Slo& slo) {
@@ -432,7 +489,8 @@ SloResult evaluate_slo(const Slo& slo, const RunSummary& summary) {
   const std::string limit = fmt::format("limit {} {}", op_text(slo.op),
                                         with_unit(fmt::format("{}", slo.threshold), slo.unit));
   std::string why;
-  const std::optional<double> actual = metric_value(slo, summary, &why);
+  std::string note;
+  const std::optional<double> actual = metric_value(slo, summary, &why, &note);
   if (!actual) {
     result.text = fmt::format("{} unavailable: {}; {}", slo.name(), why, limit);
     return result;
@@ -440,8 +498,9 @@ SloResult evaluate_slo(const Slo& slo, const RunSummary& summary) {
   result.available = true;
   result.actual = *actual;
   result.passed = holds(result.actual, slo.op, slo.threshold);
-  result.text = fmt::format("{} = {}, {}", slo.name(),
-                            with_unit(format_value(result.actual), slo.unit), limit);
+  result.text = fmt::format("{} = {}{}, {}", slo.name(),
+                            with_unit(format_value(result.actual), slo.unit),
+                            note.empty() ? "" : " (" + note + ")", limit);
   return result;
 }
 
@@ -505,13 +564,16 @@ std::string slo_grammar_help() {
   return "SLO grammar: METRIC[.STAT] OP NUMBER[UNIT], e.g. 'ttft.p99<=800ms', 'error_rate<=1%',\n"
          "'output_throughput>=1000'. Per-request metrics (STAT = mean|std|min|max|pNN):\n"
          "ttft, ttfat (time to first answer token, after reasoning), ttfb, tpot, itl,\n"
-         "latency|e2el (unit ms|s|us required), input_tokens,\n"
+         "latency|e2el (unit ms|s|us required; in an open-loop run ttft, ttfat, ttfb and\n"
+         "latency count from the planned send, as a user sees them: name ttft_from_send etc.\n"
+         "for the actual send, ttft_from_planned etc. for the planned one), input_tokens,\n"
          "output_tokens. Run-level: qps, goodput (req/s), output_throughput, total_throughput\n"
          "(tok/s), error_rate, success_rate, good_fraction (% or a fraction), failed (count),\n"
          "token_mismatch, request_mismatch (client against the server's /metrics; % or a\n"
          "fraction), length_miss (requests whose usage differs from the input, or with\n"
          "--ignore-eos the output, they were built to have; % or a fraction), cap_reached\n"
-         "(open loop: sends that found every --parallel slot busy; % or a fraction).\n"
+         "(open loop: sends that found every --parallel slot busy; % or a fraction),\n"
+         "rate_sustained (open loop: the rate the server sustained over the rate asked).\n"
          "OP: <= < >= > ==. Any violation exits with code 3.";
 }
 

@@ -4,7 +4,12 @@
 // Grammar (`--slo 'EXPR'`, repeatable; spaces are allowed between the parts):
 //   EXPR   = METRIC [ '.' STAT ] OP NUMBER [ UNIT ]
 //   METRIC = per-request distributions, STAT required:
-//              ttft, ttfb, tpot, itl, latency (alias e2el)   time; UNIT required: ms, s or us
+//              ttft, ttfat, ttfb, tpot, itl, latency (alias e2el)
+//                                                            time; UNIT required: ms, s or us
+//              In an open-loop run (--rate, a trace, --search rate) ttft, ttfat, ttfb and
+//              latency are judged from the planned send: the latency a user of the server sees,
+//              slot and client waits included. `ttft_from_send` (and ttfat_, ttfb_,
+//              latency_from_send) name the actual send, `ttft_from_planned` etc. the planned one.
 //              input_tokens, output_tokens                   tokens; UNIT optional: tokens
 //            run-level values, no STAT:
 //              qps, goodput                                  req/s; UNIT optional: req/s
@@ -19,6 +24,9 @@
 //                                                            (LengthMisses); % or fraction
 //              cap_reached                                   open loop: share of sends that
 //                                                            waited for a free slot; % or fraction
+//              rate_sustained                                open loop: the rate the server
+//                                                            sustained / the rate the schedule
+//                                                            asked for; % or fraction
 //   STAT   = mean | std | min | max | pNN | pNN.N  (the percentile must be in --percentiles)
 //   OP     = <= | < | >= | > | ==
 // Examples: 'ttft.p99<=800ms', 'latency.mean < 2 s', 'error_rate<=1%', 'output_throughput>=1000'.
@@ -72,9 +80,14 @@ Slo parse_slo(const std::string& expression);
 Slo parse_metric(std::string_view text, std::string_view flag);
 
 // The value of `slo`'s metric in the run, in slo.unit; nullopt (with the reason in *why when
-// given) when the run does not have it, as evaluate_slo says.
+// given) when the run does not have it, as evaluate_slo says; *note, when given, receives what the
+// value means where its name alone does not say ("from the planned send"), else "".
 std::optional<double> metric_value(const Slo& slo, const RunSummary& summary,
-                                   std::string* why = nullptr);
+                                   std::string* why = nullptr, std::string* note = nullptr);
+
+// Whether `slo`'s metric is a time judged from the planned send in `summary`: ttft, ttfat, ttfb
+// and latency in an open-loop run, and the `_from_planned` names.
+bool judged_from_planned_send(const Slo& slo, const RunSummary& summary);
 
 // Whether more of the metric is better: the rates and throughputs, success_rate, good_fraction.
 bool higher_is_better(const Slo& slo);

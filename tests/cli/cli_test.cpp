@@ -842,6 +842,42 @@ TEST_F(CliTest, VllmAliases) {
   EXPECT_TRUE(p.config.rate.empty());
 }
 
+// --search rate's probes are open-loop runs: without --parallel they get the default cap of
+// --rate, not one slot, whose queue they would otherwise measure (issue 37).
+TEST_F(CliTest, RateSearchGetsTheOpenLoopDefaultCap) {
+  const std::vector<std::string> search = {"--search", "rate", "--search-range", "1", "100",
+                                           "--slo", "ttft.p99<=1000ms"};
+  Parsed bare = parse_with(search);
+  ASSERT_TRUE(bare.outcome.proceed) << bare.outcome.output;
+  EXPECT_EQ(bare.config.parallel, std::vector<int>{1000});
+  EXPECT_TRUE(bare.config.default_cap);
+  EXPECT_DOUBLE_EQ(bare.config.rate_tolerance_pct, 5);
+  EXPECT_DOUBLE_EQ(bare.config.search_precision_pct, 2);
+
+  std::vector<std::string> capped_args = search;
+  capped_args.insert(capped_args.end(),
+                     {"--parallel", "4", "--rate-tolerance", "10", "--search-precision", "5"});
+  Parsed capped = parse_with(capped_args);
+  ASSERT_TRUE(capped.outcome.proceed) << capped.outcome.output;
+  EXPECT_EQ(capped.config.parallel, std::vector<int>{4});
+  EXPECT_FALSE(capped.config.default_cap);
+  EXPECT_DOUBLE_EQ(capped.config.rate_tolerance_pct, 10);
+  EXPECT_DOUBLE_EQ(capped.config.search_precision_pct, 5);
+
+  Parsed by_parallel = parse_with({"--search", "parallel", "--search-range", "1", "8", "--slo",
+                                   "ttft.p99<=1000ms"});
+  ASSERT_TRUE(by_parallel.outcome.proceed) << by_parallel.outcome.output;
+  EXPECT_FALSE(by_parallel.config.default_cap);
+
+  std::vector<std::string> bad_args = search;
+  bad_args.insert(bad_args.end(), {"--rate-tolerance", "100"});
+  Parsed bad = parse_with(bad_args);
+  EXPECT_FALSE(bad.outcome.proceed);
+  EXPECT_NE(bad.outcome.output.find("--rate-tolerance must be between 0 and 100 percent, got 100"),
+            std::string::npos)
+      << bad.outcome.output;
+}
+
 TEST_F(CliTest, RequestRateIsRateAndInfIsAClosedLoop) {
   Parsed rate = parse_with({"--request-rate", "5", "--num-prompts", "100"});
   ASSERT_TRUE(rate.outcome.proceed) << rate.outcome.output;

@@ -69,6 +69,25 @@ TEST(Schedule, SameSeedSameScheduleOtherSeedOtherSchedule) {
   for (size_t i = 1; i < a.size(); ++i) EXPECT_GE(a[i], a[i - 1]);
 }
 
+// --search rate's probes: one seed draws the same gaps for every probe, scaled by its rate, so an
+// unscaled draw that is slow makes every probe ask less than its rate. With exact_mean the last
+// send is at (count - 1) / rate, and the gaps keep their shape (each scaled alike).
+TEST(Schedule, ExactMeanAsksExactlyTheRate) {
+  const ScheduleSpec drawn{50, Arrival::kPoisson, 1, 3, {}};
+  ScheduleSpec exact = drawn;
+  exact.exact_mean = true;
+  const auto a = make_schedule(drawn, 60);
+  const auto b = make_schedule(exact, 60);
+  ASSERT_EQ(b.size(), 60u);
+  EXPECT_EQ(b.front(), 0);
+  EXPECT_EQ(b.back(), 59 * 20'000'000);  // 59 gaps of 20 ms on average
+  EXPECT_NE(a.back(), b.back());         // the draw alone asks another rate
+  const double scale = static_cast<double>(b.back()) / static_cast<double>(a.back());
+  for (size_t i = 1; i < a.size(); ++i) {
+    EXPECT_NEAR(static_cast<double>(b[i]), static_cast<double>(a[i]) * scale, 1.0) << i;
+  }
+}
+
 TEST(Schedule, ArrivalNamesParse) {
   EXPECT_EQ(parse_arrival("constant"), Arrival::kConstant);
   EXPECT_EQ(parse_arrival("poisson"), Arrival::kPoisson);

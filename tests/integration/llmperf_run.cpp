@@ -11,13 +11,13 @@ namespace llmperf::testing {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-BenchRun run_llmperf(std::vector<std::string> args, const std::string& cwd) {
+BenchRun run_llmperf(std::vector<std::string> args, const std::string& cwd, int timeout_s) {
   BenchRun run;
   run.outputs_dir = make_temp_dir();
   std::vector<std::string> argv = {LLMPERF_BIN};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"--outputs-dir", run.outputs_dir});
-  run.process = run_process(argv, kTimeoutS, cwd);
+  run.process = run_process(argv, timeout_s, cwd);
   for (const auto& entry : fs::recursive_directory_iterator(run.outputs_dir)) {
     if (entry.is_directory() && fs::exists(entry.path() / "requests.jsonl")) {
       run.run_dirs.push_back(entry.path());

@@ -20,8 +20,10 @@ struct BenchRun {
   nlohmann::json summary;                       // summary.json of the first run
 };
 
-// Runs llmperf with `args` plus --outputs-dir in a fresh temp dir, and loads what it wrote.
-BenchRun run_llmperf(std::vector<std::string> args, const std::string& cwd = "");
+// Runs llmperf with `args` plus --outputs-dir in a fresh temp dir (killing it after timeout_s),
+// and loads what it wrote.
+BenchRun run_llmperf(std::vector<std::string> args, const std::string& cwd = "",
+                     int timeout_s = kTimeoutS);
 
 // --url/--model/--prompt/--sleep-interval for a run against `mock`.
 std::vector<std::string> base_args(const MockServer& mock);

@@ -294,6 +294,7 @@ TEST(Summarize, OpenLoopMeasuresFromPlannedSend) {
   // Planned at 0, sent late at 50 ms; chunks 150, 200; end 250 ms.
   RequestRecord r = stream_record(50, 60, {150, 200}, 250, 4, 2);
   r.planned_ns = 0;
+  r.first_answer_ns = 150 * kMs;  // no reasoning: the first chunk is the answer's
   MetricsOptions options = p50_p90();
   options.open_loop = true;
   const RunSummary s = summarize({r}, options);
@@ -303,10 +304,41 @@ TEST(Summarize, OpenLoopMeasuresFromPlannedSend) {
   EXPECT_DOUBLE_EQ(s.ttft_from_planned_ns.mean, 150.0 * kMs);     // 150 - 0
   EXPECT_DOUBLE_EQ(s.tpot_ns.mean, 100.0 * kMs);                  // (250 - 150) / (2 - 1)
 
+  EXPECT_DOUBLE_EQ(s.ttfb_from_planned_ns.mean, 60.0 * kMs);      // 60 - 0
+  EXPECT_DOUBLE_EQ(s.ttfat_from_planned_ns.mean, 150.0 * kMs);    // 150 - 0
+
   options.open_loop = false;
   const RunSummary closed = summarize({r}, options);
   EXPECT_TRUE(closed.latency_from_planned_ns.empty());
   EXPECT_TRUE(closed.ttft_from_planned_ns.empty());
+  EXPECT_TRUE(closed.ttfb_from_planned_ns.empty());
+  EXPECT_TRUE(closed.ttfat_from_planned_ns.empty());
+}
+
+// What the server sustained: a server that keeps up ends its requests as fast as they were
+// planned, one that cannot ends them at its own pace, whatever the client sent.
+TEST(Summarize, OpenLoopSustainedRateIsTheSuccessfulEndsAgainstThePlannedSends) {
+  // Planned every 10 ms (100 req/s), sent on time, but the server ends one every 100 ms: 10 req/s.
+  // A fifth request fails early and counts for neither end.
+  std::vector<RequestRecord> records;
+  for (int64_t i = 0; i < 4; ++i) {
+    RequestRecord r = stream_record(i * 10, 100 * (i + 1) - 5, {100 * (i + 1) - 1}, 100 * (i + 1),
+                                    4, 1);
+    r.planned_ns = i * 10 * kMs;
+    records.push_back(r);
+  }
+  RequestRecord failed = failed_record(40, 45, ErrorKind::kHttp, 503, "busy");
+  failed.planned_ns = 40 * kMs;
+  records.push_back(failed);
+  MetricsOptions options = p50_p90();
+  options.open_loop = true;
+  const RunSummary s = summarize(records, options);
+  EXPECT_DOUBLE_EQ(s.scheduled_rate, 4 / 0.040);  // 5 planned sends over 40 ms
+  EXPECT_DOUBLE_EQ(s.sustained_rate, 3 / 0.300);  // 4 successful ends over 300 ms
+  EXPECT_DOUBLE_EQ(s.achieved_rate, 4 / 0.040);   // every send on time
+
+  options.open_loop = false;
+  EXPECT_EQ(summarize(records, options).sustained_rate, 0);
 }
 
 // Why sends were late: a slot wait (the in-flight cap, held by the server) is not the client's

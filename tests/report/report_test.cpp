@@ -320,7 +320,8 @@ TEST_F(ReportTest, SummaryJsonHasExactSchema) {
                              "latency_s", "ttft_ms", "ttfat_ms", "ttfb_ms", "tpot_ms", "itl_ms", "input_tokens",
                              "output_tokens", "chunks_per_request", "output_tok_s_per_request",
                              "total_tok_s_per_request", "latency_from_planned_s",
-                             "ttft_from_planned_ms", "schedule_lag_ms"}));
+                             "ttft_from_planned_ms", "ttfat_from_planned_ms",
+                             "ttfb_from_planned_ms", "schedule_lag_ms"}));
   EXPECT_EQ(m["latency_s"],
             (ordered_json{{"count", 4},
                           {"mean", 2.0},

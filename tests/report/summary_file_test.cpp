@@ -146,6 +146,7 @@ FullRun full_run() {
         &RunSummary::output_tokens, &RunSummary::chunks_per_request,
         &RunSummary::output_tps_per_request, &RunSummary::total_tps_per_request,
         &RunSummary::latency_from_planned_ns, &RunSummary::ttft_from_planned_ns,
+        &RunSummary::ttfat_from_planned_ns, &RunSummary::ttfb_from_planned_ns,
         &RunSummary::schedule_lag_ns, &RunSummary::ttft_prefix_first_ns,
         &RunSummary::ttft_prefix_repeated_ns}) {
     s.*d = dist(123'456'789.123);

@@ -347,6 +347,84 @@ TEST(SloEvaluate, CapReachedIsTheShareOfSendsThatWaitedForASlot) {
   EXPECT_TRUE(eval("cap_reached<=0", s).passed);
 }
 
+// The llama.cpp probe of issue 37: at 100 req/s with one slot, TTFT from the send was 40 ms at
+// p99 but 3,566 ms from the planned send. An open-loop run is judged on what a user waited.
+RunSummary open_loop_summary() {
+  RunSummary s = stream_summary();
+  s.open_loop.sends = 100;
+  s.open_loop.slot_waits = 90;
+  s.ttft_ns = dist(30e6, 10e6, 45e6, {30e6, 38e6, 40.4e6});
+  s.ttft_from_planned_ns = dist(2e9, 10e6, 3.6e9, {2e9, 3.2e9, 3566e6});
+  s.ttfat_from_planned_ns = s.ttft_from_planned_ns;
+  s.ttfat_ns = s.ttft_ns;
+  s.ttfb_from_planned_ns = dist(2e9, 10e6, 3.6e9, {2e9, 3.2e9, 3500e6});
+  s.latency_from_planned_ns = dist(5e9, 1e9, 8e9, {5e9, 7e9, 7.9e9});
+  return s;
+}
+
+TEST(SloEvaluate, OpenLoopLatenciesAreJudgedFromThePlannedSend) {
+  const RunSummary s = open_loop_summary();
+  SloResult r = eval("ttft.p99<=1000ms", s);
+  EXPECT_FALSE(r.passed);
+  EXPECT_DOUBLE_EQ(r.actual, 3566);
+  EXPECT_EQ(r.text, "ttft.p99 = 3566 ms (from the planned send), limit <= 1000 ms");
+  EXPECT_FALSE(eval("ttfat.p99<=1000ms", s).passed);
+  EXPECT_DOUBLE_EQ(eval("ttfb.p99<=1000ms", s).actual, 3500);
+  EXPECT_DOUBLE_EQ(eval("latency.p99<=10s", s).actual, 7.9);
+  EXPECT_DOUBLE_EQ(eval("e2el.p50<=10s", s).actual, 5);
+  EXPECT_TRUE(judged_from_planned_send(parse_slo("ttft.p99<=1s"), s));
+  // Times that do not start at a send are the same on either clock.
+  EXPECT_EQ(eval("tpot.p99<=40ms", s).text, "tpot.p99 = 39 ms, limit <= 40 ms");
+  EXPECT_FALSE(judged_from_planned_send(parse_slo("tpot.p99<=1s"), s));
+}
+
+TEST(SloEvaluate, TheSendClockCanBeNamed) {
+  const RunSummary s = open_loop_summary();
+  SloResult r = eval("ttft_from_send.p99<=1000ms", s);
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.text, "ttft_from_send.p99 = 40.4 ms, limit <= 1000 ms");
+  EXPECT_DOUBLE_EQ(eval("latency_from_send.p99<=10s", s).actual, 3.9);
+  EXPECT_DOUBLE_EQ(eval("ttfb_from_send.p50<=1s", s).actual, 0.045);
+  r = eval("ttft_from_planned.p99<=4s", s);
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.text, "ttft_from_planned.p99 = 3.566 s, limit <= 4 s");
+  EXPECT_FALSE(judged_from_planned_send(parse_slo("ttft_from_send.p99<=1s"), s));
+  EXPECT_TRUE(judged_from_planned_send(parse_slo("ttft_from_planned.p99<=1s"), s));
+}
+
+TEST(SloEvaluate, ClosedLoopRunsKeepTheSendClock) {
+  const RunSummary s = stream_summary();
+  EXPECT_EQ(eval("ttft.p99<=1000ms", s).text, "ttft.p99 = 800 ms, limit <= 1000 ms");
+  EXPECT_EQ(eval("ttft_from_send.p99<=1000ms", s).text,
+            "ttft_from_send.p99 = 800 ms, limit <= 1000 ms");
+  const SloResult r = eval("latency_from_planned.p99<=1s", s);
+  EXPECT_FALSE(r.available);
+  EXPECT_EQ(r.text,
+            "latency_from_planned.p99 unavailable: only an open-loop run (--rate, a trace) has a "
+            "planned send; limit <= 1 s");
+  EXPECT_FALSE(judged_from_planned_send(parse_slo("ttft.p99<=1s"), s));
+}
+
+TEST(SloEvaluate, RateSustainedSaysWhatTheServerKeptUpWith) {
+  RunSummary s = open_loop_summary();
+  s.scheduled_rate = 100;
+  s.sustained_rate = 9.6;
+  SloResult r = eval("rate_sustained>=95%", s);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.text,
+            "rate_sustained = 9.6% (the server sustained 9.6 of the 100 req/s asked), "
+            "limit >= 95%");
+  s.sustained_rate = 96;
+  EXPECT_TRUE(eval("rate_sustained>=95%", s).passed);
+  EXPECT_FALSE(eval("rate_sustained>=0.97", s).passed);
+  s.succeeded = 1;
+  EXPECT_EQ(eval("rate_sustained>=95%", s).text,
+            "rate_sustained unavailable: fewer than two requests succeeded; limit >= 95%");
+  EXPECT_EQ(eval("rate_sustained>=95%").text,
+            "rate_sustained unavailable: only an open-loop run (--rate, a trace) has it; "
+            "limit >= 95%");
+}
+
 TEST(SloEvaluate, ServerMismatchUnavailableSaysWhy) {
   RunSummary s = server_summary(0, 0, 0);
   s.server.available = false;

@@ -36,6 +36,8 @@ constexpr SummaryMetricKey kSummaryMetricKeys[] = {
     {"total_tok_s_per_request", &SummaryMetrics::total_tok_s_per_request},
     {"latency_from_planned_s", &SummaryMetrics::latency_from_planned_s},
     {"ttft_from_planned_ms", &SummaryMetrics::ttft_from_planned_ms},
+    {"ttfat_from_planned_ms", &SummaryMetrics::ttfat_from_planned_ms},
+    {"ttfb_from_planned_ms", &SummaryMetrics::ttfb_from_planned_ms},
     {"schedule_lag_ms", &SummaryMetrics::schedule_lag_ms},
 };
 

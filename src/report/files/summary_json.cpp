@@ -186,6 +186,8 @@ Json open_loop_json(const ReportOptions& options, const RunInfo& info, const Run
       {"requested_rate", number_or_null(info.rate)},
       {"ramp_up", ramp},
       {"achieved_rate", number_or_null(summary.achieved_rate)},
+      {"scheduled_rate", number_or_null(summary.scheduled_rate)},
+      {"sustained_rate", number_or_null(summary.sustained_rate)},
       {"arrival", info.workload.trace.on ? "trace" : options.arrival},
       {"burstiness", number_or_null(options.burstiness)},
       {"in_flight_cap", info.parallel},
@@ -338,6 +340,8 @@ SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
   m.total_tok_s_per_request = summary_distribution(summary.total_tps_per_request, p, 1);
   m.latency_from_planned_s = summary_distribution(summary.latency_from_planned_ns, p, kNsPerS);
   m.ttft_from_planned_ms = summary_distribution(summary.ttft_from_planned_ns, p, kNsPerMs);
+  m.ttfat_from_planned_ms = summary_distribution(summary.ttfat_from_planned_ns, p, kNsPerMs);
+  m.ttfb_from_planned_ms = summary_distribution(summary.ttfb_from_planned_ns, p, kNsPerMs);
   m.schedule_lag_ms = summary_distribution(summary.schedule_lag_ns, p, kNsPerMs);
   f.metric_definitions = metric_definitions_json();
   if (info.stopped_early) {

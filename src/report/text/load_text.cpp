@@ -55,6 +55,14 @@ std::string render_load_text(const RunInfo& info, const RunSummary& summary,
     out += fmt::format("\nOpen loop: requested {:g} req/s ({} arrivals), achieved {:.2f} req/s\n",
                        info.rate, arrival, summary.achieved_rate);
   }
+  // What the server kept up with: its successful requests' ends, against the planned sends.
+  if (summary.sustained_rate > 0 && summary.scheduled_rate > 0) {
+    out += fmt::format(
+        "The server sustained {:.2f} req/s of the {:.2f} req/s the schedule asked for ({:.0f}%; "
+        "successful requests' ends against the planned sends)\n",
+        summary.sustained_rate, summary.scheduled_rate,
+        100 * summary.sustained_rate / summary.scheduled_rate);
+  }
   if (info.ramp.on() && !summary.rate_segments.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const RateSegment& seg : summary.rate_segments) {
