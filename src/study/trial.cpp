@@ -141,6 +141,8 @@ std::string trial_to_json(const TrialRecord& record) {
   put_text(line, "started", record.started);
   put_number(line, "ready_s", record.ready_s);
   put_number(line, "duration_s", record.duration_s);
+  put_number(line, "bench_s", record.bench_s);
+  put_number(line, "stop_s", record.stop_s);
   put_number(line, "objective", record.objective);
   Json metrics = Json::object();
   for (const auto& [name, value] : record.metrics) {
@@ -219,6 +221,8 @@ TrialRecord trial_from_json(std::string_view line, std::string_view where) {
   record.started = in.text("started");
   record.ready_s = in.number("ready_s");
   record.duration_s = in.number("duration_s");
+  record.bench_s = in.number("bench_s");
+  record.stop_s = in.number("stop_s");
   record.objective = in.number("objective");
   if (const Json* metrics = in.find("metrics")) {
     if (!metrics->is_object()) in.fail("'metrics' must be an object");

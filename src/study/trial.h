@@ -73,6 +73,8 @@ struct TrialRecord {
   std::string started;                    // when it started, ISO 8601
   std::optional<double> ready_s;          // from start to ready, s
   std::optional<double> duration_s;       // from start to the server's stop, s
+  std::optional<double> bench_s;          // the benchmark (every --num-runs run), s
+  std::optional<double> stop_s;           // stopping the server until it was gone, s
   std::optional<double> objective;        // the objective (median over --num-runs runs)
   std::map<std::string, double> metrics;  // "ttft.p50", "output_throughput", ...: summary values
   std::vector<TrialRun> runs;             // each benchmark run

@@ -11,12 +11,14 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "app/tune/ports.h"
 #include "llmperf_run.h"
 #include "test_process.h"
 
@@ -97,6 +99,16 @@ std::string show(const Study& study) {
                      study.process.out + "\nstderr:\n" + study.process.err + "\nledger:\n";
   for (const json& line : study.ledger) text += line.dump() + "\n";
   return text;
+}
+
+// llmperf's own warnings on stderr (spdlog's "[warning]" lines).
+std::vector<std::string> warning_lines(const std::string& err) {
+  std::vector<std::string> lines;
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("[warning]") != std::string::npos) lines.push_back(line);
+  }
+  return lines;
 }
 
 const json* trial_with(const Study& study, const std::string& label) {
@@ -350,27 +362,48 @@ TEST(TuneLifecycle, CtrlCLeavesNoServerAndResumeFinishesTheStudy) {
   EXPECT_TRUE(processes_with(marker).empty());
 }
 
-// llama.cpp's server, where it is beside the project: tune its slots (-np) and context (-c).
-// -np 0 makes it crash at start-up (SIGFPE): a start failure, recorded and skipped.
-TEST(TuneLlamaServer, TunesSlotsAndContextOfARealServer) {
+// Where llama.cpp's server and its model are ($LLMPERF_LLAMA_SERVER_DIR, the build's, the shared
+// one); empty when they are not.
+fs::path tune_llama_dir() {
   std::vector<fs::path> dirs;
   if (const char* env = std::getenv("LLMPERF_LLAMA_SERVER_DIR"); env != nullptr && *env != 0) {
     dirs.emplace_back(env);
   } else {
     dirs = {LLMPERF_LLAMA_SERVER_DIR, "/work/shared/llama-server"};
   }
-  fs::path where;
   for (const fs::path& dir : dirs) {
-    if (fs::exists(dir / "llama-server") && fs::exists(dir / "tiny-llama-spm.gguf")) where = dir;
+    if (fs::exists(dir / "llama-server") && fs::exists(dir / "tiny-llama-spm.gguf")) return dir;
   }
-  if (where.empty()) {
-    GTEST_SKIP() << "llama-server and tiny-llama-spm.gguf not found; set LLMPERF_LLAMA_SERVER_DIR";
-  }
+  return {};
+}
+
+constexpr const char* kNoLlamaServer =
+    "llama-server and tiny-llama-spm.gguf not found; set LLMPERF_LLAMA_SERVER_DIR";
+
+// llama-server on `port` ("{port}" or a number) with its slots and context as parameters.
+std::string llama_serve(const fs::path& where, const std::string& port, const std::string& marker) {
+  return (where / "llama-server").string() + " -m " + (where / "tiny-llama-spm.gguf").string() +
+         " --host 127.0.0.1 --port " + port + " -np {np} -c {ctx} -t 1 --no-webui --metrics" +
+         " --alias " + marker;
+}
+
+// Each trial's time is its server's start, its benchmark and its stop, within a second: nothing
+// waits on the side (a port of the trial's own is not waited for after its server stopped).
+void expect_time_accounted_for(const json& trial) {
+  ASSERT_TRUE(trial.contains("ready_s") && trial.contains("bench_s") && trial.contains("stop_s"))
+      << trial.dump();
+  const double parts = trial.at("ready_s").get<double>() + trial.at("bench_s").get<double>() +
+                       trial.at("stop_s").get<double>();
+  EXPECT_LT(trial.at("duration_s").get<double>(), parts + 1.0) << trial.dump();
+}
+
+// llama.cpp's server, where it is beside the project: tune its slots (-np) and context (-c).
+// -np 0 makes it crash at start-up (SIGFPE): a start failure, recorded and skipped.
+TEST(TuneLlamaServer, TunesSlotsAndContextOfARealServer) {
+  const fs::path where = tune_llama_dir();
+  if (where.empty()) GTEST_SKIP() << kNoLlamaServer;
   const std::string marker = tune_marker();
-  const std::string serve = (where / "llama-server").string() + " -m " +
-                            (where / "tiny-llama-spm.gguf").string() +
-                            " --host 127.0.0.1 --port {port} -np {np} -c {ctx} -t 1 --no-webui"
-                            " --metrics --alias " + marker;
+  const std::string serve = llama_serve(where, "{port}", marker);
   const Study study = run_tune({"--serve", serve, "--param", "np=0,2", "--param",
                                 "ctx=256,512", "--url",
                                 "http://127.0.0.1:{port}/v1/chat/completions", "--model",
@@ -389,6 +422,51 @@ TEST(TuneLlamaServer, TunesSlotsAndContextOfARealServer) {
     }
   }
   EXPECT_TRUE(study.summary.contains("best"));
+  EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
+}
+
+// Issue 37: llama.cpp's server closes each streamed answer's connection first, which leaves
+// connections in TIME_WAIT on its port for a minute after it stopped. With a port of each trial's
+// own that holds nothing up: no trial waits for it, and nothing warns.
+TEST(TuneLlamaServer, TrialsDoNotWaitForTheirServersClosedConnections) {
+  const fs::path where = tune_llama_dir();
+  if (where.empty()) GTEST_SKIP() << kNoLlamaServer;
+  const std::string marker = tune_marker();
+  const Study study = run_tune(
+      {"--serve", llama_serve(where, "{port}", marker), "--param", "np=1,2", "--param",
+       "ctx=256,512", "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker,
+       "--prompt", "Tell me a story", "--max-tokens", "8", "-n", "6", "--parallel", "2"},
+      300);
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 4u) << show(study);
+  for (const json& trial : study.ledger) {
+    EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+    expect_time_accounted_for(trial);
+  }
+  EXPECT_EQ(warning_lines(study.process.err), std::vector<std::string>{}) << study.process.err;
+  EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
+}
+
+// With the port fixed by --serve, each llama-server binds the port its predecessor left
+// connections in TIME_WAIT on. It sets SO_REUSEPORT, so it can at once: nothing waits, nothing
+// warns, and every trial is benchmarked.
+TEST(TuneLlamaServer, AFixedPortIsBoundAgainAtOnce) {
+  const fs::path where = tune_llama_dir();
+  if (where.empty()) GTEST_SKIP() << kNoLlamaServer;
+  const std::string marker = tune_marker();
+  const std::string port = std::to_string(pick_free_port());
+  const Study study = run_tune(
+      {"--serve", llama_serve(where, port, marker), "--param", "np=1,2", "--param", "ctx=512",
+       "--url", "http://127.0.0.1:" + port + "/v1/chat/completions", "--model", marker, "--prompt",
+       "Tell me a story", "--max-tokens", "8", "-n", "6", "--parallel", "2"},
+      300);
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 2u) << show(study);
+  for (const json& trial : study.ledger) {
+    EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+    expect_time_accounted_for(trial);
+  }
+  EXPECT_EQ(warning_lines(study.process.err), std::vector<std::string>{}) << study.process.err;
   EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
 }
 

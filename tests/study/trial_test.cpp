@@ -34,6 +34,8 @@ TrialRecord full_trial() {
   record.started = "2025-01-02T03:04:05Z";
   record.ready_s = 12.5;
   record.duration_s = 80.25;
+  record.bench_s = 66.5;
+  record.stop_s = 1.25;
   record.objective = 1234.5;
   record.metrics = {
       {"ttft.p50", 120.5}, {"ttft.p99", 2300}, {"output_throughput", 1234.5}, {"failed", 0}};
@@ -58,6 +60,8 @@ void expect_same(const TrialRecord& a, const TrialRecord& b) {
   EXPECT_EQ(a.started, b.started);
   EXPECT_EQ(a.ready_s, b.ready_s);
   EXPECT_EQ(a.duration_s, b.duration_s);
+  EXPECT_EQ(a.bench_s, b.bench_s);
+  EXPECT_EQ(a.stop_s, b.stop_s);
   EXPECT_EQ(a.objective, b.objective);
   EXPECT_EQ(a.metrics, b.metrics);
   ASSERT_EQ(a.runs.size(), b.runs.size());

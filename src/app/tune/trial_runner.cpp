@@ -36,7 +36,7 @@ constexpr size_t kLogTailLines = 20;
 struct UrlParts {
   std::string base;  // "http://127.0.0.1:8000"
   std::string host;
-  int port = -1;
+  int port = -1;  // the port it names, else its scheme's (80, 443)
 };
 
 UrlParts url_parts(const std::string& url) {
@@ -281,13 +281,17 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
     }
   }
   const UrlParts url = url_parts(config.url);
+  // The --url names {port} when it names the port picked for this trial; a port it names
+  // otherwise is fixed by the user, and the server's command binds that one.
+  const bool own_port = url.port <= 0 || url.port == port;
 
   ServerSpec server_spec;
   server_spec.command = record.server_command;
   server_spec.stop_command = stop_command;
   server_spec.log_path = log_path.string();
   server_spec.host = url.host.empty() ? "127.0.0.1" : url.host;
-  server_spec.port = url.port > 0 ? url.port : port;
+  server_spec.port = own_port ? port : url.port;
+  server_spec.fixed_port = !own_port;
   server_spec.stop_timeout_ms = seconds_to_ms(spec.stop_timeout_s);
   std::unique_ptr<ServerProcess> server;
   try {
@@ -300,8 +304,9 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   ready_options.timeout_ms = seconds_to_ms(spec.ready_timeout_s);
   ready_options.interrupted = [] { return interrupt_requested(); };
   const ReadyResult ready = server->wait_ready(ready_options);
+  const auto stop_server = [&] { record.stop_s = server->stop().elapsed_s; };
   const auto stop_with_tail = [&](TrialStatus status, std::string reason) {
-    server->stop();
+    stop_server();
     record.log_tail = log_tail(log_path.string(), kLogTailLines);
     return finish(status, std::move(reason));
   };
@@ -323,6 +328,7 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   std::vector<BenchOutcome> outcomes;
   std::string bench_error;
   const TemplateValues values = template_values(trial, std::to_string(port), outdir.string());
+  const int64_t bench_start_ns = now_ns();
   for (int r = 0; r < spec.num_runs && !interrupt_requested(); ++r) {
     Config run_config = config;
     if (spec.num_runs > 1) {
@@ -337,9 +343,10 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
     }
     if (results.back().probe_failed || results.back().interrupted) break;
   }
+  record.bench_s = static_cast<double>(now_ns() - bench_start_ns) / 1e9;
   record.gpu = gpu.stop();
   const std::optional<int> server_exit = server->exit_code();
-  server->stop();
+  stop_server();
 
   for (const BenchmarkResult& result : results) outcomes.push_back(judge(result, *context.objective));
   for (const BenchOutcome& outcome : outcomes) {
