@@ -135,6 +135,7 @@ std::string trial_to_json(const TrialRecord& record) {
   line["status"] = trial_status_name(record.status);
   put_text(line, "reason", record.reason);
   put_text(line, "server_command", record.server_command);
+  put_text(line, "server_command_template", record.server_command_template);
   if (!record.bench_args.empty()) line["bench_args"] = record.bench_args;
   if (record.port) line["port"] = *record.port;
   put_text(line, "dir", record.dir);
@@ -214,6 +215,7 @@ TrialRecord trial_from_json(std::string_view line, std::string_view where) {
   }
   record.reason = in.text("reason");
   record.server_command = in.text("server_command");
+  record.server_command_template = in.text("server_command_template");
   if (const std::optional<int64_t> port = in.integer("port", object)) {
     record.port = static_cast<int>(*port);
   }

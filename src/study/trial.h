@@ -67,6 +67,9 @@ struct TrialRecord {
   std::string reason;                     // why it ended so: the server's first error line, the
                                           // matching --exclude, the failed SLO; "" when none
   std::string server_command;             // the --serve command as run (substituted)
+  // The same command to paste: {port} left as it is, or the port the benchmark's --url names when
+  // it names one instead of {port}; "" in ledgers written before it was recorded.
+  std::string server_command_template;
   std::vector<std::string> bench_args;    // the benchmark's arguments (substituted)
   std::optional<int> port;                // the loopback port given as {port}
   std::string dir;                        // the trial's directory, relative to the study's

@@ -240,6 +240,51 @@ TEST(Tune, RepeatedRunsKeepTheMedianAndRunTheBetweenCommand) {
   for (int r = 0; r < 3; ++r) EXPECT_TRUE(fs::exists(dir / ("bench_run_" + std::to_string(r))));
 }
 
+// Issue 37: the best configuration's server command is shown as a user can paste it, with
+// {port} left as it is, in the text, study_summary.json (beside the command as run) and study.html.
+TEST(Tune, TheBestServerCommandLeavesThePortToTheUser) {
+  const std::string marker = tune_marker();
+  const std::string serve = std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker;
+  const Study study = run_tune({"--serve", serve, "--param", "a=1", "--url",
+                                "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker,
+                                "--prompt", "hi", "-n", "4"});
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 1u);
+  const json& best = study.summary.at("best");
+  EXPECT_EQ(best.at("server_command_template"), serve);
+  const std::string port = std::to_string(study.ledger[0].at("port").get<int>());
+  EXPECT_EQ(best.at("server_command"),
+            std::string(LLMPERF_MOCK_BIN) + " --port " + port + " --model " + marker);
+  EXPECT_EQ(study.ledger[0].at("server_command_template"), serve);
+  EXPECT_NE(study.process.out.find("  server command ({port}: the port to serve on):\n    " +
+                                   serve + "\n"),
+            std::string::npos)
+      << study.process.out;
+  EXPECT_NE(read_file((study.dir / "study.html").string()).find(serve), std::string::npos);
+  EXPECT_NE(read_file((study.dir / "study_summary.md").string()).find(serve), std::string::npos);
+}
+
+// When the --url fixes the port, the pasted command names that port where the template says
+// {port} (as `docker run -p PORT:{port} ...` would, here a shell comment), and the server's
+// command binds the fixed port in every trial.
+TEST(Tune, TheBestServerCommandNamesTheUrlsFixedPort) {
+  const std::string marker = tune_marker();
+  const std::string port = std::to_string(pick_free_port());
+  const std::string serve = std::string(LLMPERF_MOCK_BIN) + " --port " + port + " --model " +
+                            marker + " # would serve on {port}";
+  const Study study = run_tune({"--serve", serve, "--param", "a=1,2", "--url",
+                                "http://127.0.0.1:" + port + "/v1/chat/completions", "--model",
+                                marker, "--prompt", "hi", "-n", "4"});
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 2u) << show(study);
+  for (const json& trial : study.ledger) EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+  EXPECT_EQ(study.summary.at("best").at("server_command_template"),
+            std::string(LLMPERF_MOCK_BIN) + " --port " + port + " --model " + marker +
+                " # would serve on " + port);
+  EXPECT_EQ(warning_lines(study.process.err), std::vector<std::string>{}) << study.process.err;
+  EXPECT_TRUE(processes_with(marker).empty());
+}
+
 TEST(Tune, BadFlagsFailBeforeAnyServerStarts) {
   const std::string marker = tune_marker();
   const Study study = run_tune({"--serve", "sleep 30 " + marker + " {port} {typo}", "--param",
@@ -467,6 +512,9 @@ TEST(TuneLlamaServer, AFixedPortIsBoundAgainAtOnce) {
     expect_time_accounted_for(trial);
   }
   EXPECT_EQ(warning_lines(study.process.err), std::vector<std::string>{}) << study.process.err;
+  EXPECT_EQ(study.summary.at("best").at("server_command_template"),
+            study.summary.at("best").at("server_command"))
+      << "nothing to leave as {port}";
   EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
 }
 

@@ -303,6 +303,35 @@ TEST(StudyText, BestOfAMinimizedObjectiveIsTheLowest) {
   EXPECT_NE(study_line_starting(text, "Trial").find("ttft.p99 (ms)"), std::string::npos);
 }
 
+// Issue 37: the command to paste, {port} left as it is; the command as run stays in the ledger
+// and beside it in study_summary.json.
+TEST(StudyText, BestServerCommandIsTheOneToPaste) {
+  auto trials = study_report_trials();
+  trials[1].server_command = "vllm serve q --port 41001 --max-num-batched-tokens 512";
+  trials[1].server_command_template = "vllm serve q --port {port} --max-num-batched-tokens 512";
+  const std::string text = study_table(study_report_info(), trials);
+  EXPECT_NE(text.find("  server command ({port}: the port to serve on):\n"
+                      "    vllm serve q --port {port} --max-num-batched-tokens 512\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("41001"), std::string::npos) << text;
+  const auto summary = nlohmann::json::parse(study_summary_json(study_report_info(), trials));
+  EXPECT_EQ(summary["best"]["server_command_template"],
+            "vllm serve q --port {port} --max-num-batched-tokens 512");
+  EXPECT_EQ(summary["best"]["server_command"],
+            "vllm serve q --port 41001 --max-num-batched-tokens 512");
+  EXPECT_NE(study_summary_markdown(study_report_info(), trials)
+                .find("The server command (`{port}`: the port to serve on):\n\n```sh\n"
+                      "vllm serve q --port {port} --max-num-batched-tokens 512\n```\n"),
+            std::string::npos);
+  // A port the --url fixed is in the template already: nothing to say about {port}.
+  trials[1].server_command_template = "vllm serve q --port 8000 --max-num-batched-tokens 512";
+  EXPECT_NE(study_table(study_report_info(), trials)
+                .find("  server command:\n    vllm serve q --port 8000 --max-num-batched-tokens "
+                      "512\n"),
+            std::string::npos);
+}
+
 TEST(StudyText, TiesGoToTheLowerIndex) {
   auto trials = study_report_trials();
   trials[4].objective = 1200;       // trial 4 ties trial 1

@@ -28,6 +28,7 @@ TrialRecord full_trial() {
   record.status = TrialStatus::kSloViolated;
   record.reason = "ttft.p99 = 2300 ms, limit <= 2000 ms";
   record.server_command = "vllm serve m --port 41234 --max-num-batched-tokens 64";
+  record.server_command_template = "vllm serve m --port {port} --max-num-batched-tokens 64";
   record.bench_args = {"--url", "http://127.0.0.1:41234/v1/chat/completions", "-n", "300"};
   record.port = 41234;
   record.dir = "trial_3_3-enable-64";
@@ -54,6 +55,7 @@ void expect_same(const TrialRecord& a, const TrialRecord& b) {
   EXPECT_EQ(a.status, b.status);
   EXPECT_EQ(a.reason, b.reason);
   EXPECT_EQ(a.server_command, b.server_command);
+  EXPECT_EQ(a.server_command_template, b.server_command_template);
   EXPECT_EQ(a.bench_args, b.bench_args);
   EXPECT_EQ(a.port, b.port);
   EXPECT_EQ(a.dir, b.dir);

@@ -36,7 +36,8 @@ constexpr size_t kLogTailLines = 20;
 struct UrlParts {
   std::string base;  // "http://127.0.0.1:8000"
   std::string host;
-  int port = -1;  // the port it names, else its scheme's (80, 443)
+  int port = -1;            // the port it names, else its scheme's (80, 443)
+  bool port_named = false;  // the URL names its port ("http://x:8000/", not "http://x/")
 };
 
 UrlParts url_parts(const std::string& url) {
@@ -49,7 +50,8 @@ UrlParts url_parts(const std::string& url) {
     char* port = nullptr;
     curl_url_get(handle, CURLUPART_SCHEME, &scheme, 0);
     curl_url_get(handle, CURLUPART_HOST, &host, 0);
-    curl_url_get(handle, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
+    parts.port_named = curl_url_get(handle, CURLUPART_PORT, &port, 0) == CURLUE_OK;
+    if (port == nullptr) curl_url_get(handle, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
     if (scheme != nullptr && host != nullptr) {
       parts.host = host;
       parts.port = port != nullptr ? std::atoi(port) : -1;
@@ -284,6 +286,13 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   // The --url names {port} when it names the port picked for this trial; a port it names
   // otherwise is fixed by the user, and the server's command binds that one.
   const bool own_port = url.port <= 0 || url.port == port;
+  // The command to paste: the port as the user gave it ({port} or the --url's), the rest as run.
+  // (The same names as the command that ran: it cannot throw.)
+  record.server_command_template = substitute(
+      spec.serve,
+      template_values(trial, url.port_named && !own_port ? std::to_string(url.port) : "{port}",
+                      outdir.string()),
+      "--serve");
 
   ServerSpec server_spec;
   server_spec.command = record.server_command;

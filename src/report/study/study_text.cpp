@@ -36,8 +36,11 @@ std::string best_block(const StudyView& view) {
   out += fmt::format("  {}: {}\n", info.objective, objective_text(info, best.objective));
   if (view.halving) out += fmt::format("  rung: {}\n", best.rung);
   if (!view.best_note.empty()) out += "  note: " + view.best_note + "\n";
-  out += "  server command:\n    " +
-         (best.server_command.empty() ? std::string("(not recorded)") : best.server_command) + "\n";
+  const std::string command = paste_command(best);
+  out += fmt::format(
+      "  server command{}:\n    {}\n",
+      command.find("{port}") != std::string::npos ? " ({port}: the port to serve on)" : "",
+      command);
   return out;
 }
 

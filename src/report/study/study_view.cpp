@@ -217,6 +217,11 @@ std::string objective_heading(const StudyInfo& info) {
   return info.unit.empty() ? info.objective : fmt::format("{} ({})", info.objective, info.unit);
 }
 
+std::string paste_command(const TrialRecord& record) {
+  if (!record.server_command_template.empty()) return record.server_command_template;
+  return record.server_command.empty() ? "(not recorded)" : record.server_command;
+}
+
 std::string objective_text(const StudyInfo& info, std::optional<double> value) {
   const std::string number = format_number(value);
   return number == "-" || info.unit.empty() ? number : number + " " + info.unit;

@@ -92,6 +92,11 @@ std::string study_param_value(const TrialRecord& record, const std::string& name
 // "output_throughput (tok/s)": the objective with its unit.
 std::string objective_heading(const StudyInfo& info);
 
+// The server command of `record` to paste: server_command_template (with {port}, or the --url's
+// port), else (a ledger written before it was recorded) the command as run; "(not recorded)"
+// when there is neither.
+std::string paste_command(const TrialRecord& record);
+
 // "1234.5 tok/s", "-" when absent.
 std::string objective_text(const StudyInfo& info, std::optional<double> value);
 
