@@ -45,7 +45,8 @@ bool trial_status_final(TrialStatus status);
 // One benchmark run of a trial (a sweep or --num-runs gives several).
 struct TrialRun {
   std::string name;                 // the run's name, e.g. "parallel_100_number_300"
-  std::optional<double> objective;  // the objective's value in this run
+  std::optional<double> objective;  // the objective's value in this run (--search: the probe's
+                                    // rate or concurrency)
   std::optional<bool> passed_slo;   // every --slo met (absent without --slo)
 };
 
@@ -78,7 +79,9 @@ struct TrialRecord {
   std::optional<double> duration_s;       // from start to the server's stop, s
   std::optional<double> bench_s;          // the benchmark (every --num-runs run), s
   std::optional<double> stop_s;           // stopping the server until it was gone, s
-  std::optional<double> objective;        // the objective (median over --num-runs runs)
+  // The objective (median over --num-runs runs); with --search, the search's answer: the highest
+  // rate or concurrency that met every --slo.
+  std::optional<double> objective;
   std::map<std::string, double> metrics;  // "ttft.p50", "output_throughput", ...: summary values
   std::vector<TrialRun> runs;             // each benchmark run
   std::vector<GpuMemory> gpu;             // peak memory per GPU (empty without nvidia-smi)

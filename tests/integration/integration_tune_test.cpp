@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -283,6 +284,50 @@ TEST(Tune, TheBestServerCommandNamesTheUrlsFixedPort) {
                 " # would serve on " + port);
   EXPECT_EQ(warning_lines(study.process.err), std::vector<std::string>{}) << study.process.err;
   EXPECT_TRUE(processes_with(marker).empty());
+}
+
+// Item 0 of issue 37: a trial that runs --search has the search's answer as its objective (the
+// highest concurrency meeting every --slo, in its unit), and its best probe's metrics. Here one
+// trial's SLO passes every probe (the answer is HI) and the other's none.
+TEST(Tune, ATrialThatSearchesHasItsAnswerAsItsObjective) {
+  const std::string marker = tune_marker();
+  const Study study = run_tune(
+      {"--serve", std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker, "--param",
+       "limit=0.001,60000", "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model",
+       marker, "--prompt", "hi", "-n", "4", "--search", "parallel", "--search-range", "1", "3",
+       "--slo", "ttft.p99<={limit}ms"});
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 2u) << show(study);
+  EXPECT_EQ(study.summary.at("study").at("objective").at("name"), "search.parallel");
+  EXPECT_EQ(study.summary.at("study").at("objective").at("unit"), "concurrency");
+
+  const json& none = study.ledger[0];  // 1 µs of TTFT: no probe passes
+  EXPECT_EQ(none.at("status"), "slo_violated") << none.dump();
+  EXPECT_FALSE(none.contains("objective")) << none.dump();
+  EXPECT_NE(none.value("reason", "")
+                .find("--search: no value met every --slo; the lowest "
+                      "tried, 1, failed --slo 'ttft.p99<=0.001ms'"),
+            std::string::npos)
+      << none.dump();
+  EXPECT_EQ(none.at("metrics").at("concurrency"), 1) << "the lowest probe's figures";
+
+  const json& all = study.ledger[1];  // a minute: every probe passes, the answer is HI
+  EXPECT_EQ(all.at("status"), "ok") << all.dump();
+  EXPECT_EQ(all.at("objective"), 3) << all.dump();
+  EXPECT_EQ(all.at("metrics").at("concurrency"), 3) << "the best probe's figures";
+  EXPECT_EQ(all.at("metrics").at("completed"), 4);
+  double highest_passing = 0;
+  for (const json& run : all.at("runs")) {
+    if (run.at("passed_slo"))
+      highest_passing = std::max(highest_passing, run.at("objective").get<double>());
+  }
+  EXPECT_EQ(highest_passing, 3) << all.dump();
+  EXPECT_EQ(study.summary.at("best").at("objective"), 3);
+  EXPECT_NE(study.process.out.find(": ok, search.parallel 3 concurrency,"), std::string::npos)
+      << study.process.out;
+  EXPECT_NE(study.process.out.find("the highest concurrency that met every --slo"),
+            std::string::npos)
+      << study.process.out;
 }
 
 TEST(Tune, BadFlagsFailBeforeAnyServerStarts) {

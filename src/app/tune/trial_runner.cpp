@@ -134,6 +134,7 @@ struct BenchOutcome {
   const RunResult* chosen = nullptr;
   std::optional<double> objective;
   bool passed = false;  // the chosen run met every --slo
+  std::string unmet;    // --search without an answer: why (the chosen run is the lowest probe)
 };
 
 BenchOutcome judge(const BenchmarkResult& result, const Objective& objective) {
@@ -185,6 +186,36 @@ std::string slo_reason(const RunResult& run) {
     if (!outcome.passed) return fmt::format("--slo '{}': {}", slo.expression, outcome.text);
   }
   return "an --slo was violated";
+}
+
+// A --search benchmark: its answer (the highest value whose probe met every --slo) is the
+// objective, and the probe that found it gives the metrics. Without an answer, the lowest value
+// tried stands for it and `unmet` says why. The probes are judged as the search judged them (a
+// probe stopped early fails); they ran in the order of the runs.
+BenchOutcome judge_search(const BenchmarkResult& result, const SearchOutcome& search) {
+  BenchOutcome out;
+  std::optional<size_t> lowest;
+  for (size_t i = 0; i < result.runs.size() && i < search.probes.size(); ++i) {
+    const SearchProbe& probe = search.probes[i];
+    TrialRun entry;
+    entry.name = fs::path(result.runs[i].info.output_dir).filename().string();
+    entry.objective = probe.value;
+    entry.passed_slo = probe.passed;
+    out.runs.push_back(entry);
+    if (search.best && probe.passed && probe.value == *search.best) {
+      out.chosen = &result.runs[i];
+      out.objective = search.best;
+      out.passed = true;
+    }
+    if (!lowest || probe.value < search.probes[*lowest].value) lowest = i;
+  }
+  if (out.chosen != nullptr || !lowest) return out;
+  const RunResult& run = result.runs[*lowest];
+  out.chosen = &run;
+  out.unmet = fmt::format("--search: no value met every --slo; the lowest tried, {:g}, {}",
+                          search.probes[*lowest].value,
+                          run.info.stopped_early ? "stopped early" : "failed " + slo_reason(run));
+  return out;
 }
 
 void set_status(TrialRecord& record, TrialStatus status, std::string reason) {
@@ -357,7 +388,10 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   const std::optional<int> server_exit = server->exit_code();
   stop_server();
 
-  for (const BenchmarkResult& result : results) outcomes.push_back(judge(result, *context.objective));
+  for (const BenchmarkResult& result : results) {
+    outcomes.push_back(result.search ? judge_search(result, *result.search)
+                                     : judge(result, *context.objective));
+  }
   for (const BenchOutcome& outcome : outcomes) {
     record.runs.insert(record.runs.end(), outcome.runs.begin(), outcome.runs.end());
   }
@@ -384,6 +418,10 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   }
   if (order.empty()) {
     const BenchOutcome& last = outcomes.back();
+    if (!last.unmet.empty() && last.chosen->summary.succeeded > 0) {
+      fill_metrics(*last.chosen, record.metrics);
+      return finish(TrialStatus::kSloViolated, last.unmet);
+    }
     return finish(TrialStatus::kBenchFailed,
                   last.chosen != nullptr ? failure_reason(*last.chosen) : "the benchmark ran no run");
   }

@@ -92,6 +92,7 @@ std::string study_headline(const StudyView& view) {
   if (!view.rows.empty()) text += " (" + status_counts(view.rows) + ")";
   text += fmt::format("; objective {}, {}", objective_heading(info),
                       info.maximize ? "higher is better" : "lower is better");
+  if (const std::string note = objective_note(info); !note.empty()) text += " (" + note + ")";
   if (!info.strategy.empty()) text += "; strategy " + info.strategy;
   if (info.strategy.rfind("random", 0) == 0) text += fmt::format(", seed {}", info.seed);
   return text;
