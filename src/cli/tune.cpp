@@ -53,7 +53,8 @@ TuneCli parse_tune(int argc, const char* const* argv) {
   app.add_option("--objective", spec.objective,
                  "What to optimise: METRIC[.STAT][:max|:min], METRIC as in --slo (e.g. "
                  "output_throughput, ttft.p99, goodput). Rates default to max, the rest to min. "
-                 "Only trials that meet every --slo can be best")
+                 "Only trials that meet every --slo can be best. With the benchmark's --search, "
+                 "each trial's objective is its search's answer instead")
       ->capture_default_str();
   app.add_option("--exclude", spec.excludes,
                  "Skip combinations known to be invalid before starting them, e.g. "

@@ -65,6 +65,12 @@ std::string read_file(const fs::path& path) {
 
 }  // namespace
 
+SearchObjective search_objective(std::string_view search) {
+  return {fmt::format("search.{}", search), search == "rate" ? "req/s" : "concurrency"};
+}
+
+bool is_search_objective(std::string_view objective) { return objective.rfind("search.", 0) == 0; }
+
 nlohmann::ordered_json study_info_to_json(const StudyInfo& info) {
   nlohmann::ordered_json json;
   json["schema"] = kStudySchema;

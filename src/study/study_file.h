@@ -37,6 +37,19 @@ struct StudyInfo {
   std::vector<HalvingRung> rungs;  // successive halving's rungs; empty for other strategies
 };
 
+// The objective of a study whose benchmark runs --search: each trial's objective is its search's
+// answer, the highest value that met every --slo, always maximised. `search` is --search's
+// value: "rate" gives {"search.rate", "req/s"}, "parallel" {"search.parallel", "concurrency"}.
+struct SearchObjective {
+  std::string name;  // StudyInfo::objective
+  std::string unit;  // StudyInfo::unit
+};
+SearchObjective search_objective(std::string_view search);
+
+// Whether a study's objective (StudyInfo::objective) is a search's answer: "search.rate",
+// "search.parallel".
+bool is_search_objective(std::string_view objective);
+
 // study.json's object (its fields in a fixed order), and back. The reader checks the schema and
 // throws std::invalid_argument naming study.json and the field that is wrong; unknown fields are
 // ignored and missing optional ones keep their defaults (without an "objective", the spec's

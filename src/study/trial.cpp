@@ -135,12 +135,15 @@ std::string trial_to_json(const TrialRecord& record) {
   line["status"] = trial_status_name(record.status);
   put_text(line, "reason", record.reason);
   put_text(line, "server_command", record.server_command);
+  put_text(line, "server_command_template", record.server_command_template);
   if (!record.bench_args.empty()) line["bench_args"] = record.bench_args;
   if (record.port) line["port"] = *record.port;
   put_text(line, "dir", record.dir);
   put_text(line, "started", record.started);
   put_number(line, "ready_s", record.ready_s);
   put_number(line, "duration_s", record.duration_s);
+  put_number(line, "bench_s", record.bench_s);
+  put_number(line, "stop_s", record.stop_s);
   put_number(line, "objective", record.objective);
   Json metrics = Json::object();
   for (const auto& [name, value] : record.metrics) {
@@ -212,6 +215,7 @@ TrialRecord trial_from_json(std::string_view line, std::string_view where) {
   }
   record.reason = in.text("reason");
   record.server_command = in.text("server_command");
+  record.server_command_template = in.text("server_command_template");
   if (const std::optional<int64_t> port = in.integer("port", object)) {
     record.port = static_cast<int>(*port);
   }
@@ -219,6 +223,8 @@ TrialRecord trial_from_json(std::string_view line, std::string_view where) {
   record.started = in.text("started");
   record.ready_s = in.number("ready_s");
   record.duration_s = in.number("duration_s");
+  record.bench_s = in.number("bench_s");
+  record.stop_s = in.number("stop_s");
   record.objective = in.number("objective");
   if (const Json* metrics = in.find("metrics")) {
     if (!metrics->is_object()) in.fail("'metrics' must be an object");

@@ -45,7 +45,8 @@ bool trial_status_final(TrialStatus status);
 // One benchmark run of a trial (a sweep or --num-runs gives several).
 struct TrialRun {
   std::string name;                 // the run's name, e.g. "parallel_100_number_300"
-  std::optional<double> objective;  // the objective's value in this run
+  std::optional<double> objective;  // the objective's value in this run (--search: the probe's
+                                    // rate or concurrency)
   std::optional<bool> passed_slo;   // every --slo met (absent without --slo)
 };
 
@@ -67,13 +68,20 @@ struct TrialRecord {
   std::string reason;                     // why it ended so: the server's first error line, the
                                           // matching --exclude, the failed SLO; "" when none
   std::string server_command;             // the --serve command as run (substituted)
+  // The same command to paste: {port} left as it is, or the port the benchmark's --url names when
+  // it names one instead of {port}; "" in ledgers written before it was recorded.
+  std::string server_command_template;
   std::vector<std::string> bench_args;    // the benchmark's arguments (substituted)
   std::optional<int> port;                // the loopback port given as {port}
   std::string dir;                        // the trial's directory, relative to the study's
   std::string started;                    // when it started, ISO 8601
   std::optional<double> ready_s;          // from start to ready, s
   std::optional<double> duration_s;       // from start to the server's stop, s
-  std::optional<double> objective;        // the objective (median over --num-runs runs)
+  std::optional<double> bench_s;          // the benchmark (every --num-runs run), s
+  std::optional<double> stop_s;           // stopping the server until it was gone, s
+  // The objective (median over --num-runs runs); with --search, the search's answer: the highest
+  // rate or concurrency that met every --slo.
+  std::optional<double> objective;
   std::map<std::string, double> metrics;  // "ttft.p50", "output_throughput", ...: summary values
   std::vector<TrialRun> runs;             // each benchmark run
   std::vector<GpuMemory> gpu;             // peak memory per GPU (empty without nvidia-smi)

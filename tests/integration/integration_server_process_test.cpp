@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <netinet/in.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -452,6 +453,155 @@ TEST(ServerPorts, PickedPortIsFreeUntilSomethingListens) {
   EXPECT_TRUE(port_is_free(port));
   EXPECT_FALSE(port_is_free(0));
   EXPECT_FALSE(port_is_free(70000));
+}
+
+// A socket on 127.0.0.1:`port` bound with these options (-1 when it cannot be bound).
+int sp_bound_socket(int port, bool reuse_address, bool reuse_port) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const int on = 1;
+  if (reuse_address) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  if (reuse_port) setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// What an HTTP server leaves on its port when it closes a kept-alive connection first (as
+// llama.cpp's does after each streamed answer): a listener bound with these options accepts one
+// connection and closes it, the client closes its end, and the listener is closed. The server's
+// end of the connection stays in TIME_WAIT for 60 s. False when it did not come to that.
+bool sp_leave_server_time_wait(int port, bool reuse_address, bool reuse_port) {
+  const int listener = sp_bound_socket(port, reuse_address, reuse_port);
+  if (listener < 0 || listen(listener, 1) != 0) return false;
+  const int client = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bool done = connect(client, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+  const int accepted = done ? accept4(listener, nullptr, nullptr, SOCK_CLOEXEC) : -1;
+  if (accepted >= 0) close(accepted);  // the server closes first
+  char byte = 0;
+  done = done && accepted >= 0 && recv(client, &byte, 1, 0) == 0;  // its FIN reached the client
+  close(client);
+  close(listener);
+  return done && sp_eventually([&] { return port_sockets(port).time_wait > 0; }, 10'000);
+}
+
+// A server's TIME_WAIT blocks a bind as servers bind theirs only when the server set neither
+// SO_REUSEADDR nor SO_REUSEPORT (which its accepted connections inherit). llama.cpp's server sets
+// SO_REUSEPORT: its next start binds the port at once, and so does port_is_free's probe.
+TEST(ServerPorts, TimeWaitBlocksTheBindOnlyAfterAServerWithoutReuseOptions) {
+  {
+    const int port = pick_free_port();
+    ASSERT_TRUE(sp_leave_server_time_wait(port, false, true));  // as llama.cpp
+    EXPECT_EQ(port_sockets(port).listening, 0);
+    EXPECT_TRUE(port_is_free(port));
+    const int next = sp_bound_socket(port, false, true);  // the next llama-server's bind
+    EXPECT_GE(next, 0);
+    close(next);
+  }
+  {
+    const int port = pick_free_port();
+    ASSERT_TRUE(sp_leave_server_time_wait(port, true, false));  // as uvicorn (vLLM, SGLang)
+    EXPECT_TRUE(port_is_free(port));
+  }
+  {
+    const int port = pick_free_port();
+    ASSERT_TRUE(sp_leave_server_time_wait(port, false, false));  // a server without options
+    EXPECT_GT(port_sockets(port).time_wait, 0);
+    EXPECT_EQ(port_sockets(port).listening, 0);
+    EXPECT_FALSE(port_is_free(port));
+    EXPECT_LT(sp_bound_socket(port, false, false), 0);  // its next start would be refused
+  }
+}
+
+TEST(ServerPorts, AListenerWithReusePortStillMakesThePortBusy) {
+  const int port = pick_free_port();
+  const int fd = sp_bound_socket(port, true, true);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(listen(fd, 1), 0);
+  EXPECT_EQ(port_sockets(port).listening, 1);
+  EXPECT_FALSE(port_is_free(port));  // a bind with SO_REUSEPORT alone would share it
+  close(fd);
+  EXPECT_TRUE(port_is_free(port));
+}
+
+// A port picked for the trial: what its server's closed connections leave in TIME_WAIT does not
+// matter (the next trial gets another port), so stop() does not wait for it.
+TEST_F(ServerProcessTest, StopDoesNotWaitForTimeWaitOnAPortOfItsOwn) {
+  const int port = pick_free_port();
+  ASSERT_TRUE(sp_leave_server_time_wait(port, false, false));
+  ServerProcess server(spec(script("idle.sh", "exec sleep 1000\n"), port));
+  const StopResult stopped = server.stop();
+  EXPECT_TRUE(stopped.gone);
+  EXPECT_TRUE(stopped.port_free);
+  EXPECT_GT(port_sockets(port).time_wait, 0) << "stop() waited for TIME_WAIT to end";
+  EXPECT_EQ(log().find("TIME_WAIT"), std::string::npos) << log();
+}
+
+TEST_F(ServerProcessTest, AListenerLeftOnThePortIsReported) {
+  const int port = pick_free_port();
+  const int fd = sp_bound_socket(port, false, false);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(listen(fd, 1), 0);  // not the server's: something else listens there
+  ServerProcess server(spec(script("idle.sh", "exec sleep 1000\n"), port));
+  const StopResult stopped = server.stop();
+  close(fd);
+  EXPECT_TRUE(stopped.gone);
+  EXPECT_FALSE(stopped.port_free);
+}
+
+// A port the user's command fixes is bound again by the next server: stop() waits until it could
+// be, and says why in server.log. Here a socket bound without options (listening to nothing)
+// holds the port until the test closes it.
+TEST_F(ServerProcessTest, StopWaitsUntilAFixedPortCanBeBoundAgain) {
+  const int port = pick_free_port();
+  const int holder = sp_bound_socket(port, false, false);
+  ASSERT_GE(holder, 0);
+  ServerSpec fixed = spec(script("idle.sh", "exec sleep 1000\n"), port);
+  fixed.fixed_port = true;
+  ServerProcess server(fixed);
+  std::atomic<bool> returned{false};
+  StopResult stopped;
+  std::thread stopper([&] {
+    stopped = server.stop();
+    returned = true;
+  });
+  const bool said_why = log_has(fmt::format("[llmperf] stop: port {} is fixed by --serve", port));
+  const bool waited = !returned;
+  close(holder);
+  stopper.join();
+  ASSERT_TRUE(said_why) << log();
+  EXPECT_TRUE(waited) << "stop() returned while the port could not be bound";
+  EXPECT_TRUE(stopped.gone);
+  EXPECT_TRUE(stopped.port_free);
+  EXPECT_NE(log().find(fmt::format("[llmperf] stop: port {} can be bound again after", port)),
+            std::string::npos)
+      << log();
+}
+
+// The same after a server that set no reuse option: its connections in TIME_WAIT hold the port
+// for up to 60 s, and the log says so (here with a shorter wait, which then ends in a warning).
+TEST_F(ServerProcessTest, StopSaysThatTimeWaitHoldsAFixedPort) {
+  const int port = pick_free_port();
+  ASSERT_TRUE(sp_leave_server_time_wait(port, false, false));
+  ServerSpec fixed = spec(script("idle.sh", "exec sleep 1000\n"), port);
+  fixed.fixed_port = true;
+  fixed.port_free_timeout_ms = 200;
+  ServerProcess server(fixed);
+  const StopResult stopped = server.stop();
+  EXPECT_TRUE(stopped.gone);
+  EXPECT_FALSE(stopped.port_free);
+  EXPECT_NE(log().find("connection(s) that the server closed are in TIME_WAIT on it"),
+            std::string::npos)
+      << log();
 }
 
 // llama.cpp's server, where it is beside the project: a real start failure and a real start.

@@ -6,17 +6,20 @@
 #include <dirent.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "app/tune/ports.h"
 #include "llmperf_run.h"
 #include "test_process.h"
 
@@ -97,6 +100,16 @@ std::string show(const Study& study) {
                      study.process.out + "\nstderr:\n" + study.process.err + "\nledger:\n";
   for (const json& line : study.ledger) text += line.dump() + "\n";
   return text;
+}
+
+// llmperf's own warnings on stderr (spdlog's "[warning]" lines).
+std::vector<std::string> warning_lines(const std::string& err) {
+  std::vector<std::string> lines;
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("[warning]") != std::string::npos) lines.push_back(line);
+  }
+  return lines;
 }
 
 const json* trial_with(const Study& study, const std::string& label) {
@@ -228,6 +241,95 @@ TEST(Tune, RepeatedRunsKeepTheMedianAndRunTheBetweenCommand) {
   for (int r = 0; r < 3; ++r) EXPECT_TRUE(fs::exists(dir / ("bench_run_" + std::to_string(r))));
 }
 
+// Issue 37: the best configuration's server command is shown as a user can paste it, with
+// {port} left as it is, in the text, study_summary.json (beside the command as run) and study.html.
+TEST(Tune, TheBestServerCommandLeavesThePortToTheUser) {
+  const std::string marker = tune_marker();
+  const std::string serve = std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker;
+  const Study study = run_tune({"--serve", serve, "--param", "a=1", "--url",
+                                "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker,
+                                "--prompt", "hi", "-n", "4"});
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 1u);
+  const json& best = study.summary.at("best");
+  EXPECT_EQ(best.at("server_command_template"), serve);
+  const std::string port = std::to_string(study.ledger[0].at("port").get<int>());
+  EXPECT_EQ(best.at("server_command"),
+            std::string(LLMPERF_MOCK_BIN) + " --port " + port + " --model " + marker);
+  EXPECT_EQ(study.ledger[0].at("server_command_template"), serve);
+  EXPECT_NE(study.process.out.find("  server command ({port}: the port to serve on):\n    " +
+                                   serve + "\n"),
+            std::string::npos)
+      << study.process.out;
+  EXPECT_NE(read_file((study.dir / "study.html").string()).find(serve), std::string::npos);
+  EXPECT_NE(read_file((study.dir / "study_summary.md").string()).find(serve), std::string::npos);
+}
+
+// When the --url fixes the port, the pasted command names that port where the template says
+// {port} (as `docker run -p PORT:{port} ...` would, here a shell comment), and the server's
+// command binds the fixed port in every trial.
+TEST(Tune, TheBestServerCommandNamesTheUrlsFixedPort) {
+  const std::string marker = tune_marker();
+  const std::string port = std::to_string(pick_free_port());
+  const std::string serve = std::string(LLMPERF_MOCK_BIN) + " --port " + port + " --model " +
+                            marker + " # would serve on {port}";
+  const Study study = run_tune({"--serve", serve, "--param", "a=1,2", "--url",
+                                "http://127.0.0.1:" + port + "/v1/chat/completions", "--model",
+                                marker, "--prompt", "hi", "-n", "4"});
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 2u) << show(study);
+  for (const json& trial : study.ledger) EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+  EXPECT_EQ(study.summary.at("best").at("server_command_template"),
+            std::string(LLMPERF_MOCK_BIN) + " --port " + port + " --model " + marker +
+                " # would serve on " + port);
+  EXPECT_EQ(warning_lines(study.process.err), std::vector<std::string>{}) << study.process.err;
+  EXPECT_TRUE(processes_with(marker).empty());
+}
+
+// Item 0 of issue 37: a trial that runs --search has the search's answer as its objective (the
+// highest concurrency meeting every --slo, in its unit), and its best probe's metrics. Here one
+// trial's SLO passes every probe (the answer is HI) and the other's none.
+TEST(Tune, ATrialThatSearchesHasItsAnswerAsItsObjective) {
+  const std::string marker = tune_marker();
+  const Study study = run_tune(
+      {"--serve", std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker, "--param",
+       "limit=0.001,60000", "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model",
+       marker, "--prompt", "hi", "-n", "4", "--search", "parallel", "--search-range", "1", "3",
+       "--slo", "ttft.p99<={limit}ms"});
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 2u) << show(study);
+  EXPECT_EQ(study.summary.at("study").at("objective").at("name"), "search.parallel");
+  EXPECT_EQ(study.summary.at("study").at("objective").at("unit"), "concurrency");
+
+  const json& none = study.ledger[0];  // 1 µs of TTFT: no probe passes
+  EXPECT_EQ(none.at("status"), "slo_violated") << none.dump();
+  EXPECT_FALSE(none.contains("objective")) << none.dump();
+  EXPECT_NE(none.value("reason", "")
+                .find("--search: no value met every --slo; the lowest "
+                      "tried, 1, failed --slo 'ttft.p99<=0.001ms'"),
+            std::string::npos)
+      << none.dump();
+  EXPECT_EQ(none.at("metrics").at("concurrency"), 1) << "the lowest probe's figures";
+
+  const json& all = study.ledger[1];  // a minute: every probe passes, the answer is HI
+  EXPECT_EQ(all.at("status"), "ok") << all.dump();
+  EXPECT_EQ(all.at("objective"), 3) << all.dump();
+  EXPECT_EQ(all.at("metrics").at("concurrency"), 3) << "the best probe's figures";
+  EXPECT_EQ(all.at("metrics").at("completed"), 4);
+  double highest_passing = 0;
+  for (const json& run : all.at("runs")) {
+    if (run.at("passed_slo"))
+      highest_passing = std::max(highest_passing, run.at("objective").get<double>());
+  }
+  EXPECT_EQ(highest_passing, 3) << all.dump();
+  EXPECT_EQ(study.summary.at("best").at("objective"), 3);
+  EXPECT_NE(study.process.out.find(": ok, search.parallel 3 concurrency,"), std::string::npos)
+      << study.process.out;
+  EXPECT_NE(study.process.out.find("the highest concurrency that met every --slo"),
+            std::string::npos)
+      << study.process.out;
+}
+
 TEST(Tune, BadFlagsFailBeforeAnyServerStarts) {
   const std::string marker = tune_marker();
   const Study study = run_tune({"--serve", "sleep 30 " + marker + " {port} {typo}", "--param",
@@ -350,27 +452,48 @@ TEST(TuneLifecycle, CtrlCLeavesNoServerAndResumeFinishesTheStudy) {
   EXPECT_TRUE(processes_with(marker).empty());
 }
 
-// llama.cpp's server, where it is beside the project: tune its slots (-np) and context (-c).
-// -np 0 makes it crash at start-up (SIGFPE): a start failure, recorded and skipped.
-TEST(TuneLlamaServer, TunesSlotsAndContextOfARealServer) {
+// Where llama.cpp's server and its model are ($LLMPERF_LLAMA_SERVER_DIR, the build's, the shared
+// one); empty when they are not.
+fs::path tune_llama_dir() {
   std::vector<fs::path> dirs;
   if (const char* env = std::getenv("LLMPERF_LLAMA_SERVER_DIR"); env != nullptr && *env != 0) {
     dirs.emplace_back(env);
   } else {
     dirs = {LLMPERF_LLAMA_SERVER_DIR, "/work/shared/llama-server"};
   }
-  fs::path where;
   for (const fs::path& dir : dirs) {
-    if (fs::exists(dir / "llama-server") && fs::exists(dir / "tiny-llama-spm.gguf")) where = dir;
+    if (fs::exists(dir / "llama-server") && fs::exists(dir / "tiny-llama-spm.gguf")) return dir;
   }
-  if (where.empty()) {
-    GTEST_SKIP() << "llama-server and tiny-llama-spm.gguf not found; set LLMPERF_LLAMA_SERVER_DIR";
-  }
+  return {};
+}
+
+constexpr const char* kNoLlamaServer =
+    "llama-server and tiny-llama-spm.gguf not found; set LLMPERF_LLAMA_SERVER_DIR";
+
+// llama-server on `port` ("{port}" or a number) with its slots and context as parameters.
+std::string llama_serve(const fs::path& where, const std::string& port, const std::string& marker) {
+  return (where / "llama-server").string() + " -m " + (where / "tiny-llama-spm.gguf").string() +
+         " --host 127.0.0.1 --port " + port + " -np {np} -c {ctx} -t 1 --no-webui --metrics" +
+         " --alias " + marker;
+}
+
+// Each trial's time is its server's start, its benchmark and its stop, within a second: nothing
+// waits on the side (a port of the trial's own is not waited for after its server stopped).
+void expect_time_accounted_for(const json& trial) {
+  ASSERT_TRUE(trial.contains("ready_s") && trial.contains("bench_s") && trial.contains("stop_s"))
+      << trial.dump();
+  const double parts = trial.at("ready_s").get<double>() + trial.at("bench_s").get<double>() +
+                       trial.at("stop_s").get<double>();
+  EXPECT_LT(trial.at("duration_s").get<double>(), parts + 1.0) << trial.dump();
+}
+
+// llama.cpp's server, where it is beside the project: tune its slots (-np) and context (-c).
+// -np 0 makes it crash at start-up (SIGFPE): a start failure, recorded and skipped.
+TEST(TuneLlamaServer, TunesSlotsAndContextOfARealServer) {
+  const fs::path where = tune_llama_dir();
+  if (where.empty()) GTEST_SKIP() << kNoLlamaServer;
   const std::string marker = tune_marker();
-  const std::string serve = (where / "llama-server").string() + " -m " +
-                            (where / "tiny-llama-spm.gguf").string() +
-                            " --host 127.0.0.1 --port {port} -np {np} -c {ctx} -t 1 --no-webui"
-                            " --metrics --alias " + marker;
+  const std::string serve = llama_serve(where, "{port}", marker);
   const Study study = run_tune({"--serve", serve, "--param", "np=0,2", "--param",
                                 "ctx=256,512", "--url",
                                 "http://127.0.0.1:{port}/v1/chat/completions", "--model",
@@ -389,6 +512,54 @@ TEST(TuneLlamaServer, TunesSlotsAndContextOfARealServer) {
     }
   }
   EXPECT_TRUE(study.summary.contains("best"));
+  EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
+}
+
+// Issue 37: llama.cpp's server closes each streamed answer's connection first, which leaves
+// connections in TIME_WAIT on its port for a minute after it stopped. With a port of each trial's
+// own that holds nothing up: no trial waits for it, and nothing warns.
+TEST(TuneLlamaServer, TrialsDoNotWaitForTheirServersClosedConnections) {
+  const fs::path where = tune_llama_dir();
+  if (where.empty()) GTEST_SKIP() << kNoLlamaServer;
+  const std::string marker = tune_marker();
+  const Study study = run_tune(
+      {"--serve", llama_serve(where, "{port}", marker), "--param", "np=1,2", "--param",
+       "ctx=256,512", "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker,
+       "--prompt", "Tell me a story", "--max-tokens", "8", "-n", "6", "--parallel", "2"},
+      300);
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 4u) << show(study);
+  for (const json& trial : study.ledger) {
+    EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+    expect_time_accounted_for(trial);
+  }
+  EXPECT_EQ(warning_lines(study.process.err), std::vector<std::string>{}) << study.process.err;
+  EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
+}
+
+// With the port fixed by --serve, each llama-server binds the port its predecessor left
+// connections in TIME_WAIT on. It sets SO_REUSEPORT, so it can at once: nothing waits, nothing
+// warns, and every trial is benchmarked.
+TEST(TuneLlamaServer, AFixedPortIsBoundAgainAtOnce) {
+  const fs::path where = tune_llama_dir();
+  if (where.empty()) GTEST_SKIP() << kNoLlamaServer;
+  const std::string marker = tune_marker();
+  const std::string port = std::to_string(pick_free_port());
+  const Study study = run_tune(
+      {"--serve", llama_serve(where, port, marker), "--param", "np=1,2", "--param", "ctx=512",
+       "--url", "http://127.0.0.1:" + port + "/v1/chat/completions", "--model", marker, "--prompt",
+       "Tell me a story", "--max-tokens", "8", "-n", "6", "--parallel", "2"},
+      300);
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 2u) << show(study);
+  for (const json& trial : study.ledger) {
+    EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+    expect_time_accounted_for(trial);
+  }
+  EXPECT_EQ(warning_lines(study.process.err), std::vector<std::string>{}) << study.process.err;
+  EXPECT_EQ(study.summary.at("best").at("server_command_template"),
+            study.summary.at("best").at("server_command"))
+      << "nothing to leave as {port}";
   EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
 }
 

@@ -170,6 +170,16 @@ TEST_F(StudyHtmlTest, PageHasEveryChartTheTableAndTheBestConfiguration) {
   EXPECT_NE(html_.find("class=\"pl\""), std::string::npos);
 }
 
+// Issue 37: the best configuration's command as a user can paste it, {port} left as it is.
+TEST_F(StudyHtmlTest, BestServerCommandIsTheOneToPaste) {
+  std::vector<TrialRecord> trials = study_html_trials();
+  for (TrialRecord& t : trials) t.server_command_template = "vllm serve q --port {port} -x";
+  const std::string html = render_study_html(study_html_info(), trials);
+  EXPECT_NE(html.find("<p>The server command (<code>{port}</code>: the port to serve on):</p>"
+                      "<pre style=\"white-space:pre-wrap\">vllm serve q --port {port} -x</pre>"),
+            std::string::npos);
+}
+
 TEST_F(StudyHtmlTest, RenderIsTheFileWritten) {
   EXPECT_EQ(render_study_html(study_html_info(), study_html_trials()), html_);
 }

@@ -303,6 +303,65 @@ TEST(StudyText, BestOfAMinimizedObjectiveIsTheLowest) {
   EXPECT_NE(study_line_starting(text, "Trial").find("ttft.p99 (ms)"), std::string::npos);
 }
 
+// Issue 37: the command to paste, {port} left as it is; the command as run stays in the ledger
+// and beside it in study_summary.json.
+TEST(StudyText, BestServerCommandIsTheOneToPaste) {
+  auto trials = study_report_trials();
+  trials[1].server_command = "vllm serve q --port 41001 --max-num-batched-tokens 512";
+  trials[1].server_command_template = "vllm serve q --port {port} --max-num-batched-tokens 512";
+  const std::string text = study_table(study_report_info(), trials);
+  EXPECT_NE(text.find("  server command ({port}: the port to serve on):\n"
+                      "    vllm serve q --port {port} --max-num-batched-tokens 512\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("41001"), std::string::npos) << text;
+  const auto summary = nlohmann::json::parse(study_summary_json(study_report_info(), trials));
+  EXPECT_EQ(summary["best"]["server_command_template"],
+            "vllm serve q --port {port} --max-num-batched-tokens 512");
+  EXPECT_EQ(summary["best"]["server_command"],
+            "vllm serve q --port 41001 --max-num-batched-tokens 512");
+  EXPECT_NE(study_summary_markdown(study_report_info(), trials)
+                .find("The server command (`{port}`: the port to serve on):\n\n```sh\n"
+                      "vllm serve q --port {port} --max-num-batched-tokens 512\n```\n"),
+            std::string::npos);
+  // A port the --url fixed is in the template already: nothing to say about {port}.
+  trials[1].server_command_template = "vllm serve q --port 8000 --max-num-batched-tokens 512";
+  EXPECT_NE(study_table(study_report_info(), trials)
+                .find("  server command:\n    vllm serve q --port 8000 --max-num-batched-tokens "
+                      "512\n"),
+            std::string::npos);
+}
+
+// Item 0 of issue 37: with --search, the objective is each trial's answer, and the headline says
+// so and whose figures the table shows.
+TEST(StudyText, ASearchObjectiveSaysWhatItIs) {
+  StudyInfo info = study_report_info();
+  const SearchObjective search = search_objective("rate");
+  EXPECT_EQ(search.name, "search.rate");
+  EXPECT_EQ(search.unit, "req/s");
+  EXPECT_EQ(search_objective("parallel").name, "search.parallel");
+  EXPECT_EQ(search_objective("parallel").unit, "concurrency");
+  EXPECT_TRUE(is_search_objective("search.parallel"));
+  EXPECT_FALSE(is_search_objective("output_throughput"));
+  info.objective = search.name;
+  info.unit = search.unit;
+  auto trials = study_report_trials();
+  trials[1].objective = 4000;
+  const std::string text = study_table(info, trials);
+  EXPECT_NE(text.find("objective search.rate (req/s), higher is better (each trial's --search "
+                      "rate answer: the highest rate that met every --slo; the other figures are "
+                      "those of the probe at that rate)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(study_line_starting(text, "Trial").find("search.rate (req/s)"), std::string::npos);
+  EXPECT_NE(text.find("  search.rate: 4000 req/s\n"), std::string::npos) << text;
+  EXPECT_NE(trial_line(trials[1], info).find(": ok, search.rate 4000 req/s, "), std::string::npos)
+      << trial_line(trials[1], info);
+  // Any other objective has no such note.
+  EXPECT_EQ(study_table(study_report_info(), study_report_trials()).find("--search"),
+            std::string::npos);
+}
+
 TEST(StudyText, TiesGoToTheLowerIndex) {
   auto trials = study_report_trials();
   trials[4].objective = 1200;       // trial 4 ties trial 1

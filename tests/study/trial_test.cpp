@@ -28,12 +28,15 @@ TrialRecord full_trial() {
   record.status = TrialStatus::kSloViolated;
   record.reason = "ttft.p99 = 2300 ms, limit <= 2000 ms";
   record.server_command = "vllm serve m --port 41234 --max-num-batched-tokens 64";
+  record.server_command_template = "vllm serve m --port {port} --max-num-batched-tokens 64";
   record.bench_args = {"--url", "http://127.0.0.1:41234/v1/chat/completions", "-n", "300"};
   record.port = 41234;
   record.dir = "trial_3_3-enable-64";
   record.started = "2025-01-02T03:04:05Z";
   record.ready_s = 12.5;
   record.duration_s = 80.25;
+  record.bench_s = 66.5;
+  record.stop_s = 1.25;
   record.objective = 1234.5;
   record.metrics = {
       {"ttft.p50", 120.5}, {"ttft.p99", 2300}, {"output_throughput", 1234.5}, {"failed", 0}};
@@ -52,12 +55,15 @@ void expect_same(const TrialRecord& a, const TrialRecord& b) {
   EXPECT_EQ(a.status, b.status);
   EXPECT_EQ(a.reason, b.reason);
   EXPECT_EQ(a.server_command, b.server_command);
+  EXPECT_EQ(a.server_command_template, b.server_command_template);
   EXPECT_EQ(a.bench_args, b.bench_args);
   EXPECT_EQ(a.port, b.port);
   EXPECT_EQ(a.dir, b.dir);
   EXPECT_EQ(a.started, b.started);
   EXPECT_EQ(a.ready_s, b.ready_s);
   EXPECT_EQ(a.duration_s, b.duration_s);
+  EXPECT_EQ(a.bench_s, b.bench_s);
+  EXPECT_EQ(a.stop_s, b.stop_s);
   EXPECT_EQ(a.objective, b.objective);
   EXPECT_EQ(a.metrics, b.metrics);
   ASSERT_EQ(a.runs.size(), b.runs.size());

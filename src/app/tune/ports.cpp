@@ -8,12 +8,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace llmperf {
 namespace {
+
+constexpr std::string_view kListen = "0A";    // TCP_LISTEN in /proc/net/tcp's st column
+constexpr std::string_view kTimeWait = "06";  // TCP_TIME_WAIT
 
 sockaddr_in loopback_address(int port, const std::string& host) {
   sockaddr_in address{};
@@ -25,12 +33,16 @@ sockaddr_in loopback_address(int port, const std::string& host) {
   return address;
 }
 
-// A bound socket (the caller closes it), or -1 with errno set.
-int bound_socket(int port, const std::string& host, bool reuse_address) {
+// A bound socket (the caller closes it), or -1 with errno set. `server_options`: SO_REUSEADDR and
+// SO_REUSEPORT, as servers set them (ports.h).
+int bound_socket(int port, const std::string& host, bool server_options) {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return -1;
   const int on = 1;
-  if (reuse_address) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  if (server_options) {
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on);
+  }
   const sockaddr_in address = loopback_address(port, host);
   if (bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
     const int error = errno;
@@ -39,6 +51,38 @@ int bound_socket(int port, const std::string& host, bool reuse_address) {
     return -1;
   }
   return fd;
+}
+
+// The next whitespace-separated field of `text` from `at`, which moves past it ("" at the end).
+std::string_view next_field(std::string_view text, size_t& at) {
+  at = text.find_first_not_of(" \t", at);
+  if (at == std::string_view::npos) {
+    at = text.size();
+    return {};
+  }
+  const size_t end = std::min(text.find_first_of(" \t", at), text.size());
+  const std::string_view field = text.substr(at, end - at);
+  at = end;
+  return field;
+}
+
+// The port of an address field "0100007F:1F90" (IPv6: 32 hex digits, then ":1F90"); -1 when the
+// field does not read so.
+int port_of(std::string_view address) {
+  const size_t colon = address.rfind(':');
+  if (colon == std::string_view::npos) return -1;
+  int port = -1;
+  const char* first = address.data() + colon + 1;
+  const char* last = address.data() + address.size();
+  const auto [end, error] = std::from_chars(first, last, port, 16);
+  return error == std::errc() && end == last && first != last ? port : -1;
+}
+
+std::string read_text(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace
@@ -61,8 +105,39 @@ int pick_free_port() {
   return ntohs(address.sin_port);
 }
 
+PortSockets count_port_sockets(std::string_view proc_net_tcp, int port) {
+  PortSockets sockets;
+  bool header = true;
+  while (!proc_net_tcp.empty()) {
+    const size_t end = std::min(proc_net_tcp.find('\n'), proc_net_tcp.size());
+    const std::string_view line = proc_net_tcp.substr(0, end);
+    proc_net_tcp.remove_prefix(std::min(end + 1, proc_net_tcp.size()));
+    if (std::exchange(header, false)) continue;
+    size_t at = 0;
+    const std::string_view slot = next_field(line, at);
+    const std::string_view local = next_field(line, at);
+    next_field(line, at);  // the remote address
+    const std::string_view state = next_field(line, at);
+    if (slot.empty() || slot.back() != ':' || port_of(local) != port) continue;
+    if (state == kListen) ++sockets.listening;
+    if (state == kTimeWait) ++sockets.time_wait;
+  }
+  return sockets;
+}
+
+PortSockets port_sockets(int port) {
+  PortSockets total;
+  for (const char* path : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+    const PortSockets file = count_port_sockets(read_text(path), port);
+    total.listening += file.listening;
+    total.time_wait += file.time_wait;
+  }
+  return total;
+}
+
 bool port_is_free(int port, const std::string& host) {
   if (port <= 0 || port > 65535) return false;
+  if (port_sockets(port).listening > 0) return false;
   const int fd = bound_socket(port, host, true);
   if (fd < 0) return false;
   close(fd);

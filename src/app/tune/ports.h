@@ -1,22 +1,45 @@
-// Loopback TCP ports for the servers `llmperf tune` starts: a free one for each trial, and whether
-// one is free again after a server stopped.
+// Loopback TCP ports for the servers `llmperf tune` starts: a free one for each trial, what the
+// kernel still holds on a port after a server stopped, and whether a server could bind it again.
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace llmperf {
 
 // A TCP port free on 127.0.0.1 at this moment: the kernel picks it for a socket bound to port 0,
 // which is then closed. Racy by nature: another process may take the port before the server binds
-// it (it comes from the ephemeral range, which outgoing connections use too), so the tuner checks
-// port_is_free() again just before it starts each server, and a server that cannot bind fails at
-// start-up with its own "Address already in use" line. Throws std::runtime_error when no socket can
-// be bound at all.
+// it (it comes from the ephemeral range, which outgoing connections use too); a server that cannot
+// bind fails at start-up with its own "Address already in use" line. Throws std::runtime_error
+// when no socket can be bound at all.
 int pick_free_port();
 
-// True when a socket can bind `host`:`port` (an IPv4 address; anything else is taken as
-// 127.0.0.1) with SO_REUSEADDR, as servers bind theirs: a listener on the port (on that address or
-// on 0.0.0.0) makes it busy; connections lingering in TIME_WAIT do not.
+// The kernel's TCP sockets whose local end is one port, on any address (IPv4 and IPv6).
+struct PortSockets {
+  int listening = 0;  // in LISTEN: some process accepts connections on the port
+  // In TIME_WAIT: connections on the port that its server closed first (an HTTP server closing a
+  // kept-alive connection), which the kernel keeps for 60 s. Connections to the port from
+  // another local port (llmperf's own, closed by llmperf) are not counted: they hold their own
+  // port, not this one.
+  int time_wait = 0;
+};
+
+// Counts the sockets on local port `port` in the text of /proc/net/tcp or /proc/net/tcp6 (a
+// header line, then one socket a line: "sl local_address rem_address st ...", addresses as
+// HEXADDR:HEXPORT, st in hex: 0A LISTEN, 06 TIME_WAIT). Lines that do not read so are skipped.
+PortSockets count_port_sockets(std::string_view proc_net_tcp, int port);
+
+// count_port_sockets over /proc/net/tcp and /proc/net/tcp6 (this network namespace, every
+// process); a file that cannot be read counts nothing.
+PortSockets port_sockets(int port);
+
+// True when a server could bind `host`:`port` (an IPv4 address; anything else is taken as
+// 127.0.0.1) as servers bind theirs: nothing listens on the port (port_sockets), and a socket
+// with SO_REUSEADDR and SO_REUSEPORT binds it. The kernel lets such a bind share the port with
+// connections in TIME_WAIT that were themselves reusable (those of a server that set either
+// option on its listener, which its accepted connections inherit: vLLM's and SGLang's uvicorn,
+// llama.cpp's SO_REUSEPORT), and refuses it while connections of a server that set neither last.
+// The next server started by the same command binds the same way, so this is its answer too.
 bool port_is_free(int port, const std::string& host = "127.0.0.1");
 
 }  // namespace llmperf

@@ -322,20 +322,80 @@ StopResult ServerProcess::stop() {
   if (!all_gone_ && pgid_ > 0) result.gone = stop_group_without_guardian();
   if (exit_status_) result.exit_code = exit_code_of(*exit_status_);
 
-  result.port_free = spec_.port <= 0;
-  const int64_t port_deadline = now_ns() + spec_.port_free_timeout_ms * 1'000'000;
-  while (!result.port_free) {
-    result.port_free = port_is_free(spec_.port, spec_.host);
-    if (result.port_free || now_ns() >= port_deadline) break;
-    poll(nullptr, 0, static_cast<int>(kCheckSliceMs));
-  }
-  if (!result.port_free) {
-    spdlog::warn("port {} is still in use {:.0f} s after the server stopped", spec_.port,
-                 static_cast<double>(spec_.port_free_timeout_ms) / 1000.0);
-  }
+  result.port_free = port_free_after_stop();
   result.elapsed_s = static_cast<double>(now_ns() - start) / 1e9;
   stopped_ = true;
   return result;
+}
+
+bool ServerProcess::port_free_after_stop() {
+  if (spec_.port <= 0) return true;
+  if (!spec_.fixed_port) {
+    // The next trial gets a port of its own: connections in TIME_WAIT here hold nothing it needs.
+    if (port_sockets(spec_.port).listening == 0) return true;
+    spdlog::warn(
+        "port {}: something still listens on it after every process of the server is "
+        "gone (a program that the server started outside its process group?)",
+        spec_.port);
+    return false;
+  }
+  // The user's command binds this port again in the next trial.
+  const int64_t start = now_ns();
+  const int64_t deadline = start + spec_.port_free_timeout_ms * 1'000'000;
+  bool said_why = false;
+  for (;;) {
+    if (port_is_free(spec_.port, spec_.host)) {
+      if (said_why) {
+        const std::string text =
+            fmt::format("port {} can be bound again after {:.1f} s", spec_.port,
+                        static_cast<double>(now_ns() - start) / 1e9);
+        spdlog::info("{}", text);
+        append_log_line(text);
+      }
+      return true;
+    }
+    const PortSockets sockets = port_sockets(spec_.port);
+    if (sockets.listening > 0) {
+      spdlog::warn(
+          "port {}, fixed by --serve: something still listens on it after every process "
+          "of the server is gone; the next server may not get it",
+          spec_.port);
+      return false;
+    }
+    if (now_ns() >= deadline) {
+      spdlog::warn(
+          "port {}, fixed by --serve, still cannot be bound {:.0f} s after the server "
+          "stopped; the next server may not get it",
+          spec_.port, static_cast<double>(spec_.port_free_timeout_ms) / 1000.0);
+      return false;
+    }
+    if (!said_why) {
+      const std::string text =
+          sockets.time_wait > 0
+              ? fmt::format(
+                    "port {} is fixed by --serve, and {} connection(s) that the server "
+                    "closed are in TIME_WAIT on it, which keeps a server that binds as "
+                    "this one did from binding it for up to 60 s: waiting until it can",
+                    spec_.port, sockets.time_wait)
+              : fmt::format(
+                    "port {} is fixed by --serve and cannot be bound yet, although "
+                    "nothing listens on it: waiting until it can",
+                    spec_.port);
+      spdlog::info("{}", text);
+      append_log_line(text);
+      said_why = true;
+    }
+    // Polling: nothing announces the end of TIME_WAIT.
+    poll(nullptr, 0, static_cast<int>(kCheckSliceMs));
+  }
+}
+
+void ServerProcess::append_log_line(const std::string& text) const {
+  const int fd = open(spec_.log_path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) return;
+  const std::string line = fmt::format("{} {}\n", kLogStopMarker, text);
+  [[maybe_unused]] const ssize_t written = write(fd, line.data(), line.size());
+  close(fd);
 }
 
 bool ServerProcess::stop_group_without_guardian() {

@@ -2,7 +2,8 @@
 // `/bin/sh -c` with its output appended to the trial's server.log, in a process group of its own;
 // ready when GET /health (or /v1/models) answers 2xx; stopped with the stop command (if any), then
 // SIGTERM to its whole group, then SIGKILL after the stop timeout; gone when every process of it
-// has been reaped and its port can be bound again.
+// has been reaped and nothing listens on its port (and, when the user's command fixes the port,
+// once the next server could bind it again).
 //
 // No server process outlives llmperf, whatever happens: a guardian process stands between llmperf
 // and the server (process_guardian.h). It stops the server when llmperf asks (stop(), the
@@ -41,8 +42,15 @@ struct ServerSpec {
   std::string log_path;      // the trial's server.log: the server's stdout and stderr, appended
   std::string host = "127.0.0.1";    // where the readiness probes and the port check go
   int port = 0;                      // the port it serves ({port}); 0: no probes, no port check
+  // The port is not one picked for this server ({port}) but fixed by the user's command, so the
+  // next server binds it again: stop() waits until it could (port_is_free), which may take up to
+  // a minute after a server that leaves connections in TIME_WAIT. A port of its own only has to
+  // have nothing listening on it: the next trial gets another one.
+  bool fixed_port = false;
   int64_t stop_timeout_ms = 30'000;  // --stop-timeout: the stop command's budget, then SIGTERM's
-  int64_t port_free_timeout_ms = 10'000;  // how long stop() waits for the port once all is gone
+  // How long stop() waits for a fixed port once every process is gone: beyond the kernel's 60 s
+  // of TIME_WAIT.
+  int64_t port_free_timeout_ms = 75'000;
 };
 
 // How waiting for the server to be ready ended.
@@ -81,7 +89,9 @@ struct StopResult {
   bool terminated = false;       // SIGTERM went to the server's group
   bool killed = false;           // something still ran at the stop timeout and got SIGKILL
   bool gone = false;             // every process of the server was reaped: its group is gone
-  bool port_free = false;        // the port could be bound again (always true when port is 0)
+  // Nothing listens on the port and, for a fixed port, the next server could bind it (always true
+  // when port is 0).
+  bool port_free = false;
   std::optional<int> exit_code;  // the main process's exit status (128 + signal), when known
   double elapsed_s = 0;          // how long the stop took
 };
@@ -106,10 +116,12 @@ class ServerProcess {
   // waiting; nullopt while it runs. A server that dies during the benchmark shows here.
   std::optional<int> exit_code();
 
-  // Stops the server (see the top of this file) and waits until every process of it is gone,
-  // then until its port is free (at most port_free_timeout_ms). Blocks for at most the stop
-  // command's and SIGTERM's timeouts plus a few seconds. Idempotent: later calls return the first
-  // call's result at once. Callable from any thread.
+  // Stops the server (see the top of this file) and waits until every process of it is gone.
+  // Then it checks, without waiting, that nothing listens on its port; a fixed port it waits for
+  // until a server could bind it (at most port_free_timeout_ms), saying why in the log and in
+  // server.log. Warns when something still listens. Blocks for at most the stop command's and
+  // SIGTERM's timeouts plus a few seconds (and, for a fixed port, port_free_timeout_ms).
+  // Idempotent: later calls return the first call's result at once. Callable from any thread.
   StopResult stop();
 
   pid_t process_group() const { return pgid_; }  // the server's group: its main process's pid
@@ -123,6 +135,11 @@ class ServerProcess {
   // stop()'s fallback when the guardian did not report every process gone: SIGTERM to the group
   // (when the guardian died), SIGKILL after the stop timeout; true once the group is gone.
   bool stop_group_without_guardian();
+  // stop()'s port check once every process is gone (StopResult::port_free).
+  bool port_free_after_stop();
+  // Appends "[llmperf] stop: TEXT" to server.log (the guardian's lines say what it did; this,
+  // what llmperf waits for after it).
+  void append_log_line(const std::string& text) const;
 
   ServerSpec spec_;
   int64_t start_ns_ = 0;

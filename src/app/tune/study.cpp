@@ -216,6 +216,20 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   info.maximize = plan.objective.maximize;
   info.strategy = plan.strategy.text();
   info.seed = plan.base.seed;
+  if (!plan.base.search.empty()) {
+    // Each trial's objective is its search's answer (trial_runner.cpp), and more is better.
+    const SearchObjective search = search_objective(plan.base.search);
+    if (spec.objective != StudySpec{}.objective) {
+      spdlog::warn(
+          "--objective {} is not used: with --search {}, each trial's objective is its "
+          "search's answer ({}, {})",
+          spec.objective, plan.base.search, search.name, search.unit);
+    }
+    info.objective = search.name;
+    info.unit = search.unit;
+    info.maximize = true;
+    plan.objective.maximize = true;  // successive halving ranks the trials by it too
+  }
 
   // Which configurations are excluded, and the trials' labels.
   std::vector<std::string> labels;

@@ -36,7 +36,8 @@ constexpr size_t kLogTailLines = 20;
 struct UrlParts {
   std::string base;  // "http://127.0.0.1:8000"
   std::string host;
-  int port = -1;
+  int port = -1;            // the port it names, else its scheme's (80, 443)
+  bool port_named = false;  // the URL names its port ("http://x:8000/", not "http://x/")
 };
 
 UrlParts url_parts(const std::string& url) {
@@ -49,7 +50,8 @@ UrlParts url_parts(const std::string& url) {
     char* port = nullptr;
     curl_url_get(handle, CURLUPART_SCHEME, &scheme, 0);
     curl_url_get(handle, CURLUPART_HOST, &host, 0);
-    curl_url_get(handle, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
+    parts.port_named = curl_url_get(handle, CURLUPART_PORT, &port, 0) == CURLUE_OK;
+    if (port == nullptr) curl_url_get(handle, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
     if (scheme != nullptr && host != nullptr) {
       parts.host = host;
       parts.port = port != nullptr ? std::atoi(port) : -1;
@@ -132,6 +134,7 @@ struct BenchOutcome {
   const RunResult* chosen = nullptr;
   std::optional<double> objective;
   bool passed = false;  // the chosen run met every --slo
+  std::string unmet;    // --search without an answer: why (the chosen run is the lowest probe)
 };
 
 BenchOutcome judge(const BenchmarkResult& result, const Objective& objective) {
@@ -183,6 +186,36 @@ std::string slo_reason(const RunResult& run) {
     if (!outcome.passed) return fmt::format("--slo '{}': {}", slo.expression, outcome.text);
   }
   return "an --slo was violated";
+}
+
+// A --search benchmark: its answer (the highest value whose probe met every --slo) is the
+// objective, and the probe that found it gives the metrics. Without an answer, the lowest value
+// tried stands for it and `unmet` says why. The probes are judged as the search judged them (a
+// probe stopped early fails); they ran in the order of the runs.
+BenchOutcome judge_search(const BenchmarkResult& result, const SearchOutcome& search) {
+  BenchOutcome out;
+  std::optional<size_t> lowest;
+  for (size_t i = 0; i < result.runs.size() && i < search.probes.size(); ++i) {
+    const SearchProbe& probe = search.probes[i];
+    TrialRun entry;
+    entry.name = fs::path(result.runs[i].info.output_dir).filename().string();
+    entry.objective = probe.value;
+    entry.passed_slo = probe.passed;
+    out.runs.push_back(entry);
+    if (search.best && probe.passed && probe.value == *search.best) {
+      out.chosen = &result.runs[i];
+      out.objective = search.best;
+      out.passed = true;
+    }
+    if (!lowest || probe.value < search.probes[*lowest].value) lowest = i;
+  }
+  if (out.chosen != nullptr || !lowest) return out;
+  const RunResult& run = result.runs[*lowest];
+  out.chosen = &run;
+  out.unmet = fmt::format("--search: no value met every --slo; the lowest tried, {:g}, {}",
+                          search.probes[*lowest].value,
+                          run.info.stopped_early ? "stopped early" : "failed " + slo_reason(run));
+  return out;
 }
 
 void set_status(TrialRecord& record, TrialStatus status, std::string reason) {
@@ -281,13 +314,24 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
     }
   }
   const UrlParts url = url_parts(config.url);
+  // The --url names {port} when it names the port picked for this trial; a port it names
+  // otherwise is fixed by the user, and the server's command binds that one.
+  const bool own_port = url.port <= 0 || url.port == port;
+  // The command to paste: the port as the user gave it ({port} or the --url's), the rest as run.
+  // (The same names as the command that ran: it cannot throw.)
+  record.server_command_template = substitute(
+      spec.serve,
+      template_values(trial, url.port_named && !own_port ? std::to_string(url.port) : "{port}",
+                      outdir.string()),
+      "--serve");
 
   ServerSpec server_spec;
   server_spec.command = record.server_command;
   server_spec.stop_command = stop_command;
   server_spec.log_path = log_path.string();
   server_spec.host = url.host.empty() ? "127.0.0.1" : url.host;
-  server_spec.port = url.port > 0 ? url.port : port;
+  server_spec.port = own_port ? port : url.port;
+  server_spec.fixed_port = !own_port;
   server_spec.stop_timeout_ms = seconds_to_ms(spec.stop_timeout_s);
   std::unique_ptr<ServerProcess> server;
   try {
@@ -300,8 +344,9 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   ready_options.timeout_ms = seconds_to_ms(spec.ready_timeout_s);
   ready_options.interrupted = [] { return interrupt_requested(); };
   const ReadyResult ready = server->wait_ready(ready_options);
+  const auto stop_server = [&] { record.stop_s = server->stop().elapsed_s; };
   const auto stop_with_tail = [&](TrialStatus status, std::string reason) {
-    server->stop();
+    stop_server();
     record.log_tail = log_tail(log_path.string(), kLogTailLines);
     return finish(status, std::move(reason));
   };
@@ -323,6 +368,7 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   std::vector<BenchOutcome> outcomes;
   std::string bench_error;
   const TemplateValues values = template_values(trial, std::to_string(port), outdir.string());
+  const int64_t bench_start_ns = now_ns();
   for (int r = 0; r < spec.num_runs && !interrupt_requested(); ++r) {
     Config run_config = config;
     if (spec.num_runs > 1) {
@@ -337,11 +383,15 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
     }
     if (results.back().probe_failed || results.back().interrupted) break;
   }
+  record.bench_s = static_cast<double>(now_ns() - bench_start_ns) / 1e9;
   record.gpu = gpu.stop();
   const std::optional<int> server_exit = server->exit_code();
-  server->stop();
+  stop_server();
 
-  for (const BenchmarkResult& result : results) outcomes.push_back(judge(result, *context.objective));
+  for (const BenchmarkResult& result : results) {
+    outcomes.push_back(result.search ? judge_search(result, *result.search)
+                                     : judge(result, *context.objective));
+  }
   for (const BenchOutcome& outcome : outcomes) {
     record.runs.insert(record.runs.end(), outcome.runs.begin(), outcome.runs.end());
   }
@@ -368,6 +418,10 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   }
   if (order.empty()) {
     const BenchOutcome& last = outcomes.back();
+    if (!last.unmet.empty() && last.chosen->summary.succeeded > 0) {
+      fill_metrics(*last.chosen, record.metrics);
+      return finish(TrialStatus::kSloViolated, last.unmet);
+    }
     return finish(TrialStatus::kBenchFailed,
                   last.chosen != nullptr ? failure_reason(*last.chosen) : "the benchmark ran no run");
   }

@@ -50,9 +50,16 @@ std::string summary_json(const StudyView& view) {
     const TrialRecord& best = view.rows[*view.best];
     OrderedJson params = OrderedJson::object();
     for (const auto& [name, value] : best.params) params[name] = value;
-    doc["best"] = {{"trial", best.trial},         {"label", best.label},
-                   {"rung", best.rung},           {"objective", number_or_null(best.objective)},
-                   {"params", std::move(params)}, {"server_command", best.server_command}};
+    doc["best"] = {{"trial", best.trial},
+                   {"label", best.label},
+                   {"rung", best.rung},
+                   {"objective", number_or_null(best.objective)},
+                   {"params", std::move(params)},
+                   {"server_command", best.server_command},
+                   // A ledger written before the template was recorded: the command as run.
+                   {"server_command_template", best.server_command_template.empty()
+                                                   ? best.server_command
+                                                   : best.server_command_template}};
   } else {
     doc["best"] = nullptr;
   }
@@ -224,8 +231,11 @@ std::string summary_markdown(const StudyView& view) {
   if (!best.params.empty()) md += "; " + markdown_text(params_text(view, best));
   md += "\n\n";
   if (!view.best_note.empty()) md += "Note: " + markdown_text(view.best_note) + "\n\n";
-  md += "The server command:\n\n" +
-        code_block(best.server_command.empty() ? "(not recorded)" : best.server_command);
+  const std::string command = paste_command(best);
+  md += command.find("{port}") != std::string::npos
+            ? "The server command (`{port}`: the port to serve on):\n\n"
+            : "The server command:\n\n";
+  md += code_block(command);
   return md;
 }
 

@@ -224,9 +224,11 @@ std::string best_html(const StudyView& view) {
   if (!view.best_note.empty()) {
     out += "<p class=\"note\">" + xml_escape(view.best_note) + "</p>";
   }
-  out += "<p>The server command that started it:</p><pre style=\"white-space:pre-wrap\">" +
-         xml_escape(best.server_command.empty() ? "(not recorded)" : best.server_command) +
-         "</pre>";
+  const std::string command = paste_command(best);
+  out += command.find("{port}") != std::string::npos
+             ? "<p>The server command (<code>{port}</code>: the port to serve on):</p>"
+             : "<p>The server command:</p>";
+  out += "<pre style=\"white-space:pre-wrap\">" + xml_escape(command) + "</pre>";
   return out;
 }
 

@@ -36,8 +36,11 @@ std::string best_block(const StudyView& view) {
   out += fmt::format("  {}: {}\n", info.objective, objective_text(info, best.objective));
   if (view.halving) out += fmt::format("  rung: {}\n", best.rung);
   if (!view.best_note.empty()) out += "  note: " + view.best_note + "\n";
-  out += "  server command:\n    " +
-         (best.server_command.empty() ? std::string("(not recorded)") : best.server_command) + "\n";
+  const std::string command = paste_command(best);
+  out += fmt::format(
+      "  server command{}:\n    {}\n",
+      command.find("{port}") != std::string::npos ? " ({port}: the port to serve on)" : "",
+      command);
   return out;
 }
 
@@ -89,6 +92,7 @@ std::string study_headline(const StudyView& view) {
   if (!view.rows.empty()) text += " (" + status_counts(view.rows) + ")";
   text += fmt::format("; objective {}, {}", objective_heading(info),
                       info.maximize ? "higher is better" : "lower is better");
+  if (const std::string note = objective_note(info); !note.empty()) text += " (" + note + ")";
   if (!info.strategy.empty()) text += "; strategy " + info.strategy;
   if (info.strategy.rfind("random", 0) == 0) text += fmt::format(", seed {}", info.seed);
   return text;

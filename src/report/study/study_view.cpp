@@ -217,6 +217,21 @@ std::string objective_heading(const StudyInfo& info) {
   return info.unit.empty() ? info.objective : fmt::format("{} ({})", info.objective, info.unit);
 }
 
+std::string objective_note(const StudyInfo& info) {
+  if (!is_search_objective(info.objective)) return "";
+  const std::string axis = info.objective.substr(info.objective.find('.') + 1);
+  const std::string value = axis == "rate" ? "rate" : "concurrency";
+  return fmt::format(
+      "each trial's --search {} answer: the highest {} that met every --slo; the other figures "
+      "are those of the probe at that {}",
+      axis, value, value);
+}
+
+std::string paste_command(const TrialRecord& record) {
+  if (!record.server_command_template.empty()) return record.server_command_template;
+  return record.server_command.empty() ? "(not recorded)" : record.server_command;
+}
+
 std::string objective_text(const StudyInfo& info, std::optional<double> value) {
   const std::string number = format_number(value);
   return number == "-" || info.unit.empty() ? number : number + " " + info.unit;

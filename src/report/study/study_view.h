@@ -92,6 +92,16 @@ std::string study_param_value(const TrialRecord& record, const std::string& name
 // "output_throughput (tok/s)": the objective with its unit.
 std::string objective_heading(const StudyInfo& info);
 
+// For a study whose objective is a --search answer (is_search_objective): what it is and whose
+// metrics the table shows, e.g. "each trial's --search answer: the highest rate that met every
+// --slo; the other figures are those of the probe at that rate". "" for any other objective.
+std::string objective_note(const StudyInfo& info);
+
+// The server command of `record` to paste: server_command_template (with {port}, or the --url's
+// port), else (a ledger written before it was recorded) the command as run; "(not recorded)"
+// when there is neither.
+std::string paste_command(const TrialRecord& record);
+
 // "1234.5 tok/s", "-" when absent.
 std::string objective_text(const StudyInfo& info, std::optional<double> value);
 
