@@ -331,9 +331,17 @@ class Benchmark {
     RunTrace trace;
     run_result.info = std::move(info);
     run_result.summary = summary_builder.finish(&trace);
-    ClientHealthInput health{std::move(load.stamp_delay_ns), load.cpu_s,
-                             run_result.info.duration_s, run.workers.threads,
-                             rate > 0 ? &run_result.summary.open_loop.client_lag_ns : nullptr};
+    const RunSummary& measured = run_result.summary;
+    ClientHealthInput health;
+    health.stamp_delay_ns = std::move(load.stamp_delay_ns);
+    health.cpu_s = load.cpu_s;
+    health.wall_s = run_result.info.duration_s;
+    health.threads = run.workers.threads;
+    health.usable_cores = usable_cores();
+    health.client_lag_ns = rate > 0 ? &measured.open_loop.client_lag_ns : nullptr;
+    health.measured = {rate > 0 ? 1e9 / rate : 0, &measured.ttft_ns, &measured.itl_ns,
+                       &measured.latency_ns};
+    health.machine = load.machine;
     run_result.summary.client = assess_client_health(health, config_.percentiles);
     run_result.summary.client.threads_reason = run.workers.reason;
     run_result.summary.server = std::move(server_summary);

@@ -70,8 +70,10 @@ open-loop runs also report latencies from the planned send time):
                  waited for a free slot (all --parallel slots held: the server fell behind) is
                  reported as the in-flight cap reached (summary.json open_loop, --slo cap_reached).
   Client health  stamp delay (socket ready -> event stamped, per loop turn), the client's own
-                 lateness (schedule lag minus slot waits) and CPU use; beyond 1 ms p99 delay or
-                 lateness, or 90% CPU, the summary flags client_bound.
+                 lateness (schedule lag minus slot waits) and CPU use. A p99 delay or lateness
+                 that matters (over 10% of the TTFT or ITL p50 or 25% of the gap between sends,
+                 and over 1 ms) flags client_bound if llmperf was busy, machine_busy if it idled
+                 while other processes held the cores; 90% CPU flags client_bound.
 
 Subcommands (each has its own --help):
   llmperf bench serve ...    a `vllm bench serve` command line, with vLLM's defaults (127.0.0.1:8000,

@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "engine/cpu_readings.h"
 #include "engine/worker.h"
 
 namespace llmperf {
@@ -79,6 +80,7 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
   }
 
   LoadResult result;
+  const CpuSnapshot cpu_start = take_cpu_snapshot();
   result.start_ns = now_ns();
   shared.start_ns = result.start_ns;
   std::vector<std::exception_ptr> errors(workers.size());
@@ -129,6 +131,7 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
       drain();
     });
   }  // joins
+  const CpuSnapshot cpu_end = take_cpu_snapshot();
   result.end_ns = result.start_ns;
   for (const auto& worker : workers) result.end_ns = std::max(result.end_ns, worker->end_ns());
   for (const auto& error : errors) {
@@ -136,12 +139,20 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
   }
   if (sink_error) std::rethrow_exception(sink_error);
 
+  ThreadSchedule workers_schedule{0, 0};
   for (const auto& worker : workers) {
     result.interrupted = result.interrupted || worker->interrupted();
     result.cpu_s +=
         static_cast<double>(std::max<int64_t>(0, worker->cpu_ns() - worker->spin_ns())) / 1e9;
     result.stamp_delay_ns.merge(worker->stamp_delays());
+    const ThreadSchedule& s = worker->schedule();
+    workers_schedule.involuntary_switches += s.involuntary_switches;
+    workers_schedule.run_queue_wait_ns =
+        s.run_queue_wait_ns < 0 || workers_schedule.run_queue_wait_ns < 0
+            ? -1
+            : workers_schedule.run_queue_wait_ns + s.run_queue_wait_ns;
   }
+  result.machine = machine_load_between(cpu_start, cpu_end, workers_schedule);
   return result;
 }
 

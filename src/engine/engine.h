@@ -13,6 +13,7 @@
 
 #include "core/config.h"
 #include "core/record.h"
+#include "metrics/client_health.h"
 #include "metrics/stats/pooled_samples.h"
 #include "workload/dataset.h"
 #include "workload/request_builder.h"
@@ -110,6 +111,9 @@ struct LoadResult {
   PooledSamples stamp_delay_ns;
   double cpu_s = 0;  // CPU time (user + system) of the worker threads' event loops, less the
                      // time spent spinning for open-loop send times
+  // The rest of the machine meanwhile, and how often the worker threads waited for a CPU: what
+  // tells a late client that was busy from one the machine did not give a core to.
+  MachineLoad machine;
 };
 
 // Runs `plan` against settings.url, handing every finished request's record to `sink`. Never throws

@@ -175,6 +175,7 @@ void Worker::run() {
   // timer slack of a thread.
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   const int64_t cpu_start_ns = thread_cpu_ns();
+  const ThreadSchedule schedule_start = read_thread_schedule();
   std::array<epoll_event, 256> events{};
   int running = 0;
   while (true) {
@@ -228,6 +229,7 @@ void Worker::run() {
   hand_over();
   end_ns_ = now_ns();
   cpu_ns_ = thread_cpu_ns() - cpu_start_ns;
+  schedule_ = schedule_between(schedule_start, read_thread_schedule());
 }
 
 void Worker::hand_over() {

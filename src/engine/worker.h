@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/cpu_readings.h"
 #include "engine/engine.h"
 #include "engine/replicas.h"
 #include "engine/response_handler.h"
@@ -66,6 +67,7 @@ class Worker {
   PooledSamples& stamp_delays() { return stamp_delay_ns_; }
   int64_t spin_ns() const { return spin_ns_; }
   int64_t cpu_ns() const { return cpu_ns_; }
+  const ThreadSchedule& schedule() const { return schedule_; }  // over run()
   int64_t end_ns() const { return end_ns_; }
   bool interrupted() const { return stopping_; }
 
@@ -180,9 +182,10 @@ class Worker {
   // are kept exactly (a diagnostic: the histogram's 0.006 % is plenty).
   static constexpr size_t kStampDelayExact = 65'536;
   PooledSamples stamp_delay_ns_{kStampDelayExact};
-  int64_t spin_ns_ = 0;  // time spent busy-waiting for planned send times
-  int64_t end_ns_ = 0;   // when run() finished
-  int64_t cpu_ns_ = 0;   // CPU time of this thread in run()
+  int64_t spin_ns_ = 0;      // time spent busy-waiting for planned send times
+  int64_t end_ns_ = 0;       // when run() finished
+  int64_t cpu_ns_ = 0;       // CPU time of this thread in run()
+  ThreadSchedule schedule_;  // this thread's preemptions and run-queue wait in run()
 };
 
 }  // namespace llmperf

@@ -138,6 +138,13 @@ CalibrationVerdict judge_calibration(const CalibrationErrors& errors, const Clie
     }
     v.reasons.push_back(why);
   }
+  if (load.machine_busy) {
+    std::string why = "the machine was busy";
+    for (size_t i = 0; i < load.machine_warnings.size(); ++i) {
+      why += (i == 0 ? ": " : "; ") + load.machine_warnings[i];
+    }
+    v.reasons.push_back(why);
+  }
   v.faithful = v.reasons.empty();
 
   const std::string cpu_text = fmt::format(

@@ -65,6 +65,8 @@ struct ClientLoad {
   int threads = 1;                           // worker threads the run used
   bool client_bound = false;                 // the run's own client-health verdict
   std::vector<std::string> client_warnings;  // its reasons
+  bool machine_busy = false;                 // the machine, not llmperf, made the client late
+  std::vector<std::string> machine_warnings;  // its reasons
   int64_t events = 0;                        // content chunks the client stamped
   int cores = 1;  // CPUs this machine lets llmperf use (before any pinning)
 };
@@ -82,8 +84,8 @@ struct CalibrationVerdict {
 };
 
 // Faithful when p99 ITL error <= 0.5 ms, p99 TTFT error <= 2 ms, events were matched and the run
-// was not client-bound. The recommendation estimates the workers the load needs from the measured
-// CPU per event: workers = ceil(events/s x CPU-s/event / 0.6).
+// was neither client-bound nor late for a busy machine. The recommendation estimates the workers
+// the load needs from the measured CPU per event: workers = ceil(events/s x CPU-s/event / 0.6).
 CalibrationVerdict judge_calibration(const CalibrationErrors& errors, const ClientLoad& load);
 
 }  // namespace llmperf

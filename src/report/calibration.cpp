@@ -59,7 +59,9 @@ std::string render_calibration_text(const CalibrationReport& r) {
   out += fmt::format("  Pinning   {}\n", pinning_text(r.pinning));
   out += fmt::format("  Client    {} worker{} ({}), CPU {:.0f} % per worker{}\n", r.load.threads,
                      r.load.threads == 1 ? "" : "s", r.threads_reason, v.cpu_per_worker * 100,
-                     r.load.client_bound ? ", client-bound" : "");
+                     r.load.client_bound   ? ", client-bound"
+                     : r.load.machine_busy ? ", machine busy"
+                                           : "");
   out += fmt::format("  Matched   {} of {} requests, {} events ({} unmatched)\n\n",
                      e.requests_matched, r.requests, e.events_matched, e.events_unmatched);
   out += fmt::format("  {:<22}{:>10}{:>10}{:>10}\n", "client - server (ms)", "p50", "p99", "max");
@@ -69,8 +71,8 @@ std::string render_calibration_text(const CalibrationReport& r) {
   out += fmt::format("\nVerdict: {}\n", v.faithful ? "faithful" : "not faithful");
   for (const std::string& reason : v.reasons) out += fmt::format("  - {}\n", reason);
   out += fmt::format(
-      "  (faithful: p99 ITL error <= {:g} ms, p99 TTFT error <= {:g} ms, not "
-      "client-bound)\n",
+      "  (faithful: p99 ITL error <= {:g} ms, p99 TTFT error <= {:g} ms, neither "
+      "client-bound nor machine busy)\n",
       ms(kCalibrationItlErrorLimitNs), ms(kCalibrationTtftErrorLimitNs));
   out += fmt::format("Recommendation: {}\n", v.recommendation);
   return out;
@@ -122,6 +124,8 @@ std::string calibration_to_json(const CalibrationReport& r) {
         {"events_per_s", v.events_per_s},
         {"client_bound", r.load.client_bound},
         {"warnings", r.load.client_warnings},
+        {"machine_busy", r.load.machine_busy},
+        {"machine_warnings", r.load.machine_warnings},
         {"cores", r.load.cores}}},
       {"verdict", v.faithful ? "faithful" : "not faithful"},
       {"faithful", v.faithful},

@@ -12,22 +12,8 @@
 #include <vector>
 
 #include "llmperf_run.h"
+#include "open_loop_checks.h"
 #include "test_process.h"
-
-// Under ThreadSanitizer llmperf (and llmperf-mock) run several times slower, so the client's own
-// lateness is real there: a test may not assert that it stays under the 1 ms warning limit, and a
-// rate is held within 15 %, not 2 % (TSan's build is for races; the other builds check timing).
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kThreadSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr bool kThreadSanitizer = true;
-#else
-constexpr bool kThreadSanitizer = false;
-#endif
-#else
-constexpr bool kThreadSanitizer = false;
-#endif
 
 namespace llmperf::testing {
 namespace {
@@ -52,7 +38,12 @@ int max_in_flight(const std::vector<json>& records) {
   return most;
 }
 
-TEST(IntegrationLoad, ConstantRateIsHeldWithinTwoPercent) {
+// What llmperf controls of a constant rate, in every build and on a busy machine (issue 37): the
+// planned schedule to the nanosecond, and an achieved rate off by no more than the sends'
+// lateness explains, and said to be off when it is. The strict 2 % check of the same run is
+// IntegrationLoad.ConstantRateIsHeldWithinTwoPercent (integration_rate_test.cpp): only a build
+// without sanitizers on a quiet core means anything by it.
+TEST(IntegrationLoad, ConstantRateFollowsItsPlannedSchedule) {
   MockServer mock({"--output-tokens", "4", "--itl-ms", "2"});
   const BenchRun run = run_llmperf(concat(
       base_args(mock), {"--rate", "1000", "--arrival", "constant", "-n", "3000", "--no-probe"}));
@@ -60,8 +51,9 @@ TEST(IntegrationLoad, ConstantRateIsHeldWithinTwoPercent) {
   const json& s = run.summary;
   EXPECT_EQ(s["requests"]["succeeded"], 3000);
   EXPECT_EQ(s["open_loop"]["requested_rate"], 1000.0);
-  EXPECT_NEAR(s["open_loop"]["achieved_rate"].get<double>(), 1000.0,
-              kThreadSanitizer ? 150.0 : 20.0);
+  EXPECT_EQ(s["open_loop"]["sends"], 3000);
+  expect_constant_schedule(read_requests(run.run_dirs.front()), 1000);
+  expect_rate_held_or_explained(s, 1000, 2.999, 0.02);
   EXPECT_FALSE(s["metrics"]["schedule_lag_ms"].is_null());
   EXPECT_FALSE(s["metrics"]["latency_from_planned_s"].is_null());
   EXPECT_NE(run.process.out.find("Open loop: requested 1000 req/s"), std::string::npos);
@@ -76,8 +68,7 @@ TEST(IntegrationLoad, OpenLoopScheduleIsSharedBySeveralWorkerThreads) {
                                            "3", "--parallel", "30", "-n", "600", "--no-probe"}));
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   EXPECT_EQ(run.summary["requests"]["succeeded"], 600);
-  EXPECT_NEAR(run.summary["open_loop"]["achieved_rate"].get<double>(), 300.0,
-              kThreadSanitizer ? 45.0 : 6.0);
+  expect_rate_held_or_explained(run.summary, 300, 599.0 / 300, 0.02);
   std::vector<int> ids;
   std::set<int> workers;
   for (const json& r : read_requests(run.run_dirs.front())) {
@@ -114,17 +105,23 @@ TEST(IntegrationLoad, CapHoldsAndPlannedLatencyIncludesTheWait) {
   EXPECT_GE(open_loop["cap_reached_share"].get<double>(), 0.9) << open_loop.dump();
   EXPECT_GT(open_loop["slot_wait_ms"]["max"].get<double>(), 100.0);
   // The client's own lateness leaves the slot waits out: a p99 far below the 100+ ms the sends
-  // waited, even on a busy machine. Whether it is also under the warning's 1 ms depends on how busy
-  // the machine is (a sanitizer build beside other tests can pass it), so the warning is checked
-  // against the figure: present exactly when the p99 is over the limit.
+  // waited, even on a busy machine. Whether it is also under the warning's limit depends on how
+  // busy the machine is (a sanitizer build beside other tests can pass it), so the warning is
+  // checked against the figure: present, as client-bound or machine busy, exactly when the p99 is
+  // over the limit the summary gives.
   const double client_lag_p99 = open_loop["client_lag_ms"]["percentiles"]["p99"];
   EXPECT_LT(client_lag_p99, kThreadSanitizer ? 50.0 : 20.0) << open_loop.dump();
+  const json& client = run.summary["client"];
   bool lag_warning = false;
-  for (const json& warning : run.summary["client"]["warnings"]) {
-    lag_warning =
-        lag_warning || warning.get<std::string>().find("planned send") != std::string::npos;
+  for (const char* list : {"warnings", "machine_warnings"}) {
+    for (const json& warning : client[list]) {
+      lag_warning =
+          lag_warning || warning.get<std::string>().find("planned send") != std::string::npos;
+    }
   }
-  EXPECT_EQ(lag_warning, client_lag_p99 > 1.0) << client_lag_p99;
+  const double lag_limit = client["client_lag_limit_ms"].get<double>();
+  EXPECT_GE(lag_limit, 1.0);
+  EXPECT_EQ(lag_warning, client_lag_p99 > lag_limit) << client_lag_p99 << " " << lag_limit;
   EXPECT_EQ(run.process.out.find("after their planned send time") != std::string::npos,
             lag_warning)
       << run.process.out;

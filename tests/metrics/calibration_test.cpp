@@ -145,6 +145,20 @@ TEST(CalibrationTest, NotFaithfulNamesWhyAndWhatWouldHelp) {
   EXPECT_NE(v.recommendation.find("--threads 3"), std::string::npos);
 }
 
+// A client late because the machine was busy (issue 37) makes the run's numbers unfaithful too,
+// and says so as the machine's doing, not llmperf's.
+TEST(CalibrationTest, ABusyMachineIsNotFaithful) {
+  const CalibrationErrors e = compare_with_server({hand_record()}, log_of(hand_log()), kAnchor);
+  ClientLoad load = light_load();
+  load.machine_busy = true;
+  load.machine_warnings = {"ready events waited 3.19 ms (p99) before being time-stamped"};
+  const CalibrationVerdict v = judge_calibration(e, load);
+  EXPECT_FALSE(v.faithful);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0],
+            "the machine was busy: ready events waited 3.19 ms (p99) before being time-stamped");
+}
+
 TEST(CalibrationTest, NothingMatchedIsNotFaithful) {
   const CalibrationVerdict v = judge_calibration(CalibrationErrors{}, light_load());
   EXPECT_FALSE(v.faithful);

@@ -893,6 +893,46 @@ TEST_F(ReportTest, SweepServerTableNamesGridRunsAndSaysWhenScrapesWereTooFew) {
   EXPECT_TRUE(j[1]["server_gauges_incomplete"].is_null());
 }
 
+// A client late because the machine was busy (issue 37): the text says so, as the machine's doing
+// rather than llmperf's, and summary.json's client carries it with the kernel's figures; the run
+// is not client-bound.
+TEST_F(ReportTest, ABusyMachineIsNotCalledClientBound) {
+  RunInfo info = test_info(dir_);
+  RunSummary summary = stream_summary();
+  ClientHealth& c = summary.client;
+  c.measured = true;
+  c.cpu_s = 0.44;
+  c.cpu_utilization = 0.11;
+  c.busy_share = 0.12;
+  c.stamp_delay = {3.19e6, 1e6, ""};
+  c.machine_busy = true;
+  c.machine_warnings = {"ready events waited 3.19 ms (p99) before being time-stamped"};
+  c.machine = {true, 2, 7.2, 0, 2345, 0.41};
+  const std::string text = render_load_text(info, summary, "poisson");
+  EXPECT_NE(text.find("WARNING: machine busy: ready events waited 3.19 ms (p99) before being "
+                      "time-stamped. These numbers include the waits of the client's machine, not "
+                      "only the server's.\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("client-bound"), std::string::npos) << text;
+
+  write_run_outputs(report_options(test_config()), info, summary, test_records());
+  const json j = read_json("summary.json");
+  EXPECT_FALSE(j["client_bound"].get<bool>());
+  const json& client = j["client"];
+  EXPECT_TRUE(client["machine_busy"].get<bool>());
+  EXPECT_EQ(client["machine_warnings"].size(), 1u);
+  EXPECT_TRUE(client["warnings"].empty());
+  EXPECT_DOUBLE_EQ(client["busy_share"].get<double>(), 0.12);
+  EXPECT_DOUBLE_EQ(client["stamp_delay_limit_ms"].get<double>(), 1.0);
+  EXPECT_TRUE(client["client_lag_limit_ms"].is_null());  // closed loop: not judged
+  EXPECT_EQ(client["machine"], (json{{"cores", 2},
+                                     {"others_cpu_s", 7.2},
+                                     {"steal_s", 0.0},
+                                     {"involuntary_switches", 2345},
+                                     {"run_queue_wait_s", 0.41}}));
+}
+
 // Open loop above the server's capacity (issue 23): sends that waited for a free slot are the
 // server's doing. The text, summary.json's open_loop and report.html say the cap was reached; the
 // client is not called client-bound for it.

@@ -85,6 +85,8 @@ ClientLoad client_load(const RunResult& run, int cores) {
   load.threads = client.threads;
   load.client_bound = client.client_bound;
   load.client_warnings = client.warnings;
+  load.machine_busy = client.machine_busy;
+  load.machine_warnings = client.machine_warnings;
   for (const RequestRecord& r : run.records) load.events += static_cast<int64_t>(r.chunk_ns.size());
   return load;
 }

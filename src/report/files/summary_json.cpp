@@ -229,14 +229,33 @@ Json slo_json(const RunInfo& info) {
 Json client_json(const RunSummary& summary) {
   const ClientHealth& c = summary.client;
   if (!c.measured) return nullptr;
+  const auto limit_ms = [](const LatenessJudgement& j) {
+    return j.p99_ns > 0 ? Json(j.limit_ns / kNsPerMs) : Json(nullptr);
+  };
+  const MachineLoad& m = c.machine;
+  Json machine = nullptr;
+  if (m.measured) {
+    machine = Json{{"cores", m.cores},
+                   {"others_cpu_s", number_or_null(m.others_cpu_s)},
+                   {"steal_s", number_or_null(m.steal_s)},
+                   {"involuntary_switches", m.involuntary_switches},
+                   {"run_queue_wait_s",
+                    m.run_queue_wait_s >= 0 ? number_or_null(m.run_queue_wait_s) : Json(nullptr)}};
+  }
   return Json{
       {"client_bound", c.client_bound},
       {"warnings", c.warnings},
+      {"machine_busy", c.machine_busy},
+      {"machine_warnings", c.machine_warnings},
       {"cpu_s", number_or_null(c.cpu_s)},
       {"cpu_utilization", number_or_null(c.cpu_utilization)},
+      {"busy_share", number_or_null(c.busy_share)},
       {"threads", c.threads},
       {"threads_reason", c.threads_reason},
-      {"stamp_delay_ms", distribution_json(c.stamp_delay_ns, summary.percentiles, kNsPerMs)}};
+      {"stamp_delay_ms", distribution_json(c.stamp_delay_ns, summary.percentiles, kNsPerMs)},
+      {"stamp_delay_limit_ms", limit_ms(c.stamp_delay)},
+      {"client_lag_limit_ms", limit_ms(c.client_lag)},
+      {"machine", machine}};
 }
 
 // Reasoning models: the two phases of the streams that reasoned (null when none did).

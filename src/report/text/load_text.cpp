@@ -117,6 +117,12 @@ std::string render_load_text(const RunInfo& info, const RunSummary& summary,
           "server.\n",
           warning);
     }
+    for (const std::string& warning : client.machine_warnings) {
+      out += fmt::format(
+          "WARNING: machine busy: {}. These numbers include the waits of the client's machine, "
+          "not only the server's.\n",
+          warning);
+    }
   }
   return out;
 }
