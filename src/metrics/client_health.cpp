@@ -131,8 +131,7 @@ ClientHealth assess_client_health(const ClientHealthInput& input,
                                ttft || itl ? std::vector{ttft, itl} : std::vector{latency});
     if (health.stamp_delay.material()) {
       latenesses.push_back(
-          fmt::format("ready events waited {:.2f} ms (p99) before being "
-                      "time-stamped {}",
+          fmt::format("ready events waited {:.2f} ms (p99) before being time-stamped {}",
                       health.stamp_delay.p99_ns / 1e6, limit_text(health.stamp_delay)));
     }
   }
@@ -140,8 +139,8 @@ ClientHealth assess_client_health(const ClientHealthInput& input,
     health.client_lag = judge(p99_or_max(*input.client_lag_ns, percentiles), {gap, response});
     if (health.client_lag.material()) {
       latenesses.push_back(
-          fmt::format("requests left {:.2f} ms (p99) after their planned send "
-                      "time with a slot free for them {}",
+          fmt::format("requests left {:.2f} ms (p99) after their planned send time with a slot "
+                      "free for them {}",
                       health.client_lag.p99_ns / 1e6, limit_text(health.client_lag)));
     }
   }
