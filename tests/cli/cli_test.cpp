@@ -969,6 +969,9 @@ TEST_F(CliConfigFileTest, UnknownKeyExits2MentioningConfig) {
   EXPECT_EQ(p.outcome.exit_code, 2);
   EXPECT_NE(p.outcome.output.find("--config"), std::string::npos) << p.outcome.output;
   EXPECT_NE(p.outcome.output.find("paralel"), std::string::npos) << p.outcome.output;
+  EXPECT_NE(p.outcome.output.find("--config: unknown key paralel (did you mean parallel?)"),
+            std::string::npos)
+      << p.outcome.output;
 }
 
 TEST_F(CliConfigFileTest, MissingFileExits2) {
