@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     std::fputs(outcome.err.c_str(), stderr);
     return outcome.exit_code;
   }
-  if (argc >= 2 && std::string_view(argv[1]) == "history") {  // llmperf history --db ...
+  if (argc >= 2 && std::string_view(argv[1]) == "history") {  // llmperf history --results-db ...
     const HistoryCli cli = parse_history_cli(argc, argv);
     if (!cli.proceed) {
       std::fputs(cli.outcome.out.c_str(), stdout);

@@ -18,7 +18,7 @@ int history_command(const HistoryCommandOptions& options) {
   std::vector<HistoryEntry> runs;
   try {
     if (!std::filesystem::is_regular_file(options.db)) {
-      spdlog::error("llmperf history: --db {}: no such file", options.db);
+      spdlog::error("llmperf history: --results-db {}: no such file", options.db);
       return kExitUsage;
     }
     SqliteDb db(options.db, SqliteDb::Mode::kReadOnly);
@@ -29,7 +29,7 @@ int history_command(const HistoryCommandOptions& options) {
     filter.last = options.last;
     runs = read_history(db, filter, metrics);
   } catch (const SqliteError& error) {
-    spdlog::error("llmperf history: --db {}", error.what());
+    spdlog::error("llmperf history: --results-db {}", error.what());
     return kExitUsage;
   }
   std::fputs(render_history_table(runs, metrics).c_str(), stdout);

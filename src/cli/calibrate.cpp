@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cli/cli.h"
+#include "cli/shared_flags.h"
 
 namespace llmperf {
 
@@ -18,10 +19,10 @@ CalibrateCli parse_calibrate(int argc, const char* const* argv) {
       "calibrate");
   CalibrateCli cli;
   CalibrationPlan& p = cli.plan;
-  app.add_option("--parallel", p.parallel, "Requests in flight (the cap with --rate)")
+  app.add_option(kParallelFlag, p.parallel, "Requests in flight (the cap with --rate)")
       ->check(CLI::Range(1, 1'000'000))
       ->capture_default_str();
-  app.add_option("--rate", p.rate, "Requests per second (default: closed loop)")
+  app.add_option(kRateFlag, p.rate, "Requests per second (default: closed loop)")
       ->check(CLI::PositiveNumber);
   app.add_option_function<std::string>(
          "--threads",
@@ -32,7 +33,7 @@ CalibrateCli parse_calibrate(int argc, const char* const* argv) {
   app.add_option("--max-tokens", p.max_tokens, "Output tokens per request")
       ->check(CLI::Range(int64_t{1}, int64_t{1'000'000}))
       ->capture_default_str();
-  app.add_option("-n,--number", p.number,
+  app.add_option(kNumberFlag, p.number,
                  "Requests (default: enough for about 10 s at the mock's timings)")
       ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}));
   app.add_option("--ttft-ms", p.ttft_ms, "The mock's time to first token, ms")
@@ -43,7 +44,7 @@ CalibrateCli parse_calibrate(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--mock", p.mock_path,
                  "llmperf-mock binary (default: next to llmperf, else on PATH)");
-  app.add_option("--outputs-dir", p.outputs_dir,
+  app.add_option(kOutputsDirFlag, p.outputs_dir,
                  "Where the run's outputs and calibration.json go (default: a fresh temp dir)");
   if (auto done = parse_subcommand(app, argc, argv)) {
     cli.outcome = *done;

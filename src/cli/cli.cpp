@@ -9,6 +9,7 @@
 #include "cli/flags.h"
 #include "cli/shards.h"
 #include "cli/tags.h"
+#include "cli/unknown_flags.h"
 #include "cli/vllm_flags.h"
 
 #include "metrics/goodput.h"
@@ -30,7 +31,6 @@
 
 namespace llmperf {
 namespace {
-
 
 constexpr const char* kFooter =
     R"(Metrics (per-request times are measured from t_send, the moment the request is handed to curl;
@@ -83,6 +83,12 @@ Subcommands (each has its own --help):
   llmperf merge DIR...       merge the shards of a sharded run (--shard I/N) into one run
   llmperf calibrate          the client's own error floor on this machine for a planned load,
                              against a local llmperf-mock with known timings
+  llmperf tune ...           start the server per configuration (--serve, --param), benchmark
+                             it, and find the best
+  llmperf history ...        the trend of a history database (--results-db FILE); `history
+                             import DIR...` stores existing runs in one
+The commands share flag names (--outputs-dir, --results-db, --name, --tag, ...); an unknown flag
+is named with the closest known one.
 
 Exit codes:
   0    success
@@ -199,6 +205,36 @@ void resolve_rates_and_percentiles(const CLI::App& app, Config& config) {
   std::sort(config.percentiles.begin(), config.percentiles.end());
 }
 
+// The commands main() dispatches on llmperf's first word, for a mistyped one.
+std::vector<std::string> command_names() {
+  return {"bench serve", "compare", "report", "merge", "calibrate", "tune", "history"};
+}
+
+// The values of the flags that are resolved after parsing.
+struct UnresolvedFlags {
+  RawFlags raw;
+  CompatFlags compat;
+  VllmFlags vllm;
+};
+
+// llmperf's parser: every flag, bound to `config` and `flags`.
+void add_benchmark_flags(CLI::App& app, Config& config, UnresolvedFlags& flags) {
+  app.option_defaults()->always_capture_default();
+  app.get_formatter()->column_width(32);
+  app.set_version_flag("--version", std::string("llmperf ") + kLlmperfVersion, "Print the version and exit");
+  app.footer(std::string(kFooter) + "\n\n" + slo_grammar_help());
+  app.set_config("--config", "",
+                 "Read flags from a TOML file (keys are flag names without dashes, e.g. "
+                 "parallel = [1, 4], model = \"qwen\"); flags on the command line win");
+  app.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt key is an error
+  add_flags(app, config, flags.raw);
+  add_compat_flags(app, config, flags.compat);
+  add_vllm_flags(app, config, flags.vllm);
+}
+
+constexpr const char* kBenchmarkDescription =
+    "Load generator for OpenAI-compatible LLM servers (EvalScope perf flags).";
+
 CliOutcome usage_error(const std::vector<std::string>& errors) {
   CliOutcome outcome;
   outcome.exit_code = 2;
@@ -210,23 +246,10 @@ CliOutcome usage_error(const std::vector<std::string>& errors) {
 }  // namespace
 
 CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
-  CLI::App app{"Load generator for OpenAI-compatible LLM servers (EvalScope perf flags).",
-               "llmperf"};
-  app.option_defaults()->always_capture_default();
-  app.get_formatter()->column_width(32);
-  app.set_version_flag("--version", std::string("llmperf ") + kLlmperfVersion, "Print the version and exit");
-  app.footer(std::string(kFooter) + "\n\n" + slo_grammar_help());
-  app.set_config("--config", "",
-                 "Read flags from a TOML file (keys are flag names without dashes, e.g. "
-                 "parallel = [1, 4], model = \"qwen\"); flags on the command line win");
-  app.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt key is an error
-
-  RawFlags raw;
-  add_flags(app, config, raw);
-  CompatFlags compat;
-  add_compat_flags(app, config, compat);
-  VllmFlags vllm;
-  add_vllm_flags(app, config, vllm);
+  CLI::App app{kBenchmarkDescription, "llmperf"};
+  UnresolvedFlags flags;
+  add_benchmark_flags(app, config, flags);
+  const RawFlags& raw = flags.raw;
 
   // `llmperf bench serve FLAGS` reads as `vllm bench serve FLAGS` does (vLLM's defaults apply).
   std::vector<std::string> args;
@@ -241,11 +264,22 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   } catch (const CLI::CallForVersion& e) {
     return {false, 0, std::string(e.what()) + "\n", {}};
   } catch (const CLI::ConfigError& e) {
+    // A key no flag has: named with the closest flag's key, as an unknown flag is.
+    constexpr std::string_view kUnknownKey = "INI was not able to parse ";
+    if (const std::string_view what = e.what(); what.starts_with(kUnknownKey)) {
+      const std::string key(what.substr(kUnknownKey.size()));
+      std::string near = closest_flag(key, flag_names(app));
+      near.erase(0, near.find_first_not_of('-'));
+      return usage_error({fmt::format(
+          "--config: unknown key {}{} (keys are flag names without the leading dashes)", key,
+          near.empty() ? "" : fmt::format(" (did you mean {}?)", near))});
+    }
     return usage_error({fmt::format(
         "--config: {} (keys are flag names without the leading dashes, e.g. parallel = [1, 4])",
         e.what())});
   } catch (const CLI::ParseError& e) {
-    return usage_error({e.what()});
+    const char* first_word = argc > 1 && !vllm_command ? argv[1] : "";
+    return usage_error(parse_error_lines(app, e, first_word, command_names()));
   }
 
   CliOutcome outcome;
@@ -308,8 +342,8 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
         config.tokenize_prompt ? "--tokenize-prompt (token ids)" : "--dataset " + config.dataset,
         config.url));
   }
-  resolve_vllm(app, vllm, vllm_command, config, outcome.warnings, errors);
-  resolve_compat(app, compat, config, outcome.warnings, errors);
+  resolve_vllm(app, flags.vllm, vllm_command, config, outcome.warnings, errors);
+  resolve_compat(app, flags.compat, config, outcome.warnings, errors);
   resolve_rates_and_percentiles(app, config);
   if (config.insecure) {
     outcome.warnings.push_back(
@@ -340,6 +374,14 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   }
   outcome.proceed = true;
   return outcome;
+}
+
+std::vector<std::string> benchmark_flag_names() {
+  Config config;
+  CLI::App app{kBenchmarkDescription, "llmperf"};
+  UnresolvedFlags flags;
+  add_benchmark_flags(app, config, flags);
+  return flag_names(app);
 }
 
 }  // namespace llmperf

@@ -21,6 +21,10 @@ struct CliOutcome {
 // $OPENAI_API_KEY when --api-key is not given, and resolves `--prompt @file`.
 CliOutcome parse_cli(int argc, const char* const* argv, Config& config);
 
+// Every name llmperf's flags answer to ("--parallel", "--max-concurrency", "-n", ...), for
+// `llmperf tune`, which hands the flags it does not know to each trial's benchmark.
+std::vector<std::string> benchmark_flag_names();
+
 // Completes what the flags leave implicit: the API from --api and the URL's path, --multi-turn
 // for the conversation datasets, and --ignore-eos's default for the dataset. Runs once, before
 // validate_config (config_validation.cpp).

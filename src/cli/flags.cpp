@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "cli/shared_flags.h"
+
 namespace llmperf {
 namespace {
 
@@ -229,10 +231,10 @@ void add_server_view_options(CLI::App& app, Config& c) {
 
 void add_load_options(CLI::App& app, Config& c) {
   const char* group = "Load";
-  app.add_option("--parallel,--max-concurrency", c.parallel,
+  app.add_option(kParallelFlag, c.parallel,
                  "Requests kept in flight; several values sweep, one run each")
       ->group(group);
-  app.add_option("-n,--number,--num-prompts", c.number,
+  app.add_option(kNumberFlag, c.number,
                  "Requests per run: one value for all runs or one per --parallel value")
       ->group(group);
   app.add_option_function<std::string>(
@@ -256,7 +258,7 @@ void add_load_options(CLI::App& app, Config& c) {
 
 void add_open_loop_options(CLI::App& app, Config& c) {
   const char* group = "Open loop, warm-up and duration";
-  app.add_option("--rate,--request-rate", c.rate,
+  app.add_option(kRateFlag, c.rate,
                  "Requests per second sent at planned times (a list sweeps); --parallel then caps "
                  "requests in flight (default cap 1000)")
       ->group(group);
@@ -420,21 +422,21 @@ void add_timeout_options(CLI::App& app, Config& c) {
 
 void add_output_options(CLI::App& app, Config& c, RawFlags& raw) {
   const char* group = "Output";
-  app.add_option("--outputs-dir", c.outputs_dir, "Directory for result files")->group(group);
-  app.add_option("--name", c.name, "Run name in the output path (default: the model)")
+  app.add_option(kOutputsDirFlag, c.outputs_dir, "Directory for result files")->group(group);
+  app.add_option(kNameFlag, c.name, "Run name in the output path (default: the model)")
       ->group(group);
-  app.add_option("--tag", raw.tags,
+  app.add_option(kTagFlag, raw.tags,
                  "Label the run key=value (a commit, a deploy id), repeatable: kept in the "
                  "history database and on pushed live figures, and matched by --baseline db:")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group(group);
-  app.add_option("--results-db", c.results_db,
+  app.add_option(kResultsDbFlag, c.results_db,
                  "Append every run (config, tags, figures, verdicts, server) to this SQLite "
                  "history database, one transaction per run; a failure to store exits 1 after "
                  "every file is written (docs/history.md)")
       ->group(group);
-  app.add_flag("--results-db-requests", c.results_db_requests,
+  app.add_flag(kResultsDbRequestsFlag, c.results_db_requests,
                "With --results-db: store every line of requests.jsonl too (table requests)")
       ->group(group);
   app.add_option("--log-every-n-query", c.log_every_n_query, "Progress log interval, requests")

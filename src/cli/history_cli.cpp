@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "cli/shared_flags.h"
 #include "cli/tags.h"
 #include "core/exit_codes.h"
 #include "verdict/slo.h"
@@ -23,9 +24,9 @@ HistoryCli parse_history_cli(int argc, const char* const* argv) {
   HistoryCommandOptions& o = cli.options;
   std::string name;
   std::vector<std::string> tags;
-  app.add_option("--db", o.db, "The history database")->required();
-  app.add_option("--name", name, "Only runs with this --name");
-  app.add_option("--tag", tags, "Only runs with this key=value tag; repeatable, all must match")
+  app.add_option(kResultsDbFlag, o.db, "The history database (--results-db's file)")->required();
+  app.add_option(kNameFlag, name, "Only runs with this --name");
+  app.add_option(kTagFlag, tags, "Only runs with this key=value tag; repeatable, all must match")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--metric", o.metrics,
@@ -34,8 +35,9 @@ HistoryCli parse_history_cli(int argc, const char* const* argv) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--last", o.last, "The N most recent matching runs (default 50)");
-  app.add_option("--output", o.output_dir, "Directory for history.html (default: .)");
-  app.add_option("--html", o.html_path, "Write the page to this file instead of <output>/history.html");
+  app.add_option(kOutputsDirFlag, o.output_dir, "Directory for history.html (default: .)");
+  app.add_option("--html", o.html_path,
+                 "Write the page to this file instead of <--outputs-dir>/history.html");
   app.add_option("--baseline-runs", o.band.runs,
                  "Runs the rolling median and noise band are taken over (default 10)");
   app.add_option("--noise-k", o.band.k, "The noise band's half-width in MADs (default 3)");
@@ -64,8 +66,8 @@ HistoryCli parse_history_cli(int argc, const char* const* argv) {
   if (!(o.band.k > 0) || !std::isfinite(o.band.k)) {
     errors.push_back(fmt::format("--noise-k must be > 0, got {}", o.band.k));
   }
-  if (app.count("--output") > 0 && app.count("--html") > 0) {
-    errors.push_back("--output and --html: give one (--html names the page itself)");
+  if (app.count("--outputs-dir") > 0 && app.count("--html") > 0) {
+    errors.push_back("--outputs-dir and --html: give one (--html names the page itself)");
   }
   if (!errors.empty()) {
     std::string err;

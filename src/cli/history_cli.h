@@ -1,6 +1,6 @@
-// `llmperf history --db FILE [--name N] [--tag k=v ...] [--metric M ...] [--last 50]
-// [--output DIR | --html FILE] [--baseline-runs N] [--noise-k K]`: its argv parsing (CLI11). The
-// command runs in app/history_command.h; `llmperf history import` is dispatched before it.
+// `llmperf history --results-db FILE [--name N] [--tag k=v ...] [--metric M ...] [--last 50]
+// [--outputs-dir DIR | --html FILE] [--baseline-runs N] [--noise-k K]`: its argv parsing (CLI11).
+// The command runs in app/history_command.h; `llmperf history import` is dispatched before it.
 #pragma once
 
 #include "cli/subcommands.h"
@@ -15,7 +15,7 @@ struct HistoryCli {
 };
 
 // Parses argv[2..] (argv[1] is "history"). A --tag that is not key=value, a --metric the --slo
-// grammar does not know, --last or --baseline-runs below 1, --noise-k <= 0 and --output with
+// grammar does not know, --last or --baseline-runs below 1, --noise-k <= 0 and --outputs-dir with
 // --html are usage errors naming the flag.
 HistoryCli parse_history_cli(int argc, const char* const* argv);
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "cli/shared_flags.h"
 #include "core/exit_codes.h"
 #include "report/tools/history_store.h"
 
@@ -22,8 +23,9 @@ SubcommandOutcome history_import_command(int argc, const char* const* argv) {
   HistoryStoreOptions options;
   options.source = "import";
   options.existing = ExistingRun::kSkip;
-  app.add_option("--db", options.db, "The history database (created if missing)")->required();
-  app.add_flag("--requests", options.requests,
+  app.add_option(kResultsDbFlag, options.db, "The history database (created if missing)")
+      ->required();
+  app.add_flag(std::string(kResultsDbRequestsFlag) + ",--requests", options.requests,
                "Store each run's requests.jsonl lines too (table requests)");
   app.add_option("dirs", options.dirs, "Run directories, or directories holding runs")->required();
   // parse_subcommand reads argv[2..]: here that is what follows "history import".

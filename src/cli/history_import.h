@@ -1,7 +1,8 @@
-// `llmperf history import --db FILE [--requests] DIR...`: existing run directories into the
-// history database (report/tools/history_store.h), one line per run on stdout, an error per
-// directory on stderr without stopping the others. Only this subcommand of `llmperf history`
-// is parsed here; main dispatches it before the other `llmperf history` commands.
+// `llmperf history import --results-db FILE [--results-db-requests] DIR...`: existing run
+// directories into the history database (report/tools/history_store.h), one line per run on
+// stdout, an error per directory on stderr without stopping the others. Only this subcommand of
+// `llmperf history` is parsed here; main dispatches it before the other `llmperf history`
+// commands.
 #pragma once
 
 #include "cli/subcommands.h"

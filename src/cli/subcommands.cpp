@@ -11,6 +11,8 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/history_import.h"
+#include "cli/shared_flags.h"
+#include "cli/unknown_flags.h"
 #include "core/exit_codes.h"
 #include "report/report.h"
 #include "report/tools.h"
@@ -20,11 +22,11 @@ namespace {
 
 // --results-db FILE and --results-db-requests of `llmperf merge` and `llmperf report`.
 void add_results_db_options(CLI::App& app, std::string& db, bool& requests, const char* what) {
-  app.add_option("--results-db", db,
+  app.add_option(kResultsDbFlag, db,
                  fmt::format("Store the {} run(s) in this history database (replacing a stored "
                              "run of the same id); exit 1 if that fails",
                              what));
-  app.add_flag("--results-db-requests", requests,
+  app.add_flag(kResultsDbRequestsFlag, requests,
                "With --results-db: store each run's requests.jsonl lines too")
       ->needs("--results-db");
 }
@@ -44,7 +46,7 @@ SubcommandOutcome compare(int argc, const char* const* argv) {
                  "Columns of the same name get what tells them apart: --name, the server "
                  "(e.g. llama.cpp b4719), the config values that differ (e.g. in 300 out 64), "
                  "else the directory");
-  app.add_option("--outputs-dir", options.outputs_dir,
+  app.add_option(kOutputsDirFlag, options.outputs_dir,
                  "Where to write compare.md and compare.html (default: "
                  "outputs/compare_<YYYYmmdd_HHMMSS>)");
   if (auto done = parse_subcommand(app, argc, argv)) return *done;
@@ -106,7 +108,7 @@ SubcommandOutcome merge(int argc, const char* const* argv) {
   app.add_option("dirs", options.dirs, "Every shard's directory (sweep or run directory)")
       ->required()
       ->check(CLI::ExistingDirectory);
-  app.add_option("--outputs-dir", options.outputs_dir, "Where the merged directory goes")
+  app.add_option(kOutputsDirFlag, options.outputs_dir, "Where the merged directory goes")
       ->capture_default_str();
   app.add_flag("--force", options.force,
                "Merge shards of different benchmarks, or not all of a benchmark's shards");
@@ -140,9 +142,11 @@ std::optional<SubcommandOutcome> parse_subcommand(CLI::App& app, int argc,
   } catch (const CLI::CallForHelp&) {
     return SubcommandOutcome{kExitOk, app.help(), ""};
   } catch (const CLI::ParseError& e) {
-    return SubcommandOutcome{
-        kExitUsage, "",
-        fmt::format("llmperf {}: {}\nRun with --help for usage.\n", app.get_name(), e.what())};
+    std::string err;
+    for (const std::string& line : parse_error_lines(app, e)) {
+      err += fmt::format("llmperf {}: {}\n", app.get_name(), line);
+    }
+    return SubcommandOutcome{kExitUsage, "", err + "Run with --help for usage.\n"};
   }
   return std::nullopt;
 }

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "cli/unknown_flags.h"
 #include "core/exit_codes.h"
 
 namespace llmperf {
@@ -99,6 +100,16 @@ TuneCli parse_tune(int argc, const char* const* argv) {
     cli.outcome = {kExitUsage, "", fmt::format("llmperf tune: {}\nRun with --help for usage.\n", why)};
     return cli;
   };
+  // A flag neither the study nor the benchmark knows, named with the closest of either now: a
+  // mistyped study flag would otherwise reach every trial's benchmark and fail there, with a
+  // suggestion from the benchmark's flags only.
+  if (const std::vector<std::string> unknown =
+          unaccepted_flag_errors(spec.bench_args, benchmark_flag_names(), flag_names(app));
+      !unknown.empty()) {
+    std::string why;
+    for (const std::string& error : unknown) why += (why.empty() ? "" : "\nllmperf tune: ") + error;
+    return usage(why);
+  }
   if (!cli.resume_dir.empty()) {
     if (!spec.serve.empty() || !spec.params.empty() || !spec.bench_args.empty()) {
       return usage("--resume DIR takes the study's flags from DIR/study.json; give no others");

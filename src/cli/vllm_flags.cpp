@@ -174,8 +174,9 @@ void add_vllm_flags(CLI::App& app, Config& config, VllmFlags& vllm) {
                "named --result-filename or vLLM's {label}-{rate}qps-{model}-{date}.json")
       ->group(group);
   app.add_flag("--save-detailed", config.vllm.detailed,
-               "The --save-result copy keeps the per-request arrays (the run directory's always "
-               "does)")
+               "bench serve: the --save-result copy keeps the per-request arrays, as vLLM's does "
+               "(without bench serve it always does, as benchmark_serving.py's did; so does the "
+               "run directory's file)")
       ->group(group);
   app.add_option("--result-dir", config.vllm.dir,
                  "Directory of the --save-result copy (implies it)")
@@ -229,6 +230,10 @@ void resolve_vllm(const CLI::App& app, const VllmFlags& vllm, bool vllm_command,
     config.vllm.metadata.emplace_back(strip(item.substr(0, eq)), strip(item.substr(eq + 1)));
   }
   if (app.count("--result-dir") + app.count("--result-filename") > 0) config.vllm.save = true;
+  // The bare form runs benchmark_serving.py's command lines, and that script saved the
+  // per-request arrays whatever --save-detailed said (it deleted them before they were added);
+  // users' scripts read them. Only `vllm bench serve` drops them without --save-detailed.
+  if (!vllm_command) config.vllm.detailed = true;
   if (app.count("--tokenizer") + app.count("--tokenizer-mode") + app.count("--trust-remote-code") >
       0) {
     notes.push_back(

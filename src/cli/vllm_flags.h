@@ -30,7 +30,8 @@ void add_vllm_flags(CLI::App& app, Config& config, VllmFlags& vllm);
 // Applies what vLLM's flags mean to `config`. `vllm_command`: the command line started with
 // `bench serve` (as `vllm bench serve` does); it, or an address given vLLM's way (--backend,
 // --base-url, --host, --port, --endpoint), makes vLLM's defaults apply: the URL from those flags,
-// and without --max-concurrency or --request-rate every request sent at once.
+// and without --max-concurrency or --request-rate every request sent at once. Without it (the
+// benchmark_serving.py form), the --save-result copy always keeps the per-request arrays.
 void resolve_vllm(const CLI::App& app, const VllmFlags& vllm, bool vllm_command, Config& config,
                   std::vector<std::string>& notes, std::vector<std::string>& errors);
 

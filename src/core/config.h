@@ -72,7 +72,7 @@ struct VllmResultOptions {
   std::string tokenizer;  // --tokenizer: accepted (tokens are counted by the server); tokenizer_id
   std::vector<std::pair<std::string, std::string>> metadata;  // --metadata KEY=VALUE, in order
   bool save = false;      // --save-result (or --result-dir / --result-filename): write the copy
-  bool detailed = false;  // --save-detailed: the copy keeps the per-request arrays
+  bool detailed = false;  // the copy keeps the per-request arrays (always without `bench serve`)
   std::string dir;        // --result-dir ("": the working directory)
   std::string filename;   // --result-filename ("": vLLM's {label}-{rate}qps...-{date}.json)
 };

@@ -1005,6 +1005,9 @@ TEST_F(CliConfigFileTest, UnknownKeyExits2MentioningConfig) {
   EXPECT_EQ(p.outcome.exit_code, 2);
   EXPECT_NE(p.outcome.output.find("--config"), std::string::npos) << p.outcome.output;
   EXPECT_NE(p.outcome.output.find("paralel"), std::string::npos) << p.outcome.output;
+  EXPECT_NE(p.outcome.output.find("--config: unknown key paralel (did you mean parallel?)"),
+            std::string::npos)
+      << p.outcome.output;
 }
 
 TEST_F(CliConfigFileTest, MissingFileExits2) {
@@ -1252,12 +1255,29 @@ TEST_F(CliTest, VllmOldDatasetFlagNamesTheShareGptFile) {
             2);
 }
 
+TEST_F(CliTest, SaveResultKeepsThePerRequestArraysAsTheCommandLinesOriginDid) {
+  // benchmark_serving.py's line (the bare form): its copy always has the per-request arrays.
+  Parsed p = parse({"--backend", "vllm", "--dataset", kShareGpt, "--save-result"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_TRUE(p.config.vllm.save);
+  EXPECT_TRUE(p.config.vllm.detailed);
+  EXPECT_TRUE(parse_with({"--result-dir", "/tmp/r"}).config.vllm.detailed);
+  // `vllm bench serve`'s line: only with --save-detailed, as vLLM does.
+  p = parse({"bench", "serve", "--model", "m", "--dataset-name", "sharegpt", "--dataset-path",
+             kShareGpt, "--save-result"});
+  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  EXPECT_TRUE(p.config.vllm.save);
+  EXPECT_FALSE(p.config.vllm.detailed);
+  p = parse({"bench", "serve", "--model", "m", "--dataset-name", "sharegpt", "--dataset-path",
+             kShareGpt, "--save-result", "--save-detailed"});
+  EXPECT_TRUE(p.config.vllm.detailed);
+}
+
 TEST_F(CliTest, VllmResultFlags) {
   Parsed p = parse_with(
       {"--result-dir", "/tmp/r", "--metadata", "version=0.11", " tp = 2", "--label", "nightly"});
   ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
   EXPECT_TRUE(p.config.vllm.save);  // --result-dir implies --save-result
-  EXPECT_FALSE(p.config.vllm.detailed);
   EXPECT_EQ(p.config.vllm.dir, "/tmp/r");
   EXPECT_EQ(p.config.vllm.label, "nightly");
   using Pairs = std::vector<std::pair<std::string, std::string>>;

@@ -27,12 +27,12 @@ SubcommandOutcome hwrite_cli_import(std::vector<std::string> args) {
 TEST(HistoryImportCli, TheDatabaseAndADirectoryAreRequired) {
   const SubcommandOutcome no_db = hwrite_cli_import({"some/dir"});
   EXPECT_EQ(no_db.exit_code, kExitUsage);
-  EXPECT_NE(no_db.err.find("--db"), std::string::npos) << no_db.err;
-  const SubcommandOutcome no_dir = hwrite_cli_import({"--db", "history.db"});
+  EXPECT_NE(no_db.err.find("--results-db"), std::string::npos) << no_db.err;
+  const SubcommandOutcome no_dir = hwrite_cli_import({"--results-db", "history.db"});
   EXPECT_EQ(no_dir.exit_code, kExitUsage);
   const SubcommandOutcome help = hwrite_cli_import({"--help"});
   EXPECT_EQ(help.exit_code, kExitOk);
-  EXPECT_NE(help.out.find("--requests"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--results-db-requests"), std::string::npos) << help.out;
 }
 
 TEST(HistoryImportCli, ADirectoryWithoutRunsIsAnErrorOfItsOwn) {
@@ -42,7 +42,7 @@ TEST(HistoryImportCli, ADirectoryWithoutRunsIsAnErrorOfItsOwn) {
   std::filesystem::create_directories(dir / "empty");
   const std::string db = (dir / "history.db").string();
   const SubcommandOutcome outcome =
-      hwrite_cli_import({"--db", db, (dir / "empty").string(), (dir / "missing").string()});
+      hwrite_cli_import({"--results-db", db, (dir / "empty").string(), (dir / "missing").string()});
   EXPECT_EQ(outcome.exit_code, kExitCannotProceed);
   EXPECT_NE(outcome.err.find("empty: no run in it"), std::string::npos) << outcome.err;
   EXPECT_NE(outcome.err.find("missing is not a directory"), std::string::npos) << outcome.err;

@@ -152,8 +152,8 @@ TEST(IntegrationHistory, HistoryCommandPrintsTheTrendAndWritesAPage) {
   history_add_runs(db, "prod", 2, {"ttft", "p99", 0.0, "ms"}, {900}, "prod");
   const std::string out_dir = dir + "/trend";
   const ProcessResult run = run_process(
-      {LLMPERF_BIN, "history", "--db", db, "--name", "smoke", "--tag", "env=ci", "--metric",
-       "ttft.p99", "--metric", "output_throughput", "--last", "3", "--output", out_dir},
+      {LLMPERF_BIN, "history", "--results-db", db, "--name", "smoke", "--tag", "env=ci", "--metric",
+       "ttft.p99", "--metric", "output_throughput", "--last", "3", "--outputs-dir", out_dir},
       kTimeoutS);
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   // The last 3 matching runs, oldest first; the prod runs are filtered out.
@@ -171,12 +171,13 @@ TEST(IntegrationHistory, HistoryCommandPrintsTheTrendAndWritesAPage) {
   EXPECT_FALSE(contains(html, "<script"));
   EXPECT_FALSE(contains(html, "src="));
 
+  // --db: the flag's former name, still accepted.
   const ProcessResult missing =
       run_process({LLMPERF_BIN, "history", "--db", dir + "/none.db"}, kTimeoutS);
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_TRUE(contains(missing.err, dir + "/none.db: no such file")) << missing.err;
-  const ProcessResult bad_metric =
-      run_process({LLMPERF_BIN, "history", "--db", db, "--metric", "ttft.p99.p99"}, kTimeoutS);
+  const ProcessResult bad_metric = run_process(
+      {LLMPERF_BIN, "history", "--results-db", db, "--metric", "ttft.p99.p99"}, kTimeoutS);
   EXPECT_EQ(bad_metric.exit_code, 2);
   EXPECT_TRUE(contains(bad_metric.err, "--metric")) << bad_metric.err;
 }

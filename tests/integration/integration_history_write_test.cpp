@@ -372,8 +372,8 @@ TEST(IntegrationHistoryWrite, ImportStoresEachRunOnceAndSkipsWhatIsThere) {
   // in the database), and a directory that does not exist: reported, the others go on.
   const std::string missing = sweep.outputs_dir + "/no-such-dir";
   const ProcessResult first =
-      run_process({LLMPERF_BIN, "history", "import", "--db", db, "--requests", sweep.outputs_dir,
-                   stored.run_dirs.at(0).string(), missing},
+      run_process({LLMPERF_BIN, "history", "import", "--results-db", db, "--results-db-requests",
+                   sweep.outputs_dir, stored.run_dirs.at(0).string(), missing},
                   kTimeoutS);
   EXPECT_EQ(first.exit_code, 1) << first.out << first.err;
   EXPECT_TRUE(contains(first.out, "imported " + sweep.run_dirs[0].string())) << first.out;
@@ -388,7 +388,7 @@ TEST(IntegrationHistoryWrite, ImportStoresEachRunOnceAndSkipsWhatIsThere) {
   EXPECT_EQ(sources[0]["n"], 1);  // one benchmark's runs: one invocation
 
   const json before = hwrite_query(db, "SELECT * FROM runs ORDER BY id");
-  const ProcessResult again = run_process(
+  const ProcessResult again = run_process(  // --db: the flag's former name, still accepted
       {LLMPERF_BIN, "history", "import", "--db", db, sweep.run_dirs[0].string(), sweep.outputs_dir},
       kTimeoutS);
   EXPECT_EQ(again.exit_code, 0) << again.out << again.err;

@@ -160,6 +160,70 @@ TEST(ComingFromVllm, SaveResultWritesVllmsFileWhereAsked) {
   }
 }
 
+// The per-request arrays of benchmark_serving.py's result file, which it saved whatever its
+// --save-detailed said; `vllm bench serve` drops them without --save-detailed.
+const std::vector<std::string> kPerRequestArrays = {"input_lens", "output_lens",     "ttfts",
+                                                    "itls",       "generated_texts", "errors"};
+
+// The one *.json file `dir` holds besides the ShareGPT file.
+fs::path only_result_copy(const std::string& dir) {
+  std::vector<fs::path> found;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".json" && entry.path().filename() != "sg.json") {
+      found.push_back(entry.path());
+    }
+  }
+  return found.size() == 1 ? found.front() : fs::path();
+}
+
+TEST(ComingFromVllm, OldBenchmarkServingSaveResultKeepsThePerRequestArrays) {
+  // python3 benchmark_serving.py --backend vllm --model /data/Qwen2.5-72B-Instruct-GPTQ-Int4
+  //   --dataset ShareGPT_V3_unfiltered_cleaned_split.json --save-result
+  MockServer mock({});
+  const std::string cwd = directory_with_sharegpt("sg.json");
+  const BenchRun run = run_llmperf(
+      {"--backend", "vllm", "--model", "/data/Qwen2.5-72B-Instruct-GPTQ-Int4", "--dataset",
+       "sg.json", "--save-result", "--num-prompts", "20", "--port", std::to_string(mock.port())},
+      cwd);
+  const fs::path dir = only_run_dir(run);
+  ASSERT_FALSE(dir.empty()) << diagnostics(run);
+  // Where benchmark_serving.py puts it: {backend}-{rate}qps-{model's last part}-{date}.json.
+  const fs::path saved = only_result_copy(cwd);
+  ASSERT_FALSE(saved.empty()) << diagnostics(run);
+  EXPECT_TRUE(saved.filename().string().starts_with("vllm-infqps-Qwen2.5-72B-Instruct-GPTQ-Int4-"))
+      << saved;
+  const json result = json::parse(read_file(saved.string()));
+  const std::vector<json> records = read_requests(dir);
+  ASSERT_EQ(records.size(), 20u);
+  for (const std::string& key : kPerRequestArrays) {
+    ASSERT_TRUE(result.contains(key)) << key << " missing from " << saved;
+    EXPECT_EQ(result[key].size(), records.size()) << key;
+  }
+  // One entry per request, in the order requests.jsonl has them.
+  for (size_t i = 0; i < records.size(); ++i) {
+    EXPECT_EQ(result["output_lens"][i], records[i]["output_tokens"]) << i;
+    EXPECT_EQ(result["input_lens"][i], records[i]["input_tokens"]) << i;
+    EXPECT_GT(result["ttfts"][i].get<double>(), 0.0) << i;
+    EXPECT_TRUE(result["itls"][i].is_array()) << i;
+    EXPECT_EQ(result["itls"][i].size() + 1, records[i]["chunk_ns"].size()) << i;
+    EXPECT_EQ(result["generated_texts"][i], records[i]["output_text"]) << i;
+    EXPECT_EQ(result["errors"][i], "") << i;
+  }
+}
+
+TEST(ComingFromVllm, BenchServeSaveResultDropsTheArraysWithoutSaveDetailed) {
+  MockServer mock({});
+  const std::string cwd = directory_with_sharegpt("sg.json");
+  const BenchRun run = run_llmperf(concat(bench_serve_line(mock), {"--save-result"}), cwd);
+  ASSERT_FALSE(only_run_dir(run).empty()) << diagnostics(run);
+  const fs::path saved = only_result_copy(cwd);
+  ASSERT_FALSE(saved.empty()) << diagnostics(run);
+  const json result = json::parse(read_file(saved.string()));
+  for (const std::string& key : kPerRequestArrays) EXPECT_FALSE(result.contains(key)) << key;
+  EXPECT_EQ(result["latencies"].size(), 10u);  // vLLM keeps it, as its serve.py does
+  EXPECT_EQ(result["completed"], 10);
+}
+
 TEST(ComingFromVllm, KeepTextBoundsTheAnswersKept) {
   MockServer mock({});
   const std::string cwd = directory_with_sharegpt("sg.json");

@@ -18,13 +18,13 @@ namespace llmperf {
 
 // What `llmperf history` was asked (cli/history_cli.h parses it, app/history_command.h runs it).
 struct HistoryCommandOptions {
-  std::string db;                   // --db FILE
+  std::string db;                   // --results-db FILE
   std::optional<std::string> name;  // --name
   std::vector<std::pair<std::string, std::string>> tags;  // --tag key=value, all must match
   std::vector<std::string> metrics;  // --metric, as --slo names them; empty: the defaults
   int last = 50;                     // --last N runs
-  std::string output_dir = ".";      // --output DIR: history.html goes there
-  std::string html_path;             // --html FILE: instead of <output>/history.html
+  std::string output_dir = ".";      // --outputs-dir DIR: history.html goes there
+  std::string html_path;             // --html FILE: instead of <--outputs-dir>/history.html
   HistoryBaselineOptions band;       // --baseline-runs, --noise-k: the rolling median and band
 };
 

@@ -1,5 +1,5 @@
-// Existing run directories into the history database: `llmperf history import --db FILE DIR...`
-// (source "import"), and the runs that `llmperf merge --results-db` and `llmperf report
+// Existing run directories into the history database: `llmperf history import --results-db FILE
+// DIR...` (source "import"), and the runs that `llmperf merge --results-db` and `llmperf report
 // --results-db` have just written (sources "merge" and "report"). Each DIR is a run directory
 // (summary.json) or any directory holding runs at any depth (a benchmark's directory, an outputs
 // directory, a study's); the summary.json of --num-runs repeats is left out, its repeat_K runs are
