@@ -21,6 +21,10 @@ double p99_or_max(const Distribution& d, const std::vector<double>& percentiles)
   return value_at(d, percentiles, 99, d.max);
 }
 
+// A client-bound warning names the machine's load too when the workers waited, runnable, for a
+// CPU for more than this share of their time.
+constexpr double kWaitShareOfNote = 0.1;
+
 // A measured interval a lateness is weighed against, and the share of it that matters.
 struct Interval {
   double ns = 0;
@@ -154,10 +158,18 @@ ClientHealth assess_client_health(const ClientHealthInput& input,
           ? fmt::format("{} (busy {:.0f}% of the time it was not waiting for a CPU)", cpu_text,
                         health.busy_share * 100)
           : cpu_text;
+  // A client that fell behind by its own work on a busy machine: both are said.
+  const double thread_s = input.wall_s * health.threads;
+  const std::string also_busy =
+      thread_s > 0 && input.machine.run_queue_wait_s > kWaitShareOfNote * thread_s
+          ? fmt::format(" (the machine was busy too: {})",
+                        machine_text(input.machine, input.wall_s, health.threads))
+          : "";
   for (const std::string& lateness : latenesses) {
     if (health.busy_share >= kLowCpuShare) {
-      health.warnings.push_back(fmt::format("{}, and {}: the client fell behind; {}", lateness,
-                                            busy_text, threads_advice(input, health.threads)));
+      health.warnings.push_back(fmt::format("{}, and {}{}: the client fell behind; {}", lateness,
+                                            busy_text, also_busy,
+                                            threads_advice(input, health.threads)));
     } else {
       health.machine_warnings.push_back(fmt::format(
           "{}, while {}: the machine did not give llmperf a core when it needed one: {}. "

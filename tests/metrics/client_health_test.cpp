@@ -202,6 +202,8 @@ TEST(ClientHealth, AClientThatNeverSleptIsClientBoundOnABusyMachine) {
   in.client_lag_ns = &lag;
   in.measured.arrival_gap_ns = 5e3;
   in.machine = busy_machine();
+  in.machine.others_cpu_s = 0.9;
+  in.machine.involuntary_switches = 647;
   in.machine.run_queue_wait_s = 0.3;
   const ClientHealth h = assess_client_health(in, kPercentiles);
   EXPECT_NEAR(h.cpu_utilization, 0.2 / 0.52, 1e-12);
@@ -209,10 +211,13 @@ TEST(ClientHealth, AClientThatNeverSleptIsClientBoundOnABusyMachine) {
   EXPECT_TRUE(h.client_bound);
   EXPECT_FALSE(h.machine_busy);
   ASSERT_EQ(h.warnings.size(), 1u);
-  EXPECT_NE(
-      h.warnings[0].find("and llmperf used 38% of its 1 worker core (busy 91% of the time it "
-                         "was not waiting for a CPU): the client fell behind; try --threads 2"),
-      std::string::npos)
+  // The machine's load is named too: the worker waited for a CPU for over a tenth of the run.
+  EXPECT_NE(h.warnings[0].find(
+                "and llmperf used 38% of its 1 worker core (busy 91% of the time it "
+                "was not waiting for a CPU) (the machine was busy too: other processes "
+                "used 1.73 of the machine's 2 cores, and the worker thread waited 0.30 s "
+                "for a CPU, preempted 647 times): the client fell behind; try --threads 2"),
+            std::string::npos)
       << h.warnings[0];
 }
 
