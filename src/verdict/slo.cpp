@@ -44,7 +44,7 @@ struct MetricDef {
   Distribution RunSummary::*dist;     // the distribution, for per-request metrics (from the send)
   bool stream_only;                   // only stream requests have it (TTFT, TPOT, ITL)
   Clock clock = Clock::kNone;         // which send a time counts from
-  Distribution RunSummary::*planned;  // the same time from the planned send (open loop), if any
+  Distribution RunSummary::*planned = nullptr;  // the same time from the planned send, if any
 };
 
 constexpr MetricDef kMetrics[] = {
@@ -275,7 +275,7 @@ struct BaseValue {
   std::string note;             // what the value means, when its name alone does not say
 };
 
-BaseValue unavailable(std::string why) { return BaseValue{std::nullopt, std::move(why)}; }
+BaseValue unavailable(std::string why) { return BaseValue{std::nullopt, std::move(why), {}}; }
 
 BaseValue distribution_value(const Slo& slo, const MetricDef& def, const RunSummary& s) {
   if (def.stream_only && !s.streamed) {
@@ -357,7 +357,7 @@ BaseValue base_value(const Slo& slo, const MetricDef& def, const RunSummary& s) 
     value = static_cast<double>(s.failed);
   }
   if (!std::isfinite(value)) return unavailable("the value is not finite");
-  return {value, {}};
+  return {value, {}, {}};
 }
 
 }  // namespace
