@@ -33,4 +33,4 @@ echo "demo: llmperf-mock is serving at $base_url (TTFT 80 ms, 15 ms between toke
 
 build/llmperf --url "$base_url/v1/chat/completions" --model mock-model \
   --dataset openqa --dataset-path datasets/open_qa.jsonl \
-  --parallel 1 4 16 -n 32 64 128 --sleep-interval 0 "$@"
+  --parallel 1 4 16 -n 8 32 128 --sleep-interval 0 "$@"
