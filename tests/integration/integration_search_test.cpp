@@ -4,10 +4,8 @@
 // be within ±15 % of the highest rate an independent sweep of --rate values finds sustained: every
 // request served, the server's ends keeping up with the planned sends (≥ 95 %), and the SLO met
 // from the planned send, all judged here from requests.jsonl (capacity_check.h).
-// The runs measure a server's capacity, so they run alone (RUN_SERIAL), in the g++ Release build
-// (scripts/test.sh, with the strict rate check): other tests sharing the cores, or a sanitizer
-// slowing llmperf, would change what they measure between the search and the sweep. The
-// sanitizer builds skip them, saying so.
+// The runs measure a server's capacity, so they run alone (RUN_SERIAL): other tests sharing the
+// cores would change it between the search and the sweep.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,16 +15,12 @@
 #include "capacity_check.h"
 #include "llama_server.h"
 #include "llmperf_run.h"
-#include "open_loop_checks.h"
 #include "test_process.h"
 
 namespace llmperf::testing {
 namespace {
 
 constexpr double kAnswerTolerance = 0.15;
-constexpr const char* kCapacitySkip =
-    "a sanitizer build: capacity is measured in the g++ build (scripts/test.sh runs the tests "
-    "labelled timing in build/)";
 
 // Rates around a search's answer, from 20 % below to 25 % above: the highest that passes must be
 // within the tolerance of the answer, and the grid reaches past it on both sides.
@@ -41,7 +35,6 @@ std::vector<double> rates_around(double answer) {
 void expect_search_finds_the_sustained_rate(const std::vector<std::string>& load,
                                             const std::vector<std::string>& search,
                                             double ttft_limit_ms) {
-  if (kSanitizerBuild) GTEST_SKIP() << kCapacitySkip;
   const BenchRun run = run_llmperf(concat(load, search), "", 900);
   ASSERT_EQ(run.process.exit_code, 0) << diagnostics(run);
   const double answer = search_answer(run.process.out);
@@ -79,7 +72,6 @@ TEST(SearchCapacity, RateSearchAnswersWhatTheMockSchedulerSustains) {
 // With --sla-fixed-parallel 4 the client's four slots, not the server's eight, bound the rate: a
 // probe that waits for them must fail, and the answer is what the four slots sustain.
 TEST(SearchCapacity, SlaAutoTuneByRateAnswersWhatFourSlotsSustain) {
-  if (kSanitizerBuild) GTEST_SKIP() << kCapacitySkip;
   MockServer mock(kSchedulerFlags);
   const std::vector<std::string> load = concat(base_args(mock), {"--arrival", "constant"});
   const BenchRun run = run_llmperf(
@@ -107,10 +99,6 @@ TEST(SearchCapacity, SlaAutoTuneByRateAnswersWhatFourSlotsSustain) {
 // prompts, 64-token answers): it answered 100 req/s; the server sustains about a tenth of that.
 class LlamaServerCapacityTest : public LlamaServerFixture {
  protected:
-  void SetUp() override {
-    if (kSanitizerBuild) GTEST_SKIP() << kCapacitySkip;  // before the server starts
-    LlamaServerFixture::SetUp();
-  }
   std::vector<std::string> server_flags() const override { return {"-c", "8192"}; }
 };
 
