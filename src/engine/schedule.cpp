@@ -44,8 +44,8 @@ std::vector<int64_t> make_schedule(const ScheduleSpec& spec, int64_t count) {
   }
   const double shape = spec.arrival == Arrival::kPoisson ? 1.0 : spec.burstiness;
   std::mt19937_64 rng(spec.seed);
-  std::vector<double> times_s = {0};
   double t_s = 0;
+  offsets.push_back(0);
   for (int64_t i = 1; i < count; ++i) {
     const double mean_gap_s = 1.0 / rate_of(i);
     if (spec.arrival == Arrival::kConstant) {
@@ -54,12 +54,15 @@ std::vector<int64_t> make_schedule(const ScheduleSpec& spec, int64_t count) {
       std::gamma_distribution<double> gap(shape, mean_gap_s / shape);
       t_s += gap(rng);
     }
-    times_s.push_back(t_s);
+    offsets.push_back(std::llround(t_s * 1e9));
   }
-  const double scale = spec.exact_mean && !spec.ramp.on() && t_s > 0
-                           ? static_cast<double>(count - 1) / spec.rate / t_s
-                           : 1.0;
-  for (double time_s : times_s) offsets.push_back(std::llround(time_s * scale * 1e9));
+  if (spec.exact_mean && !spec.ramp.on() && offsets.back() > 0) {
+    const double scale = static_cast<double>(count - 1) / spec.rate * 1e9 /
+                         static_cast<double>(offsets.back());
+    for (int64_t& offset : offsets) {
+      offset = std::llround(static_cast<double>(offset) * scale);
+    }
+  }
   return offsets;
 }
 

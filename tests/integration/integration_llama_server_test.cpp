@@ -4,13 +4,7 @@
 // too, so its usage must equal every target exactly. Its /metrics must count the tokens llmperf
 // counted.
 // Skipped, with a message naming the paths tried, where the server is not installed.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
