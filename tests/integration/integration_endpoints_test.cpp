@@ -207,21 +207,23 @@ void expect_streamed_reasoning(const BenchRun& run) {
     // TTFAT is the first answer chunk's time (chunk_ns holds each chunk's time from the send).
     ASSERT_EQ(r["chunk_ns"].size(), static_cast<size_t>(kOutput));
     EXPECT_NEAR(ttfat, r["chunk_ns"][kReasoning].get<double>() / 1e6, 1e-6) << r.dump();
+    // TTFT is the first (reasoning) chunk's time, TTFAT the first answer chunk's.
+    EXPECT_NEAR(ttft, r["chunk_ns"][0].get<double>() / 1e6, 1e-6) << r.dump();
     // The mock's deadlines are absolute from the moment it received the request, which the send
     // precedes: the answer cannot come sooner than this, however late the first chunk was.
     EXPECT_GE(ttfat, kTtftMs + kReasoning * kItlMs) << r.dump();
-    // One late chunk on a loaded machine moves a request's reasoning time by several ms (45.6 ms
-    // was seen with both cores busy); a chunk more or fewer moves it by kItlMs.
-    EXPECT_GE(ttfat - ttft, kReasoning * kItlMs - 15) << r.dump();
-    EXPECT_LE(ttfat - ttft, kReasoning * kItlMs + 50) << r.dump();
     reasoning_ms.push_back(ttfat - ttft);
   }
-  // The typical request reasoned for kReasoning gaps of kItlMs: not one fewer, not one more.
+  // The typical request reasoned for about kReasoning gaps of kItlMs. The chunks are counted
+  // exactly above; this holds the clock. How late each chunk comes depends on the machine (a first
+  // chunk 20 ms late, with both cores busy under the sanitizers, shortens that request's reasoning
+  // time by as much), so only the median is held, loosely: a clock in the wrong unit would be far
+  // off.
   std::nth_element(reasoning_ms.begin(), reasoning_ms.begin() + reasoning_ms.size() / 2,
                    reasoning_ms.end());
   const double median = reasoning_ms[reasoning_ms.size() / 2];
-  EXPECT_GE(median, kReasoning * kItlMs - 5);
-  EXPECT_LE(median, kReasoning * kItlMs + 8);
+  EXPECT_GE(median, kReasoning * kItlMs - 15);
+  EXPECT_LE(median, kReasoning * kItlMs + 40);
   const json& s = run.summary;
   EXPECT_EQ(s["requests"]["succeeded"], kReasoningRequests);
   const json& reasoning = s["reasoning"];

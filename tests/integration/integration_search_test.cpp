@@ -103,15 +103,12 @@ class LlamaServerCapacityTest : public LlamaServerFixture {
 };
 
 TEST_F(LlamaServerCapacityTest, RateSearchAnswersWhatItSustains) {
+  // --sleep-interval 0: every request of a probe has ended when it ends, so the server is idle
+  // (the default 5 s between probes and between the sweep's runs was half of the test's time).
   const std::vector<std::string> load = {
-      "--url",          server_->base() + "/v1/chat/completions",
-      "--model",        "tiny-llama",
-      "--dataset",      "random",
-      "--input-tokens", "200",
-      "--output-tokens", "64",
-      "--ignore-eos",   "--arrival",
-      "constant",       "-n",
-      "40"};
+      "--url", server_->base() + "/v1/chat/completions", "--model", "tiny-llama", "--dataset",
+      "random", "--input-tokens", "200", "--output-tokens", "64", "--ignore-eos", "--arrival",
+      "constant", "-n", "40", "--sleep-interval", "0"};
   expect_search_finds_the_sustained_rate(
       load,
       {"--search", "rate", "--search-range", "4", "40", "--search-precision", "5", "--slo",
