@@ -230,11 +230,12 @@ TEST(IntegrationHistoryWrite, BaselineVerdictsAndRepeatsAreStored) {
   const std::string db = hwrite_db_path("history.db");
   const BenchRun base = run_llmperf(concat(base_args(mock), {"--no-probe", "-n", "6"}));
   ASSERT_EQ(base.process.exit_code, 0) << diagnostics(base);
-  // A huge tolerance: no regression, whatever the timing.
+  // A huge tolerance (1000 times the baseline): no regression, whatever the timing (at 100 %, an
+  // ITL or TPOT that a busy machine doubles fails as a regression; it did once, beside two builds).
   const BenchRun judged = run_llmperf(
       hwrite_args(mock, db,
                   {"-n", "6", "--baseline", (base.run_dirs.at(0) / "summary.json").string(),
-                   "--tolerance", "100%"}));
+                   "--tolerance", "100000%"}));
   ASSERT_EQ(judged.process.exit_code, 0) << diagnostics(judged);
   const json verdicts =
       hwrite_query(db, "SELECT rule, passed, detail FROM verdicts WHERE kind = 'baseline'");
