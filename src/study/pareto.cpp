@@ -1,4 +1,4 @@
-// Pareto fronts and the best trial (pareto.h). The front is found in O(n log n): with both axes
+// Pareto fronts (pareto.h). The front is found in O(n log n): with both axes
 // turned so that more is better, points sorted by x from the best down are on the front exactly
 // when their y beats every y seen at a larger x.
 #include "study/pareto.h"
@@ -45,20 +45,6 @@ std::vector<size_t> pareto_front(const std::vector<ParetoPoint>& points, bool ma
     return a < b;
   });
   return front;
-}
-
-std::optional<size_t> best_trial(const std::vector<TrialRecord>& trials, bool maximize) {
-  std::optional<size_t> best;
-  for (size_t i = 0; i < trials.size(); ++i) {
-    const TrialRecord& trial = trials[i];
-    if (trial.status != TrialStatus::kOk || !trial.objective || !std::isfinite(*trial.objective)) {
-      continue;
-    }
-    const double value = *trial.objective;
-    const double current = best ? *trials[*best].objective : 0;
-    if (!best || (maximize ? value > current : value < current)) best = i;
-  }
-  return best;
 }
 
 }  // namespace llmperf

@@ -1,6 +1,5 @@
 // Pareto fronts on hand-made points (every direction of the axes, ties, duplicates, non-finite
-// points) and the best trial (status ok only, ties to the lower index, min and max).
-#include <cmath>
+// points).
 #include <limits>
 #include <vector>
 
@@ -53,31 +52,6 @@ TEST(Pareto, EqualPointsAreAllKeptAndNonFiniteLeftOut) {
   EXPECT_EQ(pareto_front({{7, 7}}, false, true), (Indices{0}));
   // Sorted by x, then by index.
   EXPECT_EQ(pareto_front({{3, 1}, {1, 3}, {2, 2}}, true, true), (Indices{1, 2, 0}));
-}
-
-std::vector<TrialRecord> pareto_trials() {
-  const auto make = [](TrialStatus status, std::optional<double> objective) {
-    TrialRecord trial;
-    trial.status = status;
-    trial.objective = objective;
-    return trial;
-  };
-  return {make(TrialStatus::kOk, 100),          make(TrialStatus::kSloViolated, 500),
-          make(TrialStatus::kOk, 300),          make(TrialStatus::kStartFailed, std::nullopt),
-          make(TrialStatus::kOk, 300),          make(TrialStatus::kOk, std::nullopt),
-          make(TrialStatus::kInterrupted, 900), make(TrialStatus::kOk, 50),
-          make(TrialStatus::kOk, std::nan(""))};
-}
-
-TEST(Pareto, BestTrialIsTheBestOkObjectiveAndTiesGoToTheLowerIndex) {
-  EXPECT_EQ(best_trial(pareto_trials(), true), 2u);   // 300 at 2 and 4; 500 violates an SLO
-  EXPECT_EQ(best_trial(pareto_trials(), false), 7u);  // 50
-  std::vector<TrialRecord> none = pareto_trials();
-  for (TrialRecord& trial : none) {
-    if (trial.status == TrialStatus::kOk) trial.status = TrialStatus::kBenchFailed;
-  }
-  EXPECT_EQ(best_trial(none, true), std::nullopt);
-  EXPECT_EQ(best_trial({}, true), std::nullopt);
 }
 
 }  // namespace

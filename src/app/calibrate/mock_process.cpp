@@ -5,21 +5,20 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string_view>
+#include <utility>
 
+#include "app/child_process.h"
 #include "core/clock.h"
 
 namespace llmperf {
@@ -53,56 +52,31 @@ std::string find_mock_binary(const std::string& given) {
 }
 
 MockProcess::MockProcess(const std::string& path, const std::vector<std::string>& args, int cpu) {
-  std::vector<std::string> argv = {path, "--host", "127.0.0.1", "--port", "0"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> c_argv;
-  for (std::string& a : argv) c_argv.push_back(a.data());
-  c_argv.push_back(nullptr);
-
   int out_pipe[2];
-  int error_pipe[2];  // the child's errno when exec fails; closed by a successful exec
   if (pipe2(out_pipe, O_CLOEXEC) != 0) throw MockStartError("cannot start llmperf-mock: pipe");
-  if (pipe2(error_pipe, O_CLOEXEC) != 0) {
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    throw MockStartError("cannot start llmperf-mock: pipe");
-  }
-  const pid_t parent = getpid();
-  pid_ = fork();
-  if (pid_ < 0) {
-    for (int fd : {out_pipe[0], out_pipe[1], error_pipe[0], error_pipe[1]}) close(fd);
-    throw MockStartError(fmt::format("cannot start {}: fork: {}", path, std::strerror(errno)));
-  }
-  if (pid_ == 0) {  // child: only async-signal-safe calls until exec
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (getppid() != parent) _exit(126);
-    if (cpu >= 0) {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      CPU_SET(cpu, &set);
-      sched_setaffinity(0, sizeof set, &set);
-    }
-    dup2(out_pipe[1], STDOUT_FILENO);
-    const int null_fd = open("/dev/null", O_RDONLY);
-    if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
-    execv(c_argv[0], c_argv.data());
-    const int error = errno;
-    [[maybe_unused]] const ssize_t n = write(error_pipe[1], &error, sizeof error);
-    _exit(127);
-  }
+  ChildOptions options;
+  options.argv = {path, "--host", "127.0.0.1", "--port", "0"};
+  options.argv.insert(options.argv.end(), args.begin(), args.end());
+  options.stdin_fd = kChildDevNull;
+  options.stdout_fd = out_pipe[1];
+  options.new_process_group = true;
+  options.parent_death_signal = SIGTERM;
+  options.cpu = cpu;
+  const ChildCommand command(std::move(options));
+  const ChildStart started = start_child(command);
   close(out_pipe[1]);
-  close(error_pipe[1]);
+  if (started.pid < 0) {
+    close(out_pipe[0]);
+    throw MockStartError(
+        fmt::format("cannot start {}: fork: {}", path, std::strerror(started.error)));
+  }
+  pid_ = started.pid;
   stdout_fd_ = out_pipe[0];
   pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
-
-  int exec_error = 0;
-  const ssize_t got = read(error_pipe[0], &exec_error, sizeof exec_error);
-  close(error_pipe[0]);
-  if (got == static_cast<ssize_t>(sizeof exec_error)) {
+  if (started.error != 0) {
     release();
     throw MockStartError(
-        fmt::format("cannot start llmperf-mock {}: {}", path, std::strerror(exec_error)));
+        fmt::format("cannot start llmperf-mock {}: {}", path, std::strerror(started.error)));
   }
   // The first stdout line: "llmperf-mock listening on http://127.0.0.1:<port>".
   std::string line;

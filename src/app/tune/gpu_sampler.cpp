@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,10 +15,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <utility>
 
+#include "app/child_process.h"
 #include "core/clock.h"
-
-extern char** environ;
 
 namespace llmperf {
 namespace {
@@ -113,36 +112,24 @@ void GpuSampler::run() {
 std::string GpuSampler::call_once() {
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) return "";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t none;
-  sigemptyset(&none);
-  sigset_t defaults;  // llmperf ignores SIGPIPE; the child should not inherit that
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-
-  std::string arg0 = program_path_;
-  std::string query = "--query-gpu=index,memory.used,memory.total";
-  std::string format = "--format=csv,noheader,nounits";
-  char* argv[] = {arg0.data(), query.data(), format.data(), nullptr};
-  pid_t pid = -1;
-  const int spawned =
-      posix_spawn(&pid, program_path_.c_str(), &actions, &attributes, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
+  ChildOptions options;
+  options.argv = {program_path_, "--query-gpu=index,memory.used,memory.total",
+                  "--format=csv,noheader,nounits"};
+  options.stdin_fd = kChildDevNull;
+  options.stdout_fd = out[1];
+  options.stderr_fd = kChildDevNull;
+  const ChildCommand command(std::move(options));
+  const ChildStart started = start_child(command);
   close(out[1]);
-  if (spawned != 0) {
+  if (started.pid < 0 || started.error != 0) {
     close(out[0]);
+    if (started.pid > 0) {
+      while (waitpid(started.pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
     return "";
   }
+  const pid_t pid = started.pid;
 
   std::string text;
   bool complete = false;

@@ -102,29 +102,8 @@ void close_all_but(int* keep, int count) {
 // A descriptor numbered 3 or above (the guardian's 0, 1 and 2 become /dev/null and server.log).
 int above_stdio(int fd) { return fd > 2 ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 3); }
 
-// The child side of starting `sh -c ...` (the server, or the stop command): the leader of a
-// process group of its own, killed should the guardian die, with the signal state of a fresh
-// process (llmperf ignores SIGPIPE; the guardian blocks signals: exec would pass both on).
-[[noreturn]] void exec_child(char* const* argv, char* const* envp, pid_t guardian) {
-  setpgid(0, 0);
-  prctl(PR_SET_PDEATHSIG, SIGTERM);
-  if (getppid() != guardian) _exit(127);
-  struct sigaction action {};
-  sigemptyset(&action.sa_mask);
-  action.sa_handler = SIG_DFL;
-  for (int s = 1; s < NSIG; ++s) {
-    if (s != SIGKILL && s != SIGSTOP) sigaction(s, &action, nullptr);
-  }
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
-  execve(argv[0], argv, envp);
-  _exit(127);
-}
-
 struct Guardian {
   const GuardianSpec* spec = nullptr;
-  pid_t self = 0;
   int control_fd = -1;
   int status_fd = -1;
   int log_fd = -1;
@@ -227,14 +206,13 @@ void kill_everything(const Guardian& g) {
 
 void run_stop_command(Guardian& g) {
   log_line(g.log_fd, "running the stop command");
-  const pid_t child = fork();
+  // A failed exec is a child that exits with status 127, reaped below as any other.
+  const pid_t child = start_child(*g.spec->stop).pid;
   if (child < 0) {
     log_line(g.log_fd, "cannot start the stop command (fork failed)");
     send(g.status_fd, GuardianEvent::kStopCommand, -1);
     return;
   }
-  if (child == 0) exec_child(g.spec->stop_argv, g.spec->envp, g.self);
-  setpgid(child, child);
   g.stop_child = child;
   const int64_t deadline = monotonic_ms() + g.spec->stop_timeout_ms;
   reap(g);
@@ -257,7 +235,7 @@ void run_stop_command(Guardian& g) {
 // The stop command, SIGTERM to the group, the stop timeout, SIGKILL to whatever is left, every
 // process reaped; then the guardian exits.
 [[noreturn]] void stop_and_exit(Guardian& g) {
-  if (g.spec->stop_argv != nullptr) run_stop_command(g);
+  if (g.spec->stop != nullptr) run_stop_command(g);
   log_line(g.log_fd, "SIGTERM to process group ", g.server);
   send(g.status_fd, GuardianEvent::kTerminated, 0);
   kill(-g.server, SIGTERM);
@@ -306,7 +284,6 @@ void run_guardian(const GuardianSpec& spec) {
 
   Guardian g;
   g.spec = &spec;
-  g.self = getpid();
   g.control_fd = above_stdio(spec.control_fd);
   g.status_fd = above_stdio(spec.status_fd);
   g.log_fd = above_stdio(spec.log_fd);
@@ -322,13 +299,14 @@ void run_guardian(const GuardianSpec& spec) {
   int keep[] = {g.control_fd, g.status_fd, g.log_fd, null_fd, g.signal_fd};
   close_all_but(keep, static_cast<int>(sizeof keep / sizeof keep[0]));
 
-  g.server = fork();
-  if (g.server < 0) {
-    send(g.status_fd, GuardianEvent::kSpawnFailed, errno);
+  // The server's group exists once start_child returns, before anyone signals it; a failed exec
+  // is a server that exits with status 127 (kExited).
+  const ChildStart server = start_child(*spec.server);
+  if (server.pid < 0) {
+    send(g.status_fd, GuardianEvent::kSpawnFailed, server.error);
     _exit(1);
   }
-  if (g.server == 0) exec_child(spec.server_argv, spec.envp, g.self);
-  setpgid(g.server, g.server);  // as the child does: the group exists before anyone signals it
+  g.server = server.pid;
   send(g.status_fd, GuardianEvent::kStarted, g.server);
 
   for (;;) {

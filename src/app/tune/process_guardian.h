@@ -9,13 +9,16 @@
 //
 // The guardian is forked from a multi-threaded llmperf and never calls exec itself, so it may only
 // make async-signal-safe calls (system calls, in effect): no allocation, no locks, no stdio. Every
-// string it needs is prepared before fork() in a GuardianSpec. It waits on a signalfd, not in
-// signal handlers, so no handler code runs inside it at all.
+// string it needs is prepared before fork() in a GuardianSpec, the server and the stop command as
+// ChildCommands that it starts with child_process.h's start_child, which makes system calls only.
+// It waits on a signalfd, not in signal handlers, so no handler code runs inside it at all.
 #pragma once
 
 #include <sys/types.h>
 
 #include <cstdint>
+
+#include "app/child_process.h"
 
 namespace llmperf {
 
@@ -23,7 +26,7 @@ namespace llmperf {
 // 8 bytes are atomic on a pipe, so messages never interleave or split).
 enum class GuardianEvent : int32_t {
   kStarted = 1,      // value: the server's pid, which is also its process group id
-  kSpawnFailed = 2,  // value: the errno of the fork() that should have started the server
+  kSpawnFailed = 2,  // value: the errno of start_child's vfork() (or pipe2()) for the server
   kExited = 3,       // value: the wait status of the server's main process (the sh)
   kStopCommand = 4,  // value: the stop command's wait status; -1 when it was killed at its timeout
   kTerminated = 5,   // SIGTERM sent to the server's group (value unused)
@@ -39,9 +42,10 @@ static_assert(sizeof(GuardianMessage) == 8);
 // Everything the guardian needs, prepared before fork(). The descriptors are open in the parent
 // when it forks (with O_CLOEXEC); the guardian keeps these and closes every other one.
 struct GuardianSpec {
-  char* const* server_argv = nullptr;  // {"/bin/sh", "-c", command, nullptr}
-  char* const* stop_argv = nullptr;    // the same for the stop command; nullptr: none
-  char* const* envp = nullptr;         // the environment of both
+  // `sh -c command`, in a process group of its own, SIGTERM should the guardian die; its streams
+  // are the guardian's own (/dev/null and server.log).
+  const ChildCommand* server = nullptr;
+  const ChildCommand* stop = nullptr;  // the same for the stop command; nullptr: none
   int control_fd = -1;  // read end of the control pipe: EOF (llmperf closed it or died) = stop
   int status_fd = -1;   // write end of the status pipe, for GuardianMessages
   int log_fd = -1;      // server.log, opened with O_APPEND: the server's stdout and stderr

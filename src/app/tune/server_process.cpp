@@ -16,15 +16,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <vector>
 
+#include "app/child_process.h"
 #include "app/tune/ports.h"
 #include "app/tune/process_guardian.h"
 #include "app/tune/ready_probe.h"
 #include "app/tune/server_log.h"
 #include "core/clock.h"
-
-extern char** environ;
 
 namespace llmperf {
 namespace {
@@ -58,12 +58,15 @@ std::vector<ServerProcess*>& registry() {
   return servers;
 }
 
-// The argv of `sh -c command`, as the guardian needs it after fork: pointers into `command`.
-struct ShellArgv {
-  explicit ShellArgv(std::string& command)
-      : argv{const_cast<char*>("/bin/sh"), const_cast<char*>("-c"), command.data(), nullptr} {}
-  char* argv[4];
-};
+// `sh -c command` as the guardian starts it: the leader of a process group of its own, SIGTERM
+// should the guardian die; its streams are the guardian's (/dev/null and server.log).
+ChildOptions shell_child(const std::string& command) {
+  ChildOptions options;
+  options.argv = {"/bin/sh", "-c", command};
+  options.new_process_group = true;
+  options.parent_death_signal = SIGTERM;
+  return options;
+}
 
 void close_fd(int& fd) {
   if (fd >= 0) close(fd);
@@ -112,14 +115,12 @@ ServerProcess::ServerProcess(ServerSpec spec) : spec_(std::move(spec)) {
   }
 
   // Everything the guardian uses after fork() is made here, before it.
-  std::string command = spec_.command;
-  std::string stop_command = spec_.stop_command;
-  ShellArgv server_argv(command);
-  ShellArgv stop_argv(stop_command);
+  const ChildCommand server_child(shell_child(spec_.command));
+  std::optional<ChildCommand> stop_child;
+  if (!spec_.stop_command.empty()) stop_child.emplace(shell_child(spec_.stop_command));
   GuardianSpec guardian;
-  guardian.server_argv = server_argv.argv;
-  guardian.stop_argv = stop_command.empty() ? nullptr : stop_argv.argv;
-  guardian.envp = environ;
+  guardian.server = &server_child;
+  guardian.stop = stop_child ? &*stop_child : nullptr;
   guardian.control_fd = control[0];
   guardian.status_fd = status[1];
   guardian.log_fd = log_fd;

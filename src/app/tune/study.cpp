@@ -26,9 +26,9 @@
 #include "plan/run_plan.h"
 #include "report/study/study_files.h"
 #include "report/study/study_text.h"
+#include "study/best.h"
 #include "study/exclude.h"
 #include "study/label.h"
-#include "study/pareto.h"
 #include "study/study_file.h"
 #include "study/template.h"
 
@@ -352,16 +352,8 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   result.interrupted = interrupt_requested();
   stop_all_servers();
 
-  // The best configuration: for halving, only among the last rung's trials (the full benchmark).
-  std::vector<TrialRecord> eligible = result.trials;
-  if (halving && !rungs.empty()) {
-    for (TrialRecord& record : eligible) {
-      if (record.rung + 1 != static_cast<int>(rungs.size()) && record.status == TrialStatus::kOk) {
-        record.status = TrialStatus::kSloViolated;  // a short run never wins
-      }
-    }
-  }
-  result.best = best_trial(eligible, plan.objective.maximize);
+  // The best configuration, by the rule the study's outputs follow (study/best.h).
+  result.best = study_best(result.trials, rungs.size(), info.maximize).trial;
   result.text = write_study_outputs(result.dir, info, result.trials);
   print(result.text);
   return result;

@@ -47,7 +47,9 @@ struct StudyOptions {
 struct StudyResult {
   std::string dir;                  // the study's directory
   std::vector<TrialRecord> trials;  // every trial (and rung), in ledger order
-  std::optional<size_t> best;       // the index in `trials` of the best configuration
+  // The index in `trials` of the best configuration: study/best.h's study_best, the rule the
+  // study's text, files and page follow.
+  std::optional<size_t> best;
   std::string text;                 // the closing table and the best configuration
   bool interrupted = false;         // Ctrl-C cut the study short: it can be resumed
 };

@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "core/text.h"
 #include "report/internal.h"
+#include "study/best.h"
 #include "study/pareto.h"
 
 namespace llmperf::report_detail {
@@ -75,88 +75,58 @@ StudyFront front_of(const std::vector<TrialRecord>& rows, std::string_view x_met
   return front;
 }
 
-// Why no row qualifies as the best.
-std::string no_best_reason(const StudyView& view) {
-  const std::vector<TrialRecord>& rows = view.rows;
-  if (rows.empty()) return "no trial has finished yet";
-  std::optional<size_t> closest;  // the best objective among the rows that missed an SLO
-  size_t violated = 0;
-  bool ok_without_objective = false;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const TrialRecord& row = rows[i];
-    if (row.status == TrialStatus::kOk) ok_without_objective = true;  // no value, else a best
-    if (row.status != TrialStatus::kSloViolated) continue;
-    ++violated;
-    if (!row.objective) continue;
-    const double current = closest ? *rows[*closest].objective : 0;
-    if (!closest || (view.info.maximize ? *row.objective > current : *row.objective < current)) {
-      closest = i;
+// Why the view has no best row: the sentence for `best.why_none`.
+std::string no_best_text(const StudyView& view, const StudyBest& best,
+                         const std::vector<TrialRecord>& lines) {
+  switch (best.why_none) {
+    case NoBestReason::kNone:
+    case NoBestReason::kNoTrials:
+      break;
+    case NoBestReason::kNoObjective:
+      return fmt::format("no trial that met every --slo has a value of the objective {}",
+                         view.info.objective);
+    case NoBestReason::kNoneMetSlo: {
+      std::string text = fmt::format("no trial met every --slo ({})", status_counts(view.rows));
+      if (best.closest) {
+        const TrialRecord& row = lines[*best.closest];
+        text += fmt::format("; the closest was {} ({} {}{})", row.label, view.info.objective,
+                            objective_text(view.info, row.objective),
+                            row.reason.empty() ? "" : ": " + row.reason);
+      }
+      return text;
     }
+    case NoBestReason::kNoneBenchmarked:
+      return fmt::format("no trial finished its benchmark ({})", status_counts(view.rows));
   }
-  if (ok_without_objective) {
-    return fmt::format("no trial that met every --slo has a value of the objective {}",
-                       view.info.objective);
-  }
-  if (violated > 0) {
-    std::string text = fmt::format("no trial met every --slo ({})", status_counts(rows));
-    if (closest) {
-      const TrialRecord& row = rows[*closest];
-      text += fmt::format("; the closest was {} ({} {}{})", row.label, view.info.objective,
-                          objective_text(view.info, row.objective),
-                          row.reason.empty() ? "" : ": " + row.reason);
-    }
-    return text;
-  }
-  return fmt::format("no trial finished its benchmark ({})", status_counts(rows));
+  return "no trial has finished yet";
 }
 
-void choose_best(StudyView& view) {
-  int deepest = -1;
-  for (const TrialRecord& row : view.rows) deepest = std::max(deepest, row.rung);
-  for (int rung = deepest; rung >= 0; --rung) {
-    std::vector<TrialRecord> at_rung;
-    std::vector<size_t> index;
-    for (size_t i = 0; i < view.rows.size(); ++i) {
-      if (view.rows[i].rung != rung) continue;
-      at_rung.push_back(view.rows[i]);
-      index.push_back(i);
-    }
-    const std::optional<size_t> best = best_trial(at_rung, view.info.maximize);
-    if (!best) continue;
-    view.best = index[*best];
-    // The full benchmark is the plan's last rung (the deepest rung run, without a plan).
-    const int full =
-        view.info.rungs.empty() ? deepest : static_cast<int>(view.info.rungs.size()) - 1;
-    if (rung < full) {
-      const size_t rung_index = static_cast<size_t>(rung);
-      const std::string requests =
-          rung_index < view.info.rungs.size()
-              ? fmt::format(" ({} requests)", view.info.rungs[rung_index].requests)
-              : "";
-      const std::string why = rung < deepest
-                                  ? fmt::format("no configuration of rung {} ended ok", deepest)
-                                  : fmt::format("the study did not reach rung {}", full);
-      view.best_note =
-          fmt::format("measured at rung {}{}, not the full benchmark: {}", rung, requests, why);
-    }
+// The best row (study/best.h's rule) and its note: a caveat when it was measured short of the full
+// benchmark, or why there is none. `lines`: the ledger's lines the rows were drawn from; `rows`:
+// the position in `lines` of each row.
+void choose_best(StudyView& view, const std::vector<TrialRecord>& lines,
+                 const std::vector<size_t>& rows) {
+  const StudyBest best = study_best(lines, view.info.rungs.size(), view.info.maximize);
+  if (!best.trial) {
+    view.best_note = no_best_text(view, best, lines);
     return;
   }
-  view.best_note = no_best_reason(view);
+  view.best = static_cast<size_t>(std::find(rows.begin(), rows.end(), *best.trial) - rows.begin());
+  if (!best.short_of_full()) return;
+  const size_t rung_index = static_cast<size_t>(best.rung);
+  const std::string requests =
+      rung_index < view.info.rungs.size()
+          ? fmt::format(" ({} requests)", view.info.rungs[rung_index].requests)
+          : "";
+  const std::string why =
+      best.rung < best.deepest_rung
+          ? fmt::format("no configuration of rung {} ended ok", best.deepest_rung)
+          : fmt::format("the study did not reach rung {}", best.full_rung);
+  view.best_note =
+      fmt::format("measured at rung {}{}, not the full benchmark: {}", best.rung, requests, why);
 }
 
 }  // namespace
-
-std::vector<TrialRecord> study_rows(const std::vector<TrialRecord>& trials) {
-  std::map<int64_t, const TrialRecord*> latest;  // trial index -> its record at the highest rung
-  for (const TrialRecord& trial : trials) {
-    const TrialRecord*& slot = latest[trial.trial];
-    if (slot == nullptr || trial.rung >= slot->rung) slot = &trial;
-  }
-  std::vector<TrialRecord> rows;
-  rows.reserve(latest.size());
-  for (const auto& [index, record] : latest) rows.push_back(*record);
-  return rows;
-}
 
 StudyView study_view(const StudyInfo& info, const std::vector<TrialRecord>& trials) {
   StudyView view;
@@ -166,22 +136,22 @@ StudyView study_view(const StudyInfo& info, const std::vector<TrialRecord>& tria
   for (const TrialRecord& trial : trials) kept.push_back(as_ledger_keeps_it(trial));
   view.spaces = parsed_spaces(info.spec);
   view.param_names = param_names(info.spec, kept);
-  view.rows = study_rows(kept);
-  // The lines not shown as rows: every line but the last at each trial's highest rung.
-  std::map<int64_t, size_t> shown;  // trial index -> the position of its row's line in `kept`
-  for (size_t i = 0; i < kept.size(); ++i) {
-    auto [it, fresh] = shown.emplace(kept[i].trial, i);
-    if (!fresh && kept[i].rung >= kept[it->second].rung) it->second = i;
+  const std::vector<size_t> rows = study_row_lines(kept);
+  std::vector<bool> shown(kept.size(), false);
+  for (size_t line : rows) {
+    view.rows.push_back(kept[line]);
+    shown[line] = true;
   }
+  // The lines not shown as rows: every line but the last at each trial's highest rung.
   for (size_t i = 0; i < kept.size(); ++i) {
-    if (shown.at(kept[i].trial) != i) view.superseded.push_back(kept[i]);
+    if (!shown[i]) view.superseded.push_back(kept[i]);
   }
   view.halving = !info.rungs.empty() || info.strategy.rfind("halving", 0) == 0;
   for (const TrialRecord& row : view.rows) {
     view.halving = view.halving || row.rung > 0;
     view.gpu = view.gpu || !row.gpu.empty();
   }
-  choose_best(view);
+  choose_best(view, kept, rows);
   view.per_user = front_of(view.rows, study_metric::kPerUser, true);
   view.latency = front_of(view.rows, study_metric::kTtftP99, false);
   return view;

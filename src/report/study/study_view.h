@@ -54,7 +54,8 @@ struct StudyView {
   std::vector<std::string> param_names;  // the parameters, in --param order (then any other name
                                          // a record holds)
   // One row per configuration, by trial index: its record at the highest rung it reached (the
-  // last ledger line among equals, so a resumed trial's rerun replaces its interrupted line).
+  // last ledger line among equals, so a resumed trial's rerun replaces its interrupted line:
+  // study/best.h's study_row_lines).
   std::vector<TrialRecord> rows;
   std::vector<TrialRecord> superseded;  // the other ledger lines (earlier rungs, interrupted runs
                                         // done again), in ledger order
@@ -66,15 +67,10 @@ struct StudyView {
   StudyFront latency;     // TTFT p99 (x, less is better) against output tok/s (y)
 };
 
-// The rows of the table from the ledger's records (StudyView::rows): one per trial index, at its
-// highest rung, the last line among equals, ordered by trial index.
-std::vector<TrialRecord> study_rows(const std::vector<TrialRecord>& trials);
-
 // The view of a study. Records pass through their ledger line first (trial_to_json,
 // trial_from_json), so a study's outputs are the same whether drawn from the records in memory or
-// read back from study.jsonl. The best row is pareto.h's best_trial among the rows with status ok
-// at the deepest rung that has one (the full benchmark for successive halving; every row
-// otherwise), ties to the lower trial index.
+// read back from study.jsonl. The rows and the best row are study/best.h's (study_row_lines,
+// study_best): the rule the tune command's exit code follows too.
 StudyView study_view(const StudyInfo& info, const std::vector<TrialRecord>& trials);
 
 // A metric of a record, when present and finite; output_throughput_per_user falls back to
