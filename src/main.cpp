@@ -1,97 +1,141 @@
-// llmperf's entry point: parse flags, run, and map start-up failures to exit codes (DESIGN §4).
+// llmperf's entry point: a table of commands, each parsing its flags (cli) and running (app) into
+// one CommandOutcome, printed here; start-up failures of a benchmark mapped to exit codes (DESIGN
+// §4).
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 
+#include "app/calibrate/calibrate.h"
+#include "app/command.h"
+#include "app/history_command.h"
+#include "app/offline_commands.h"
+#include "app/tune/tune_command.h"
 #include "cli/calibrate.h"
 #include "cli/cli.h"
 #include "cli/history_cli.h"
 #include "cli/history_import.h"
 #include "cli/subcommands.h"
-#include "app/calibrate/calibrate.h"
-#include "app/command.h"
-#include "app/history_command.h"
-#include "app/tune/tune_command.h"
 #include "cli/tune.h"
+#include "core/command_outcome.h"
 #include "core/exit_codes.h"
 #include "workload/dataset.h"
 
+namespace llmperf {
+namespace {
+
+// The outcome of a command that printed its output as it went: its exit code alone.
+CommandOutcome printed(int exit_code) { return {exit_code, "", ""}; }
+
+CommandOutcome calibrate(int argc, const char* const* argv) {
+  const CalibrateCli cli = parse_calibrate(argc, argv);
+  if (!cli.proceed) return cli.outcome;
+  return printed(run_calibration(cli.plan, [&cli](const std::string& url, const std::string& dir) {
+    return calibration_config(cli.plan, url, dir);
+  }));
+}
+
+CommandOutcome tune(int argc, const char* const* argv) {
+  const TuneCli cli = parse_tune(argc, argv);
+  if (!cli.proceed) return cli.outcome;
+  StudyOptions options;
+  options.parse_bench_flags = tune_bench_config;
+  options.study_dir = cli.resume_dir.empty() ? cli.study_dir : cli.resume_dir;
+  options.resume = !cli.resume_dir.empty();
+  options.dry_run = cli.dry_run;
+  return printed(tune_command(cli.spec, options));
+}
+
+CommandOutcome history_import(int argc, const char* const* argv) {
+  const HistoryImportCli cli = parse_history_import(argc, argv);
+  return cli.proceed ? history_import_command(cli.options) : cli.outcome;
+}
+
+CommandOutcome history(int argc, const char* const* argv) {
+  const HistoryCli cli = parse_history_cli(argc, argv);
+  return cli.proceed ? printed(history_command(cli.options)) : cli.outcome;
+}
+
+CommandOutcome compare(int argc, const char* const* argv) {
+  const CompareCli cli = parse_compare(argc, argv);
+  return cli.proceed ? compare_command(cli.options) : cli.outcome;
+}
+
+CommandOutcome report(int argc, const char* const* argv) {
+  const ReportCli cli = parse_report(argc, argv);
+  return cli.proceed ? report_command(cli.options, cli.results_db) : cli.outcome;
+}
+
+CommandOutcome merge(int argc, const char* const* argv) {
+  const MergeCli cli = parse_merge(argc, argv);
+  return cli.proceed ? merge_command(cli.options, cli.results_db) : cli.outcome;
+}
+
+// `llmperf [flags]` and `llmperf bench serve [flags]`: the benchmark, when no subcommand is named.
+CommandOutcome benchmark(int argc, const char* const* argv) {
+  Config config;
+  const BenchmarkCli cli = parse_cli(argc, argv, config);
+  if (!cli.proceed) return cli.outcome;
+  for (const std::string& warning : cli.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
+  if (config.debug) spdlog::set_level(spdlog::level::debug);
+  try {
+    return printed(benchmark_command(config));
+  } catch (const DatasetError& error) {
+    spdlog::error("{}", error.what());
+    return printed(kExitUsage);
+  } catch (const std::invalid_argument& error) {  // e.g. an unreadable --baseline
+    spdlog::error("{}", error.what());
+    return printed(kExitUsage);
+  } catch (const std::exception& error) {
+    spdlog::error("{}", error.what());
+    return printed(kExitCannotProceed);
+  }
+}
+
+struct Subcommand {
+  std::string_view name;  // the words after `llmperf` that name it: "compare", "history import"
+  CommandOutcome (*run)(int argc, const char* const* argv);
+};
+
+// The first whose name the command line starts with runs; `history import` comes before
+// `history`. cli/cli.cpp's command_names() suggests them for a mistyped first word.
+constexpr Subcommand kSubcommands[] = {
+    {"calibrate", calibrate}, {"tune", tune},       {"history import", history_import},
+    {"history", history},     {"compare", compare}, {"report", report},
+    {"merge", merge},
+};
+
+// Whether argv[1...] start with the words of `name`.
+bool names(std::string_view name, int argc, const char* const* argv) {
+  for (int i = 1; !name.empty(); ++i) {
+    const size_t space = name.find(' ');
+    if (i >= argc || std::string_view(argv[i]) != name.substr(0, space)) return false;
+    name = space == std::string_view::npos ? std::string_view() : name.substr(space + 1);
+  }
+  return true;
+}
+
+CommandOutcome run(int argc, const char* const* argv) {
+  for (const Subcommand& subcommand : kSubcommands) {
+    if (names(subcommand.name, argc, argv)) return subcommand.run(argc, argv);
+  }
+  return benchmark(argc, argv);
+}
+
+}  // namespace
+}  // namespace llmperf
+
 int main(int argc, char** argv) {
-  using namespace llmperf;
   auto logger = spdlog::stderr_color_mt("llmperf");
   logger->set_pattern("%Y-%m-%d %H:%M:%S [%^%l%$] %v");
   spdlog::set_default_logger(logger);
 
-  if (argc >= 2 && std::string_view(argv[1]) == "calibrate") {  // llmperf calibrate ...
-    const CalibrateCli cli = parse_calibrate(argc, argv);
-    if (!cli.proceed) {
-      std::fputs(cli.outcome.out.c_str(), stdout);
-      std::fputs(cli.outcome.err.c_str(), stderr);
-      return cli.outcome.exit_code;
-    }
-    return run_calibration(cli.plan, [&cli](const std::string& url, const std::string& dir) {
-      return calibration_config(cli.plan, url, dir);
-    });
-  }
-  if (argc >= 2 && std::string_view(argv[1]) == "tune") {  // llmperf tune ...
-    const TuneCli cli = parse_tune(argc, argv);
-    if (!cli.proceed) {
-      std::fputs(cli.outcome.out.c_str(), stdout);
-      std::fputs(cli.outcome.err.c_str(), stderr);
-      return cli.outcome.exit_code;
-    }
-    StudyOptions options;
-    options.parse_bench_flags = tune_bench_config;
-    options.study_dir = cli.resume_dir.empty() ? cli.study_dir : cli.resume_dir;
-    options.resume = !cli.resume_dir.empty();
-    options.dry_run = cli.dry_run;
-    return tune_command(cli.spec, options);
-  }
-  // llmperf history import ...: before any other `llmperf history` command.
-  if (argc > 2 && std::string_view(argv[1]) == "history" && std::string_view(argv[2]) == "import") {
-    const SubcommandOutcome outcome = history_import_command(argc, argv);
-    std::fputs(outcome.out.c_str(), stdout);
-    std::fputs(outcome.err.c_str(), stderr);
-    return outcome.exit_code;
-  }
-  if (argc >= 2 && std::string_view(argv[1]) == "history") {  // llmperf history --results-db ...
-    const HistoryCli cli = parse_history_cli(argc, argv);
-    if (!cli.proceed) {
-      std::fputs(cli.outcome.out.c_str(), stdout);
-      std::fputs(cli.outcome.err.c_str(), stderr);
-      return cli.outcome.exit_code;
-    }
-    return history_command(cli.options);
-  }
-  if (auto sub = run_subcommand(argc, argv)) {  // llmperf compare ... / llmperf report ...
-    std::fputs(sub->out.c_str(), stdout);
-    std::fputs(sub->err.c_str(), stderr);
-    return sub->exit_code;
-  }
-
-  Config config;
-  const CliOutcome cli = parse_cli(argc, argv, config);
-  if (!cli.proceed) {
-    std::fputs(cli.output.c_str(), cli.exit_code == 0 ? stdout : stderr);
-    return cli.exit_code;
-  }
-  for (const std::string& warning : cli.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
-  if (config.debug) spdlog::set_level(spdlog::level::debug);
-
-  try {
-    return benchmark_command(config);
-  } catch (const DatasetError& error) {
-    spdlog::error("{}", error.what());
-    return kExitUsage;
-  } catch (const std::invalid_argument& error) {  // e.g. an unreadable --baseline
-    spdlog::error("{}", error.what());
-    return kExitUsage;
-  } catch (const std::exception& error) {
-    spdlog::error("{}", error.what());
-    return kExitCannotProceed;
-  }
+  const llmperf::CommandOutcome outcome = llmperf::run(argc, argv);
+  std::fputs(outcome.out.c_str(), stdout);
+  std::fputs(outcome.err.c_str(), stderr);
+  return outcome.exit_code;
 }

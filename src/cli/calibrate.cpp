@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/shared_flags.h"
+#include "cli/subcommand_parse.h"
 
 namespace llmperf {
 

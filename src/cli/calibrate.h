@@ -4,15 +4,15 @@
 
 #include <string>
 
-#include "cli/subcommands.h"
 #include "core/calibration_plan.h"
+#include "core/command_outcome.h"
 #include "core/config.h"
 
 namespace llmperf {
 
 struct CalibrateCli {
   bool proceed = false;       // true: run `plan`
-  SubcommandOutcome outcome;  // when !proceed: help (exit 0) or a usage error (exit 2)
+  CommandOutcome outcome;     // when !proceed: help (exit 0) or a usage error (exit 2)
   CalibrationPlan plan;
 };
 

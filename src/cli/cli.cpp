@@ -3,6 +3,7 @@
 // validates the result. --help carries the metric definitions (DESIGN §3) and the exit codes.
 #include "cli/cli.h"
 
+#include "core/exit_codes.h"
 #include "core/version.h"
 
 #include "cli/compat.h"
@@ -235,17 +236,17 @@ void add_benchmark_flags(CLI::App& app, Config& config, UnresolvedFlags& flags) 
 constexpr const char* kBenchmarkDescription =
     "Load generator for OpenAI-compatible LLM servers (EvalScope perf flags).";
 
-CliOutcome usage_error(const std::vector<std::string>& errors) {
-  CliOutcome outcome;
-  outcome.exit_code = 2;
-  for (const std::string& error : errors) outcome.output += "llmperf: error: " + error + "\n";
-  outcome.output += "Run with --help for usage.\n";
-  return outcome;
+BenchmarkCli usage_error(const std::vector<std::string>& errors) {
+  BenchmarkCli cli;
+  cli.outcome.exit_code = kExitUsage;
+  for (const std::string& error : errors) cli.outcome.err += "llmperf: error: " + error + "\n";
+  cli.outcome.err += "Run with --help for usage.\n";
+  return cli;
 }
 
 }  // namespace
 
-CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
+BenchmarkCli parse_cli(int argc, const char* const* argv, Config& config) {
   CLI::App app{kBenchmarkDescription, "llmperf"};
   UnresolvedFlags flags;
   add_benchmark_flags(app, config, flags);
@@ -260,9 +261,9 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   try {
     app.parse(args);
   } catch (const CLI::CallForHelp&) {
-    return {false, 0, app.help(), {}};
+    return {false, {kExitOk, app.help(), ""}, {}};
   } catch (const CLI::CallForVersion& e) {
-    return {false, 0, std::string(e.what()) + "\n", {}};
+    return {false, {kExitOk, std::string(e.what()) + "\n", ""}, {}};
   } catch (const CLI::ConfigError& e) {
     // A key no flag has: named with the closest flag's key, as an unknown flag is.
     constexpr std::string_view kUnknownKey = "INI was not able to parse ";
@@ -282,7 +283,7 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
     return usage_error(parse_error_lines(app, e, first_word, command_names()));
   }
 
-  CliOutcome outcome;
+  BenchmarkCli parsed;
   std::vector<std::string> errors;
   config.headers = parse_headers(raw.headers, errors);
   try {
@@ -337,16 +338,16 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
       if (url.ends_with(kChatPath))
         url.replace(url.size() - kChatPath.size(), kChatPath.size(), "/completions");
     }
-    outcome.warnings.push_back(fmt::format(
+    parsed.warnings.push_back(fmt::format(
         "llmperf: warning: {} uses the completions API: sending to {}",
         config.tokenize_prompt ? "--tokenize-prompt (token ids)" : "--dataset " + config.dataset,
         config.url));
   }
-  resolve_vllm(app, flags.vllm, vllm_command, config, outcome.warnings, errors);
-  resolve_compat(app, flags.compat, config, outcome.warnings, errors);
+  resolve_vllm(app, flags.vllm, vllm_command, config, parsed.warnings, errors);
+  resolve_compat(app, flags.compat, config, parsed.warnings, errors);
   resolve_rates_and_percentiles(app, config);
   if (config.insecure) {
-    outcome.warnings.push_back(
+    parsed.warnings.push_back(
         "llmperf: warning: --insecure: TLS certificate verification is off; the server's identity "
         "is not checked");
   }
@@ -368,12 +369,12 @@ CliOutcome parse_cli(int argc, const char* const* argv, Config& config) {
   std::vector<std::string> invalid = validate_config(config);
   errors.insert(errors.end(), invalid.begin(), invalid.end());
   if (!errors.empty()) {
-    CliOutcome failed = usage_error(errors);
-    failed.warnings = std::move(outcome.warnings);
+    BenchmarkCli failed = usage_error(errors);
+    failed.warnings = std::move(parsed.warnings);
     return failed;
   }
-  outcome.proceed = true;
-  return outcome;
+  parsed.proceed = true;
+  return parsed;
 }
 
 std::vector<std::string> benchmark_flag_names() {

@@ -5,21 +5,21 @@
 #include <string>
 #include <vector>
 
+#include "core/command_outcome.h"
 #include "core/config.h"
 
 namespace llmperf {
 
-struct CliOutcome {
-  bool proceed = false;  // true: run with the parsed config
-  int exit_code = 0;     // when !proceed: 0 after --help/--version, 2 for a usage/config error
-  std::string output;    // when !proceed: text to print, newline-terminated (help and version
-                         // to stdout; errors to stderr)
+struct BenchmarkCli {
+  bool proceed = false;    // true: run with the parsed config
+  CommandOutcome outcome;  // when !proceed: help or the version (stdout, exit 0), or a usage or
+                           // config error (stderr, exit 2)
   std::vector<std::string> warnings;  // "llmperf: warning: ..." lines for stderr (ignored flags)
 };
 
 // Parses argv into `config` (which starts from defaults) and validates it. Reads
 // $OPENAI_API_KEY when --api-key is not given, and resolves `--prompt @file`.
-CliOutcome parse_cli(int argc, const char* const* argv, Config& config);
+BenchmarkCli parse_cli(int argc, const char* const* argv, Config& config);
 
 // Every name llmperf's flags answer to ("--parallel", "--max-concurrency", "-n", ...), for
 // `llmperf tune`, which hands the flags it does not know to each trial's benchmark.

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "cli/shared_flags.h"
+#include "cli/subcommand_parse.h"
 #include "cli/tags.h"
 #include "core/exit_codes.h"
 #include "verdict/slo.h"

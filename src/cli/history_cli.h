@@ -3,14 +3,14 @@
 // The command runs in app/history_command.h; `llmperf history import` is dispatched before it.
 #pragma once
 
-#include "cli/subcommands.h"
+#include "core/command_outcome.h"
 #include "report/history/history_page.h"
 
 namespace llmperf {
 
 struct HistoryCli {
   bool proceed = false;           // false: print `outcome` and exit with its code
-  SubcommandOutcome outcome;      // help (exit 0) or a usage error (exit 2)
+  CommandOutcome outcome;         // help (exit 0) or a usage error (exit 2)
   HistoryCommandOptions options;  // what to show, when proceeding
 };
 

@@ -1,29 +1,39 @@
-// The subcommands that work on existing output directories: `llmperf compare DIR... [--label
-// NAME...] [--outputs-dir DIR]` and `llmperf report DIR [--percentiles P...]`. Their own argv
-// parsing (CLI11) lives here so the benchmark's flags stay untouched.
+// The flags of the subcommands that work on existing output directories: `llmperf compare DIR...
+// [--label NAME...] [--outputs-dir DIR]`, `llmperf report DIR [--percentiles P...]` and `llmperf
+// merge DIR... [--outputs-dir DIR]` (CLI11), parsed here so the benchmark's flags stay untouched;
+// app/offline_commands.h runs them.
 #pragma once
 
-#include <optional>
-#include <string>
-
-namespace CLI {
-class App;
-}  // namespace CLI
+#include "core/command_outcome.h"
+#include "report/tools.h"
+#include "report/tools/history_store.h"
 
 namespace llmperf {
 
-struct SubcommandOutcome {
-  int exit_code = 0;  // 0 success, 2 usage error, 1 unreadable or unwritable directory
-  std::string out;    // text for stdout
-  std::string err;    // text for stderr
+struct CompareCli {
+  bool proceed = false;    // true: run the comparison
+  CommandOutcome outcome;  // when !proceed: help (exit 0) or a usage error (exit 2)
+  CompareOptions options;  // outputs_dir defaults to outputs/compare_<YYYYmmdd_HHMMSS>
 };
 
-// Runs the subcommand named by argv[1] ("compare" or "report"); nullopt when argv[1] names none,
-// so the caller goes on with the benchmark flags.
-std::optional<SubcommandOutcome> run_subcommand(int argc, const char* const* argv);
+struct ReportCli {
+  bool proceed = false;        // true: rebuild the directory
+  CommandOutcome outcome;      // when !proceed: help (exit 0) or a usage error (exit 2)
+  RebuildOptions options;      // the directory and how to summarise it
+  ResultsDbTarget results_db;  // --results-db: where the rebuilt runs are stored, if anywhere
+};
 
-// Parses argv[2..] with `app`; an outcome when parsing ends the command (help: exit 0; an error:
-// exit 2 with the message), nullopt when the command should go on.
-std::optional<SubcommandOutcome> parse_subcommand(CLI::App& app, int argc, const char* const* argv);
+struct MergeCli {
+  bool proceed = false;        // true: merge the shards
+  CommandOutcome outcome;      // when !proceed: help (exit 0) or a usage error (exit 2)
+  MergeOptions options;        // the shards and where the merged directory goes
+  ResultsDbTarget results_db;  // --results-db: where the merged runs are stored, if anywhere
+};
+
+// Parse `llmperf compare ...`, `llmperf report ...` and `llmperf merge ...` (argv[1] names the
+// subcommand).
+CompareCli parse_compare(int argc, const char* const* argv);
+ReportCli parse_report(int argc, const char* const* argv);
+MergeCli parse_merge(int argc, const char* const* argv);
 
 }  // namespace llmperf

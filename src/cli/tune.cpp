@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "cli/subcommand_parse.h"
 #include "cli/unknown_flags.h"
 #include "core/exit_codes.h"
 
@@ -127,11 +128,11 @@ Config tune_bench_config(const std::vector<std::string>& args, std::vector<std::
   std::vector<const char*> argv = {"llmperf"};
   for (const std::string& arg : args) argv.push_back(arg.c_str());
   Config config;
-  const CliOutcome cli = parse_cli(static_cast<int>(argv.size()), argv.data(), config);
+  const BenchmarkCli cli = parse_cli(static_cast<int>(argv.size()), argv.data(), config);
   if (!cli.proceed) {
-    std::string message = cli.output;
+    std::string message = cli.outcome.out + cli.outcome.err;  // help or the version, or errors
     while (!message.empty() && message.back() == '\n') message.pop_back();
-    throw std::invalid_argument(cli.exit_code == 0
+    throw std::invalid_argument(cli.outcome.exit_code == 0
                                     ? "the benchmark flags ask for help or the version: " + message
                                     : "benchmark flags: " + message);
   }

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/subcommands.h"
+#include "core/command_outcome.h"
 #include "core/config.h"
 #include "study/study_spec.h"
 
@@ -13,7 +13,7 @@ namespace llmperf {
 
 struct TuneCli {
   bool proceed = false;       // true: run (or --dry-run) the study
-  SubcommandOutcome outcome;  // when !proceed: help (exit 0) or a usage error (exit 2)
+  CommandOutcome outcome;     // when !proceed: help (exit 0) or a usage error (exit 2)
   StudySpec spec;             // the study (from study.json with --resume)
   std::string resume_dir;     // --resume DIR: the study directory to finish
   std::string study_dir;      // --study-dir DIR ("" = <--outputs-dir>/<timestamp>/tune)

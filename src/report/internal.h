@@ -17,6 +17,7 @@
 
 #include "report/report.h"
 #include "report/summary_file.h"
+#include "verdict/metric_verdict.h"
 
 namespace llmperf::report_detail {
 
@@ -162,6 +163,10 @@ std::string render_table(const std::vector<std::string>& headers,
 
 // A number for text output with about 4 significant digits; "-" when absent or not finite.
 std::string format_number(std::optional<double> value);
+
+// A metric's verdict as the baseline tables show it: "ok", "REGRESSION", "improved", "-" (not
+// judged). For --baseline's table (verdict_text.cpp) and --baseline db:FILE's.
+const char* verdict_name(MetricVerdict verdict);
 
 // One per-request metric as the summaries list it: display label, distribution, unit divisor.
 struct MetricRow {

@@ -88,11 +88,11 @@ BaselineRow compare_row(const KeyMetricDef& def, std::optional<double> base,
     allowed = 0;
   }
   if (worse > allowed + kEpsilon) {
-    row.verdict = BaselineVerdict::kRegression;
+    row.verdict = MetricVerdict::kRegression;
   } else if (-worse > allowed + kEpsilon) {
-    row.verdict = BaselineVerdict::kImproved;
+    row.verdict = MetricVerdict::kImproved;
   } else {
-    row.verdict = BaselineVerdict::kOk;
+    row.verdict = MetricVerdict::kOk;
   }
   return row;
 }
@@ -100,9 +100,8 @@ BaselineRow compare_row(const KeyMetricDef& def, std::optional<double> base,
 }  // namespace
 
 bool BaselineComparison::regressed() const {
-  return std::any_of(rows.begin(), rows.end(), [](const BaselineRow& r) {
-    return r.verdict == BaselineVerdict::kRegression;
-  });
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const BaselineRow& r) { return r.verdict == MetricVerdict::kRegression; });
 }
 
 KeyMetrics key_metrics(const RunSummary& s) {

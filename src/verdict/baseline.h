@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "metrics/metrics.h"
+#include "verdict/metric_verdict.h"
 
 namespace llmperf {
 
@@ -52,13 +53,6 @@ KeyMetrics key_metrics(const RunSummary& summary);
 // --tolerance and the text.
 double parse_tolerance(const std::string& text);
 
-enum class BaselineVerdict {
-  kOk,          // within the tolerance
-  kRegression,  // worse by more than the tolerance
-  kImproved,    // better by more than the tolerance
-  kNotJudged,   // missing on either side
-};
-
 // One compared metric.
 struct BaselineRow {
   std::string metric;              // display name with unit, e.g. "TTFT p99 (ms)"
@@ -67,7 +61,7 @@ struct BaselineRow {
   std::optional<double> change;    // relative change in % (or points for the error rate)
   bool change_in_points = false;   // `change` is in percentage points (error rate)
   bool higher_is_better = false;   // direction of "better"
-  BaselineVerdict verdict = BaselineVerdict::kNotJudged;
+  MetricVerdict verdict = MetricVerdict::kNotJudged;
 };
 
 struct BaselineComparison {

@@ -115,22 +115,22 @@ HistoryJudgement judge_against_history(const std::string& metric, const std::str
   const double above = *j.current - (j.median + j.half_width);
   const double below = (j.median - j.half_width) - *j.current;
   if (above > slack) {
-    j.verdict = j.higher_is_better ? HistoryVerdict::kImproved : HistoryVerdict::kRegression;
+    j.verdict = j.higher_is_better ? MetricVerdict::kImproved : MetricVerdict::kRegression;
   } else if (below > slack) {
-    j.verdict = j.higher_is_better ? HistoryVerdict::kRegression : HistoryVerdict::kImproved;
+    j.verdict = j.higher_is_better ? MetricVerdict::kRegression : MetricVerdict::kImproved;
   } else {
-    j.verdict = HistoryVerdict::kOk;
+    j.verdict = MetricVerdict::kOk;
   }
-  const char* word = j.verdict == HistoryVerdict::kRegression ? "REGRESSION, outside"
-                     : j.verdict == HistoryVerdict::kImproved ? "improved, outside"
-                                                              : "ok, inside";
+  const char* word = j.verdict == MetricVerdict::kRegression ? "REGRESSION, outside"
+                     : j.verdict == MetricVerdict::kImproved ? "improved, outside"
+                                                             : "ok, inside";
   j.text = fmt::format("{} = {}: {} {}", metric, now, word, band);
   return j;
 }
 
 bool HistoryComparison::regressed() const {
   return !error.empty() || std::any_of(rows.begin(), rows.end(), [](const HistoryJudgement& row) {
-    return row.verdict == HistoryVerdict::kRegression;
+    return row.verdict == MetricVerdict::kRegression;
   });
 }
 

@@ -26,6 +26,8 @@
 #include <string_view>
 #include <vector>
 
+#include "verdict/metric_verdict.h"
+
 namespace llmperf {
 
 inline constexpr int kDefaultBaselineRuns = 10;    // --baseline-runs: the last N matching runs
@@ -59,13 +61,6 @@ struct HistoryValue {
   double value = 0;        // in the metric's unit
 };
 
-enum class HistoryVerdict {
-  kOk,          // inside the band
-  kRegression,  // outside, on the worse side
-  kImproved,    // outside, on the better side
-  kNotJudged,   // too few runs, or no current value
-};
-
 // The judgement of one metric.
 struct HistoryJudgement {
   std::string metric;             // "ttft.p99", "output_throughput"
@@ -79,7 +74,7 @@ struct HistoryJudgement {
   double k = kDefaultNoiseK;
   std::string first_run_id, last_run_id;          // the oldest and newest run of the history
   std::string first_started_at, last_started_at;  // their start times
-  HistoryVerdict verdict = HistoryVerdict::kNotJudged;
+  MetricVerdict verdict = MetricVerdict::kNotJudged;
   std::string text;  // one line naming the metric, the value, the band and the runs
 };
 

@@ -60,7 +60,7 @@ BaselineComparison compare_repeats_to_baseline(const BaselineSummary& baseline,
       compare_key_metrics(baseline, repeated_means(current), tolerance_fraction);
   for (size_t i = 0; i < comparison.rows.size() && i < kRepeatKeys.size(); ++i) {
     BaselineRow& row = comparison.rows[i];
-    if (row.verdict != BaselineVerdict::kRegression && row.verdict != BaselineVerdict::kImproved) {
+    if (row.verdict != MetricVerdict::kRegression && row.verdict != MetricVerdict::kImproved) {
       continue;
     }
     const std::string key = kRepeatKeys[i].key;
@@ -74,7 +74,7 @@ BaselineComparison compare_repeats_to_baseline(const BaselineSummary& baseline,
     for (const RepeatedMetric& metric : current) {
       if (metric.key != key) continue;
       const bool overlap = metric.interval.ci95_low <= high && low <= metric.interval.ci95_high;
-      if (overlap) row.verdict = BaselineVerdict::kOk;  // within the noise of the two
+      if (overlap) row.verdict = MetricVerdict::kOk;  // within the noise of the two
     }
   }
   return comparison;

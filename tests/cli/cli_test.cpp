@@ -18,7 +18,7 @@ namespace llmperf {
 namespace {
 
 struct Parsed {
-  CliOutcome outcome;
+  BenchmarkCli cli;
   Config config;
 };
 
@@ -26,7 +26,7 @@ Parsed parse(const std::vector<std::string>& args) {
   std::vector<const char*> argv = {"llmperf"};
   for (const std::string& arg : args) argv.push_back(arg.c_str());
   Parsed parsed;
-  parsed.outcome = parse_cli(static_cast<int>(argv.size()), argv.data(), parsed.config);
+  parsed.cli = parse_cli(static_cast<int>(argv.size()), argv.data(), parsed.config);
   return parsed;
 }
 
@@ -56,8 +56,8 @@ TEST_F(CliTest, EvalScopeSeedCommand) {
                     "--model", "qwen", "--dataset", "openqa", "--dataset-path",
                     "./datasets/open_qa.jsonl", "--max-prompt-length", "8000", "--stop",
                     "<|im_end|>", "--read-timeout=120", "--parallel", "100", "-n", "1000"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
-  EXPECT_TRUE(p.outcome.warnings.empty());
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
+  EXPECT_TRUE(p.cli.warnings.empty());
   const Config& c = p.config;
   EXPECT_EQ(c.api, "openai");
   EXPECT_EQ(c.url, "http://127.0.0.1:8000/v1/chat/completions");
@@ -84,7 +84,7 @@ TEST_F(CliTest, EvalScopeSeedCommand) {
 
 TEST_F(CliTest, StopFollowedByMoreFlags) {
   Parsed p = parse_with({"--stop", "<|im_end|>", "</s>", "--max-tokens", "64"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.stop, (std::vector<std::string>{"<|im_end|>", "</s>"}));
   EXPECT_EQ(p.config.max_tokens, 64);
 }
@@ -93,12 +93,12 @@ TEST_F(CliTest, StopFollowedByMoreFlags) {
 // --tokenize-prompt moves every replica to /completions alike.
 TEST_F(CliTest, UrlGivenSeveralTimesListsTheReplicas) {
   Parsed one = parse_with({});
-  ASSERT_TRUE(one.outcome.proceed) << one.outcome.output;
+  ASSERT_TRUE(one.cli.proceed) << one.cli.outcome.err;
   EXPECT_TRUE(one.config.urls.empty());
   EXPECT_EQ(one.config.url_policy, "round-robin");
   Parsed p = parse_with(
       {"--url", "http://10.0.0.2:8000/v1/chat/completions", "--url-policy", "least-inflight"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/chat/completions");
   EXPECT_EQ(p.config.urls, (std::vector<std::string>{"http://127.0.0.1:8000/v1/chat/completions",
                                                      "http://10.0.0.2:8000/v1/chat/completions"}));
@@ -106,51 +106,51 @@ TEST_F(CliTest, UrlGivenSeveralTimesListsTheReplicas) {
   Parsed tokens =
       parse_with({"--url", "http://10.0.0.2:8000/v1/chat/completions", "--tokenize-prompt",
                   "--dataset", "random", "--input-tokens", "8", "--output-tokens", "8"});
-  ASSERT_TRUE(tokens.outcome.proceed) << tokens.outcome.output;
+  ASSERT_TRUE(tokens.cli.proceed) << tokens.cli.outcome.err;
   EXPECT_EQ(tokens.config.urls[1], "http://10.0.0.2:8000/v1/completions");
   EXPECT_EQ(tokens.config.url, tokens.config.urls[0]);
   Parsed metrics = parse_with({"--url", "http://10.0.0.2:8000/v1/chat/completions", "--metrics-url",
                                "http://10.0.0.2:8000/metrics"});
-  EXPECT_EQ(metrics.outcome.exit_code, 2);
-  EXPECT_NE(metrics.outcome.output.find("--metrics-url"), std::string::npos);
+  EXPECT_EQ(metrics.cli.outcome.exit_code, 2);
+  EXPECT_NE(metrics.cli.outcome.err.find("--metrics-url"), std::string::npos);
 }
 
 TEST_F(CliTest, SweepListsPairByPosition) {
   Parsed p = parse_with({"--parallel", "8", "16", "32", "-n", "100", "200", "400"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   std::vector<std::pair<int, int64_t>> expected = {{8, 100}, {16, 200}, {32, 400}};
   EXPECT_EQ(p.config.runs(), expected);
 }
 
 TEST_F(CliTest, SingleNumberAppliesToEveryParallel) {
   Parsed p = parse_with({"--parallel", "1", "2", "4", "--number", "50"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   std::vector<std::pair<int, int64_t>> expected = {{1, 50}, {2, 50}, {4, 50}};
   EXPECT_EQ(p.config.runs(), expected);
 }
 
 TEST_F(CliTest, MismatchedListLengthsExit2NamingBothFlags) {
   Parsed p = parse_with({"--parallel", "8", "16", "32", "-n", "100", "200"});
-  EXPECT_FALSE(p.outcome.proceed);
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("--parallel has 3 values but -n/--number has 2"),
+  EXPECT_FALSE(p.cli.proceed);
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("--parallel has 3 values but -n/--number has 2"),
             std::string::npos)
-      << p.outcome.output;
-  EXPECT_EQ(p.outcome.output.rfind("llmperf: error: ", 0), 0u);
-  EXPECT_NE(p.outcome.output.find("Run with --help for usage."), std::string::npos);
+      << p.cli.outcome.err;
+  EXPECT_EQ(p.cli.outcome.err.rfind("llmperf: error: ", 0), 0u);
+  EXPECT_NE(p.cli.outcome.err.find("Run with --help for usage."), std::string::npos);
 }
 
 TEST_F(CliTest, ParallelZeroExit2NamingFlag) {
   Parsed p = parse_with({"--parallel", "0"});
-  EXPECT_FALSE(p.outcome.proceed);
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("--parallel"), std::string::npos) << p.outcome.output;
+  EXPECT_FALSE(p.cli.proceed);
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("--parallel"), std::string::npos) << p.cli.outcome.err;
 }
 
 TEST_F(CliTest, AllValidationErrorsReportedOnePerLine) {
   Parsed p = parse({"--url", "ftp://x", "--parallel", "0", "--top-p", "0"});
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  const std::string& out = p.outcome.output;
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  const std::string& out = p.cli.outcome.err;
   for (const char* flag : {"--url", "--parallel", "--top-p", "--dataset-path"}) {
     EXPECT_NE(out.find("llmperf: error: " + std::string(flag)), std::string::npos) << flag << out;
   }
@@ -161,7 +161,7 @@ TEST_F(CliTest, AllValidationErrorsReportedOnePerLine) {
 TEST_F(CliTest, NoStreamAndStream) {
   EXPECT_FALSE(parse_with({"--no-stream"}).config.stream);
   EXPECT_TRUE(parse_with({"--stream"}).config.stream);
-  EXPECT_EQ(parse_with({"--stream", "--no-stream"}).outcome.exit_code, 2);
+  EXPECT_EQ(parse_with({"--stream", "--no-stream"}).cli.outcome.exit_code, 2);
 }
 
 TEST_F(CliTest, FlagsAndNegativeAndFloatValues) {
@@ -194,7 +194,7 @@ TEST_F(CliTest, FlagsAndNegativeAndFloatValues) {
                          "0",
                          "--connect-timeout",
                          "2.5"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   const Config& c = p.config;
   EXPECT_TRUE(c.insecure);
   EXPECT_TRUE(c.debug);
@@ -213,20 +213,20 @@ TEST_F(CliTest, FlagsAndNegativeAndFloatValues) {
   EXPECT_DOUBLE_EQ(c.connect_timeout_s, 2.5);
 
   Parsed negative = parse_with({"--temperature", "-1"});
-  EXPECT_EQ(negative.outcome.exit_code, 2);
-  EXPECT_NE(negative.outcome.output.find("--temperature must be >= 0"), std::string::npos)
-      << negative.outcome.output;
+  EXPECT_EQ(negative.cli.outcome.exit_code, 2);
+  EXPECT_NE(negative.cli.outcome.err.find("--temperature must be >= 0"), std::string::npos)
+      << negative.cli.outcome.err;
 }
 
 TEST_F(CliTest, StopTokenIdsMustBeIntegers) {
   Parsed p = parse_with({"--stop-token-ids", "abc"});
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("--stop-token-ids"), std::string::npos) << p.outcome.output;
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("--stop-token-ids"), std::string::npos) << p.cli.outcome.err;
 }
 
 TEST_F(CliTest, HeadersSplitAtFirstEquals) {
   Parsed p = parse_with({"--headers", "X-A=1", "X-B=a=b", "X-Empty="});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   std::vector<std::pair<std::string, std::string>> expected = {
       {"X-A", "1"}, {"X-B", "a=b"}, {"X-Empty", ""}};
   EXPECT_EQ(p.config.headers, expected);
@@ -234,22 +234,22 @@ TEST_F(CliTest, HeadersSplitAtFirstEquals) {
 
 TEST_F(CliTest, HeaderWithoutEqualsNamesFlagAndItem) {
   Parsed p = parse_with({"--headers", "X-A=1", "X-Broken"});
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("--headers"), std::string::npos);
-  EXPECT_NE(p.outcome.output.find("\"X-Broken\""), std::string::npos) << p.outcome.output;
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("--headers"), std::string::npos);
+  EXPECT_NE(p.cli.outcome.err.find("\"X-Broken\""), std::string::npos) << p.cli.outcome.err;
 }
 
 TEST_F(CliTest, ExtraArgsObjectAccepted) {
   Parsed p = parse_with({"--extra-args", R"({"ignore_eos": true})"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.extra_args, R"({"ignore_eos": true})");
 }
 
 TEST_F(CliTest, ExtraArgsInvalidJsonOrNonObjectRejected) {
   for (const char* bad : {"{ignore_eos: true}", "[1, 2]", "42"}) {
     Parsed p = parse_with({"--extra-args", bad});
-    EXPECT_EQ(p.outcome.exit_code, 2) << bad;
-    EXPECT_NE(p.outcome.output.find("--extra-args"), std::string::npos) << p.outcome.output;
+    EXPECT_EQ(p.cli.outcome.exit_code, 2) << bad;
+    EXPECT_NE(p.cli.outcome.err.find("--extra-args"), std::string::npos) << p.cli.outcome.err;
   }
 }
 
@@ -262,23 +262,23 @@ TEST_F(CliTest, PromptFromFileReplacesDatasetPath) {
   }
   Parsed p = parse({"--model", "qwen", "--prompt", "@" + path.string()});
   std::filesystem::remove(path);
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.prompt, "第一行\nsecond line\n");
   EXPECT_TRUE(p.config.dataset_path.empty());
 }
 
 TEST_F(CliTest, PromptTextKeptVerbatim) {
   Parsed p = parse({"--model", "qwen", "--prompt", "hello world"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.prompt, "hello world");
 }
 
 TEST_F(CliTest, PromptMissingFileNamed) {
   Parsed p = parse({"--model", "qwen", "--prompt", "@/nonexistent/llmperf_prompt.txt"});
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("--prompt"), std::string::npos);
-  EXPECT_NE(p.outcome.output.find("/nonexistent/llmperf_prompt.txt"), std::string::npos)
-      << p.outcome.output;
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("--prompt"), std::string::npos);
+  EXPECT_NE(p.cli.outcome.err.find("/nonexistent/llmperf_prompt.txt"), std::string::npos)
+      << p.cli.outcome.err;
 }
 
 TEST_F(CliTest, ApiKeyFromEnvironmentWhenFlagAbsent) {
@@ -289,35 +289,35 @@ TEST_F(CliTest, ApiKeyFromEnvironmentWhenFlagAbsent) {
 
 TEST_F(CliTest, ApiKeyNeverEchoedInErrors) {
   Parsed p = parse({"--api-key", "sk-secret-value", "--parallel", "0"});
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_EQ(p.outcome.output.find("sk-secret-value"), std::string::npos) << p.outcome.output;
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_EQ(p.cli.outcome.err.find("sk-secret-value"), std::string::npos) << p.cli.outcome.err;
 }
 
 TEST_F(CliTest, UnknownFlagExit2) {
   Parsed p = parse_with({"--no-such-flag", "1"});
-  EXPECT_FALSE(p.outcome.proceed);
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("--no-such-flag"), std::string::npos) << p.outcome.output;
+  EXPECT_FALSE(p.cli.proceed);
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("--no-such-flag"), std::string::npos) << p.cli.outcome.err;
 }
 
 TEST_F(CliTest, BadNumberAndMissingValueExit2) {
-  EXPECT_EQ(parse_with({"--parallel", "many"}).outcome.exit_code, 2);
-  EXPECT_EQ(parse_with({"--read-timeout"}).outcome.exit_code, 2);
+  EXPECT_EQ(parse_with({"--parallel", "many"}).cli.outcome.exit_code, 2);
+  EXPECT_EQ(parse_with({"--read-timeout"}).cli.outcome.exit_code, 2);
 }
 
 TEST_F(CliTest, CompletionsUrlSelectsCompletionsApi) {
   Parsed p = parse({"--url", "http://host:8000/v1/completions", "--model", "m", "--prompt", "hi"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.api_kind, ApiKind::kCompletions);
 }
 
 TEST_F(CliTest, IgnoredCompatibilityFlagsWarnWithoutEchoingValues) {
   Parsed p = parse_with({"--tokenizer-path", "/models/qwen", "--wandb-api-key", "wb-secret"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
-  ASSERT_EQ(p.outcome.warnings.size(), 2u);
-  EXPECT_NE(p.outcome.warnings[0].find("--tokenizer-path"), std::string::npos);
-  EXPECT_NE(p.outcome.warnings[1].find("--wandb-api-key"), std::string::npos);
-  EXPECT_EQ(p.outcome.warnings[1].find("wb-secret"), std::string::npos);
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
+  ASSERT_EQ(p.cli.warnings.size(), 2u);
+  EXPECT_NE(p.cli.warnings[0].find("--tokenizer-path"), std::string::npos);
+  EXPECT_NE(p.cli.warnings[1].find("--wandb-api-key"), std::string::npos);
+  EXPECT_EQ(p.cli.warnings[1].find("wb-secret"), std::string::npos);
 }
 
 // The synthetic workloads: --dataset random with lengths in tokens.
@@ -331,7 +331,7 @@ Parsed parse_random(std::vector<std::string> extra) {
 
 TEST_F(CliTest, RandomNeedsNoFileAndIgnoresEosByDefault) {
   Parsed p = parse_random({"--input-tokens", "1024", "--output-tokens", "128"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.input_tokens, (std::vector<int64_t>{1024}));
   EXPECT_EQ(p.config.output_tokens, (std::vector<int64_t>{128}));
   EXPECT_EQ(p.config.ignore_eos, std::optional<bool>(true));
@@ -340,13 +340,13 @@ TEST_F(CliTest, RandomNeedsNoFileAndIgnoresEosByDefault) {
   // A dataset of text leaves outputs to the model unless asked.
   EXPECT_EQ(parse_with({}).config.ignore_eos, std::optional<bool>(false));
   EXPECT_EQ(parse_with({"--ignore-eos"}).config.ignore_eos, std::optional<bool>(true));
-  EXPECT_EQ(parse_random({"--ignore-eos", "--no-ignore-eos"}).outcome.exit_code, 2);
+  EXPECT_EQ(parse_random({"--ignore-eos", "--no-ignore-eos"}).cli.outcome.exit_code, 2);
 }
 
 TEST_F(CliTest, InputAndOutputListsMakeAGrid) {
   Parsed p = parse_random({"--input-tokens", "100", "500", "--output-tokens", "16", "64",
                            "--parallel", "4", "8", "-n", "32"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   const auto runs = p.config.run_specs();
   ASSERT_EQ(runs.size(), 8u);  // 2 concurrencies x 2 inputs x 2 outputs
   EXPECT_EQ(runs[0].parallel, 4);
@@ -359,71 +359,71 @@ TEST_F(CliTest, InputAndOutputListsMakeAGrid) {
 
 TEST_F(CliTest, MaxTokensTakesOneValueOrARange) {
   Parsed one = parse_with({"--max-tokens", "100"});
-  ASSERT_TRUE(one.outcome.proceed) << one.outcome.output;
+  ASSERT_TRUE(one.cli.proceed) << one.cli.outcome.err;
   EXPECT_EQ(one.config.max_tokens, std::optional<int64_t>(100));
   EXPECT_EQ(one.config.max_tokens_low, -1);
   Parsed range = parse_with({"--max-tokens", "10", "20"});
-  ASSERT_TRUE(range.outcome.proceed) << range.outcome.output;
+  ASSERT_TRUE(range.cli.proceed) << range.cli.outcome.err;
   EXPECT_EQ(range.config.max_tokens, std::optional<int64_t>(20));
   EXPECT_EQ(range.config.max_tokens_low, 10);
   Parsed reversed = parse_with({"--max-tokens", "20", "10"});
-  EXPECT_EQ(reversed.outcome.exit_code, 2);
-  EXPECT_NE(reversed.outcome.output.find("--max-tokens MIN MAX"), std::string::npos);
-  EXPECT_EQ(parse_with({"--max-tokens", "1", "2", "3"}).outcome.exit_code, 2);
+  EXPECT_EQ(reversed.cli.outcome.exit_code, 2);
+  EXPECT_NE(reversed.cli.outcome.err.find("--max-tokens MIN MAX"), std::string::npos);
+  EXPECT_EQ(parse_with({"--max-tokens", "1", "2", "3"}).cli.outcome.exit_code, 2);
 }
 
 TEST_F(CliTest, SpeedBenchmarkIsAPresetGridOnTheCompletionsApi) {
   Parsed p = parse_random({});
-  EXPECT_EQ(p.outcome.exit_code, 2);  // random alone has no lengths
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);  // random alone has no lengths
   Parsed preset = parse({"--url", "http://h:8000/v1/chat/completions", "--model", "qwen",
                          "--dataset", "speed_benchmark"});
-  ASSERT_TRUE(preset.outcome.proceed) << preset.outcome.output;
+  ASSERT_TRUE(preset.cli.proceed) << preset.cli.outcome.err;
   EXPECT_EQ(preset.config.input_tokens, (std::vector<int64_t>{1, 6144, 14336, 30720}));
   EXPECT_EQ(preset.config.output_tokens, (std::vector<int64_t>{2048}));
   EXPECT_EQ(preset.config.parallel, (std::vector<int>{1}));
   EXPECT_EQ(preset.config.number, (std::vector<int64_t>{2}));
   EXPECT_EQ(preset.config.url, "http://h:8000/v1/completions");
   EXPECT_EQ(preset.config.api_kind, ApiKind::kCompletions);
-  ASSERT_EQ(preset.outcome.warnings.size(), 1u);
-  EXPECT_NE(preset.outcome.warnings[0].find("/v1/completions"), std::string::npos);
+  ASSERT_EQ(preset.cli.warnings.size(), 1u);
+  EXPECT_NE(preset.cli.warnings[0].find("/v1/completions"), std::string::npos);
   // Flags given explicitly win over the preset.
   Parsed mine = parse({"--url", "http://h:8000/v1/completions", "--model", "qwen", "--dataset",
                        "speed_benchmark", "--parallel", "4", "--input-tokens", "128"});
-  ASSERT_TRUE(mine.outcome.proceed) << mine.outcome.output;
+  ASSERT_TRUE(mine.cli.proceed) << mine.cli.outcome.err;
   EXPECT_EQ(mine.config.parallel, (std::vector<int>{4}));
   EXPECT_EQ(mine.config.input_tokens, (std::vector<int64_t>{128}));
-  EXPECT_TRUE(mine.outcome.warnings.empty());
+  EXPECT_TRUE(mine.cli.warnings.empty());
 }
 
 TEST_F(CliTest, TokenizePromptMovesToTheCompletionsApi) {
   Parsed p = parse_random({"--input-tokens", "100", "--tokenize-prompt"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_TRUE(p.config.tokenize_prompt);
   EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/completions");
   EXPECT_EQ(p.config.api_kind, ApiKind::kCompletions);
-  ASSERT_EQ(p.outcome.warnings.size(), 1u);
-  EXPECT_NE(p.outcome.warnings[0].find("--tokenize-prompt"), std::string::npos);
+  ASSERT_EQ(p.cli.warnings.size(), 1u);
+  EXPECT_NE(p.cli.warnings[0].find("--tokenize-prompt"), std::string::npos);
 }
 
 TEST_F(CliTest, TokenizerPathIsNotNeededAndSaysWhy) {
   Parsed p = parse_random({"--input-tokens", "100", "--tokenizer-path", "/models/qwen"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
-  ASSERT_EQ(p.outcome.warnings.size(), 1u);
-  EXPECT_NE(p.outcome.warnings[0].find("counts tokens with the server"), std::string::npos)
-      << p.outcome.warnings[0];
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
+  ASSERT_EQ(p.cli.warnings.size(), 1u);
+  EXPECT_NE(p.cli.warnings[0].find("counts tokens with the server"), std::string::npos)
+      << p.cli.warnings[0];
 }
 
 TEST_F(CliTest, QueryTemplateRejectedWithGuidance) {
   Parsed p = parse_with({"--query-template", "{}"});
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("line_by_line"), std::string::npos) << p.outcome.output;
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("line_by_line"), std::string::npos) << p.cli.outcome.err;
 }
 
 TEST_F(CliTest, HelpListsEveryFlagMetricsAndExitCodes) {
   Parsed p = parse({"--help"});
-  EXPECT_FALSE(p.outcome.proceed);
-  EXPECT_EQ(p.outcome.exit_code, 0);
-  const std::string& help = p.outcome.output;
+  EXPECT_FALSE(p.cli.proceed);
+  EXPECT_EQ(p.cli.outcome.exit_code, 0);
+  const std::string& help = p.cli.outcome.out;
   for (const char* flag : {"--url",
                            "--model",
                            "--api",
@@ -482,13 +482,13 @@ TEST_F(CliTest, HelpListsEveryFlagMetricsAndExitCodes) {
   EXPECT_NE(help.find("2048"), std::string::npos);
 }
 
-TEST_F(CliTest, HelpNeedsNoModel) { EXPECT_EQ(parse({"-h"}).outcome.exit_code, 0); }
+TEST_F(CliTest, HelpNeedsNoModel) { EXPECT_EQ(parse({"-h"}).cli.outcome.exit_code, 0); }
 
 TEST_F(CliTest, VersionPrintsVersion) {
   Parsed p = parse({"--version"});
-  EXPECT_FALSE(p.outcome.proceed);
-  EXPECT_EQ(p.outcome.exit_code, 0);
-  EXPECT_EQ(p.outcome.output, "llmperf 0.1.0\n");
+  EXPECT_FALSE(p.cli.proceed);
+  EXPECT_EQ(p.cli.outcome.exit_code, 0);
+  EXPECT_EQ(p.cli.outcome.out, "llmperf 0.1.0\n");
 }
 
 // --- EvalScope and vLLM compatibility ---
@@ -496,7 +496,7 @@ TEST_F(CliTest, VersionPrintsVersion) {
 // The warnings joined, for searching.
 std::string all_warnings(const Parsed& p) {
   std::string text;
-  for (const std::string& w : p.outcome.warnings) text += w + "\n";
+  for (const std::string& w : p.cli.warnings) text += w + "\n";
   return text;
 }
 
@@ -516,24 +516,24 @@ TEST_F(CliTest, EveryIgnoredFlagWarnsOnceNamingItAndNeverItsValue) {
   for (const std::string& flag : with_value) {
     const std::string value = "v4lue-of" + flag;
     Parsed p = parse_with({flag, value});
-    ASSERT_TRUE(p.outcome.proceed) << flag << ": " << p.outcome.output;
-    ASSERT_EQ(p.outcome.warnings.size(), 1u) << flag;
-    EXPECT_NE(p.outcome.warnings[0].find(flag + " is accepted for compatibility and ignored ("),
+    ASSERT_TRUE(p.cli.proceed) << flag << ": " << p.cli.outcome.err;
+    ASSERT_EQ(p.cli.warnings.size(), 1u) << flag;
+    EXPECT_NE(p.cli.warnings[0].find(flag + " is accepted for compatibility and ignored ("),
               std::string::npos)
-        << p.outcome.warnings[0];
-    EXPECT_EQ(p.outcome.warnings[0].find(value), std::string::npos) << p.outcome.warnings[0];
-    EXPECT_EQ(p.outcome.warnings[0].rfind("llmperf: warning: ", 0), 0u);
+        << p.cli.warnings[0];
+    EXPECT_EQ(p.cli.warnings[0].find(value), std::string::npos) << p.cli.warnings[0];
+    EXPECT_EQ(p.cli.warnings[0].rfind("llmperf: warning: ", 0), 0u);
   }
   for (const std::string flag : {"--enable-progress-tracker", "--disable-tqdm"}) {
     Parsed p = parse_with({flag});
-    ASSERT_TRUE(p.outcome.proceed) << flag << ": " << p.outcome.output;
-    ASSERT_EQ(p.outcome.warnings.size(), 1u) << flag;
-    EXPECT_NE(p.outcome.warnings[0].find(flag + " is accepted"), std::string::npos);
+    ASSERT_TRUE(p.cli.proceed) << flag << ": " << p.cli.outcome.err;
+    ASSERT_EQ(p.cli.warnings.size(), 1u) << flag;
+    EXPECT_NE(p.cli.warnings[0].find(flag + " is accepted"), std::string::npos);
   }
   // Several at once: one warning each.
   Parsed p = parse_with({"--disable-tqdm", "--db-commit-interval", "3", "--num-workers", "4"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
-  EXPECT_EQ(p.outcome.warnings.size(), 3u) << all_warnings(p);
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
+  EXPECT_EQ(p.cli.warnings.size(), 3u) << all_warnings(p);
 }
 
 TEST_F(CliTest, ApplyChatTemplateIsDecidedByTheUrl) {
@@ -542,9 +542,9 @@ TEST_F(CliTest, ApplyChatTemplateIsDecidedByTheUrl) {
         std::vector<std::string>{"--apply-chat-template", "false"},
         std::vector<std::string>{"--no-apply-chat-template"}}) {
     Parsed p = parse_with(flags);
-    ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
-    ASSERT_EQ(p.outcome.warnings.size(), 1u);
-    EXPECT_NE(p.outcome.warnings[0].find("decided by the URL"), std::string::npos);
+    ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
+    ASSERT_EQ(p.cli.warnings.size(), 1u);
+    EXPECT_NE(p.cli.warnings[0].find("decided by the URL"), std::string::npos);
   }
 }
 
@@ -558,33 +558,33 @@ TEST_F(CliTest, EveryRefusedFlagExits2WithWhatToDoInstead) {
   };
   for (const auto& [flags, guidance] : cases) {
     Parsed p = parse_with(flags);
-    EXPECT_FALSE(p.outcome.proceed) << flags[0];
-    EXPECT_EQ(p.outcome.exit_code, 2) << flags[0];
-    EXPECT_NE(p.outcome.output.find("llmperf: error: " + flags[0] + " "), std::string::npos)
-        << p.outcome.output;
-    EXPECT_NE(p.outcome.output.find("not supported"), std::string::npos) << p.outcome.output;
-    EXPECT_NE(p.outcome.output.find(guidance), std::string::npos) << p.outcome.output;
+    EXPECT_FALSE(p.cli.proceed) << flags[0];
+    EXPECT_EQ(p.cli.outcome.exit_code, 2) << flags[0];
+    EXPECT_NE(p.cli.outcome.err.find("llmperf: error: " + flags[0] + " "), std::string::npos)
+        << p.cli.outcome.err;
+    EXPECT_NE(p.cli.outcome.err.find("not supported"), std::string::npos) << p.cli.outcome.err;
+    EXPECT_NE(p.cli.outcome.err.find(guidance), std::string::npos) << p.cli.outcome.err;
   }
   // Their harmless values are accepted.
-  EXPECT_TRUE(parse_with({"--dataset-args", "{}"}).outcome.proceed);
-  EXPECT_TRUE(parse_with({"--data-source", "local"}).outcome.proceed);
+  EXPECT_TRUE(parse_with({"--dataset-args", "{}"}).cli.proceed);
+  EXPECT_TRUE(parse_with({"--data-source", "local"}).cli.proceed);
 }
 
 TEST_F(CliTest, ApiOtherThanOpenaiIsRefusedWithGuidance) {
   for (const std::string api : {"local", "local_vllm"}) {
     Parsed p = parse_with({"--api", api});
-    EXPECT_EQ(p.outcome.exit_code, 2) << api;
-    EXPECT_NE(p.outcome.output.find("--api " + api + " is not supported"), std::string::npos)
-        << p.outcome.output;
-    EXPECT_NE(p.outcome.output.find("--url"), std::string::npos) << p.outcome.output;
+    EXPECT_EQ(p.cli.outcome.exit_code, 2) << api;
+    EXPECT_NE(p.cli.outcome.err.find("--api " + api + " is not supported"), std::string::npos)
+        << p.cli.outcome.err;
+    EXPECT_NE(p.cli.outcome.err.find("--url"), std::string::npos) << p.cli.outcome.err;
   }
   Parsed p = parse_with({"--api", "dashscope"});
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("--api dashscope is not supported"), std::string::npos)
-      << p.outcome.output;
-  EXPECT_NE(p.outcome.output.find("openai_embedding"), std::string::npos) << p.outcome.output;
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("--api dashscope is not supported"), std::string::npos)
+      << p.cli.outcome.err;
+  EXPECT_NE(p.cli.outcome.err.find("openai_embedding"), std::string::npos) << p.cli.outcome.err;
   Parsed ok = parse_with({"--api", "openai"});
-  ASSERT_TRUE(ok.outcome.proceed) << ok.outcome.output;
+  ASSERT_TRUE(ok.cli.proceed) << ok.cli.outcome.err;
   EXPECT_EQ(ok.config.api, "openai");
   EXPECT_EQ(ok.config.api_kind, ApiKind::kChat);
 }
@@ -595,51 +595,51 @@ TEST_F(CliTest, EvalScopeApiNamesChooseTheEndpointsShape) {
                                                    {"openai_responses", ApiKind::kResponses}};
   for (const auto& [api, kind] : cases) {
     Parsed p = parse_with({"--api", api});
-    ASSERT_TRUE(p.outcome.proceed) << api << ": " << p.outcome.output;
+    ASSERT_TRUE(p.cli.proceed) << api << ": " << p.cli.outcome.err;
     EXPECT_EQ(p.config.api, api);
     EXPECT_EQ(p.config.api_kind, kind) << api;
   }
   // Without --api, the URL's path decides.
   Parsed by_path = parse({"--url", "http://h:1/v1/rerank", "--model", "m", "--prompt", "q"});
-  ASSERT_TRUE(by_path.outcome.proceed) << by_path.outcome.output;
+  ASSERT_TRUE(by_path.cli.proceed) << by_path.cli.outcome.err;
   EXPECT_EQ(by_path.config.api_kind, ApiKind::kRerank);
 }
 
 TEST_F(CliTest, RandomVlIsRandomWithOneImage) {
   Parsed p = parse({"--url", "http://h:1/v1/chat/completions", "--model", "m", "--dataset",
                     "random_vl", "--input-tokens", "10", "--image-width", "64"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.dataset, "random");
   EXPECT_EQ(p.config.image_num, 1);
   EXPECT_EQ(p.config.image_width, 64);
   Parsed embeddings = parse({"--url", "http://h:1/v1/embeddings", "--model", "m", "--prompt", "q",
                              "--image-num", "1"});
-  EXPECT_EQ(embeddings.outcome.exit_code, 2);
-  EXPECT_NE(embeddings.outcome.output.find("--image-num"), std::string::npos)
-      << embeddings.outcome.output;
+  EXPECT_EQ(embeddings.cli.outcome.exit_code, 2);
+  EXPECT_NE(embeddings.cli.outcome.err.find("--image-num"), std::string::npos)
+      << embeddings.cli.outcome.err;
 }
 
 TEST_F(CliTest, NoTestConnectionTurnsTheProbeOff) {
   EXPECT_TRUE(parse_with({}).config.probe);
   Parsed p = parse_with({"--no-test-connection"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_FALSE(p.config.probe);
-  EXPECT_TRUE(p.outcome.warnings.empty());
+  EXPECT_TRUE(p.cli.warnings.empty());
   EXPECT_FALSE(parse_with({"--no-probe"}).config.probe);
 }
 
 TEST_F(CliTest, NoTimestamp) {
   EXPECT_FALSE(parse_with({}).config.no_timestamp);
   Parsed p = parse_with({"--no-timestamp"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_TRUE(p.config.no_timestamp);
 }
 
 TEST_F(CliTest, OpenLoopNeedsRate) {
   Parsed p = parse_with({"--open-loop"});
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("--open-loop needs --rate"), std::string::npos)
-      << p.outcome.output;
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("--open-loop needs --rate"), std::string::npos)
+      << p.cli.outcome.err;
 }
 
 TEST_F(CliTest, OpenLoopSetsACapNoRunCanReach) {
@@ -651,9 +651,9 @@ TEST_F(CliTest, OpenLoopSetsACapNoRunCanReach) {
     std::vector<std::string> args = {"--open-loop"};
     args.insert(args.end(), extra.begin(), extra.end());
     Parsed p = parse_with(args);
-    ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+    ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
     EXPECT_TRUE(p.config.open_loop_unbounded);
-    EXPECT_TRUE(p.outcome.warnings.empty()) << all_warnings(p);
+    EXPECT_TRUE(p.cli.warnings.empty()) << all_warnings(p);
     for (const Config::RunSpec& run : p.config.run_specs()) {
       EXPECT_GE(run.parallel, run.number + p.config.warmup_count(run.number))
           << "rate " << run.rate << ", -n " << run.number;
@@ -665,9 +665,9 @@ TEST_F(CliTest, OpenLoopSetsACapNoRunCanReach) {
 
 TEST_F(CliTest, OpenLoopWarnsThatParallelIsIgnored) {
   Parsed p = parse_with({"--open-loop", "--rate", "5", "-n", "100", "--parallel", "4"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
-  ASSERT_EQ(p.outcome.warnings.size(), 1u);
-  EXPECT_NE(p.outcome.warnings[0].find("--open-loop ignores --parallel"), std::string::npos);
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
+  ASSERT_EQ(p.cli.warnings.size(), 1u);
+  EXPECT_NE(p.cli.warnings[0].find("--open-loop ignores --parallel"), std::string::npos);
   EXPECT_EQ(p.config.parallel, std::vector<int>{100});
 }
 
@@ -686,64 +686,64 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
 
 TEST_F(CliTest, SlaAutoTuneIsADoublingSearchOverParallel) {
   Parsed p = parse_sla({});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   const Config& c = p.config;
   EXPECT_EQ(c.search, "parallel");
   EXPECT_EQ(c.search_range, (std::vector<double>{1, 65536}));
   EXPECT_TRUE(c.search_doubling);
   EXPECT_DOUBLE_EQ(c.search_number_multiplier, 2);
   EXPECT_EQ(c.slo, (std::vector<std::string>{"latency.p99<=2s", "error_rate<=0%"}));
-  EXPECT_TRUE(p.outcome.warnings.empty()) << all_warnings(p);
+  EXPECT_TRUE(p.cli.warnings.empty()) << all_warnings(p);
   EXPECT_FALSE(parse_with({}).config.search_doubling);
 }
 
 TEST_F(CliTest, SlaSearchStartsAtTheGivenValueAndEndsAtTheUpperBound) {
   Parsed given = parse_sla({"--parallel", "4", "--sla-upper-bound", "64"});
-  ASSERT_TRUE(given.outcome.proceed) << given.outcome.output;
+  ASSERT_TRUE(given.cli.proceed) << given.cli.outcome.err;
   EXPECT_EQ(given.config.search_range, (std::vector<double>{4, 64}));
   Parsed lower = parse_sla({"--sla-lower-bound", "2", "--sla-upper-bound", "32"});
-  ASSERT_TRUE(lower.outcome.proceed) << lower.outcome.output;
+  ASSERT_TRUE(lower.cli.proceed) << lower.cli.outcome.err;
   EXPECT_EQ(lower.config.search_range, (std::vector<double>{2, 32}));
   Parsed multiplier = parse_sla({"--sla-number-multiplier", "3.5"});
   EXPECT_DOUBLE_EQ(multiplier.config.search_number_multiplier, 3.5);
   // A start above the upper bound is the search's own range error.
   Parsed inverted = parse_sla({"--parallel", "100", "--sla-upper-bound", "64"});
-  EXPECT_EQ(inverted.outcome.exit_code, 2);
-  EXPECT_NE(inverted.outcome.output.find("0 < LO < HI"), std::string::npos)
-      << inverted.outcome.output;
+  EXPECT_EQ(inverted.cli.outcome.exit_code, 2);
+  EXPECT_NE(inverted.cli.outcome.err.find("0 < LO < HI"), std::string::npos)
+      << inverted.cli.outcome.err;
 }
 
 TEST_F(CliTest, SlaSearchOverTheRate) {
   Parsed p = parse_sla({"--sla-variable", "rate", "--rate", "2", "--sla-upper-bound", "100",
                         "--sla-fixed-parallel", "50"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.search, "rate");
   EXPECT_EQ(p.config.search_range, (std::vector<double>{2, 100}));
   EXPECT_EQ(p.config.rate, std::vector<double>{2});
   EXPECT_EQ(p.config.parallel, std::vector<int>{50});
   // Without --rate it starts at the lower bound; without a cap, llmperf's open-loop default.
   Parsed bare = parse_sla({"--sla-variable", "rate", "--sla-lower-bound", "3"});
-  ASSERT_TRUE(bare.outcome.proceed) << bare.outcome.output;
+  ASSERT_TRUE(bare.cli.proceed) << bare.cli.outcome.err;
   EXPECT_EQ(bare.config.search_range, (std::vector<double>{3, 65536}));
   EXPECT_EQ(bare.config.rate, std::vector<double>{3});
   EXPECT_EQ(bare.config.parallel, std::vector<int>{1000});
   EXPECT_TRUE(bare.config.default_cap);
   EXPECT_FALSE(p.config.default_cap);
   Parsed capped = parse_sla({"--sla-variable", "rate", "--parallel", "16"});
-  ASSERT_TRUE(capped.outcome.proceed) << capped.outcome.output;
+  ASSERT_TRUE(capped.cli.proceed) << capped.cli.outcome.err;
   EXPECT_EQ(capped.config.parallel, std::vector<int>{16});
 }
 
 TEST_F(CliTest, SlaParamsBecomeSlosFromOneObject) {
   Parsed p = parse_sla({}, R"([{"avg_latency": "<=2", "p99_latency": "<3.5", "avg_ttft": "<=0.5",
       "p99_ttft": "<1", "avg_tpot": "<=0.05", "p99_tpot": "<0.1", "rps": ">=10", "tps": ">100"}])");
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(sorted(p.config.slo), sorted({"latency.mean<=2s", "latency.p99<3.5s", "ttft.mean<=0.5s",
                                           "ttft.p99<1s", "tpot.mean<=0.05s", "tpot.p99<0.1s",
                                           "qps>=10", "output_throughput>100", "error_rate<=0%"}));
   // --slo expressions given as well are kept.
   Parsed both = parse_sla({"--slo", "ttft.p50<=100ms"});
-  ASSERT_TRUE(both.outcome.proceed) << both.outcome.output;
+  ASSERT_TRUE(both.cli.proceed) << both.cli.outcome.err;
   EXPECT_EQ(sorted(both.config.slo),
             sorted({"ttft.p50<=100ms", "latency.p99<=2s", "error_rate<=0%"}));
 }
@@ -762,9 +762,9 @@ TEST_F(CliTest, SlaParamsThatCannotBeMappedExit2) {
   };
   for (const auto& [params, message] : cases) {
     Parsed p = parse_sla({}, params);
-    EXPECT_EQ(p.outcome.exit_code, 2) << params;
-    EXPECT_NE(p.outcome.output.find(message), std::string::npos)
-        << params << ": " << p.outcome.output;
+    EXPECT_EQ(p.cli.outcome.exit_code, 2) << params;
+    EXPECT_NE(p.cli.outcome.err.find(message), std::string::npos)
+        << params << ": " << p.cli.outcome.err;
   }
 }
 
@@ -776,34 +776,34 @@ TEST_F(CliTest, SlaFlagsWithoutAutoTuneAreRefused) {
       {"--sla-number-multiplier", "3"}};
   for (const std::vector<std::string>& flags : cases) {
     Parsed p = parse_with(flags);
-    EXPECT_EQ(p.outcome.exit_code, 2) << flags[0];
-    EXPECT_NE(p.outcome.output.find(flags[0] + " needs --sla-auto-tune"), std::string::npos)
-        << p.outcome.output;
+    EXPECT_EQ(p.cli.outcome.exit_code, 2) << flags[0];
+    EXPECT_NE(p.cli.outcome.err.find(flags[0] + " needs --sla-auto-tune"), std::string::npos)
+        << p.cli.outcome.err;
   }
 }
 
 TEST_F(CliTest, SlaAutoTuneNeedsParamsAndNoOtherSearch) {
   Parsed bare = parse_with({"--sla-auto-tune"});
-  EXPECT_EQ(bare.outcome.exit_code, 2);
-  EXPECT_NE(bare.outcome.output.find("--sla-auto-tune needs --sla-params"), std::string::npos);
+  EXPECT_EQ(bare.cli.outcome.exit_code, 2);
+  EXPECT_NE(bare.cli.outcome.err.find("--sla-auto-tune needs --sla-params"), std::string::npos);
   Parsed both = parse_sla({"--search", "parallel", "--search-range", "1", "8"});
-  EXPECT_EQ(both.outcome.exit_code, 2);
-  EXPECT_NE(both.outcome.output.find("give one"), std::string::npos) << both.outcome.output;
-  EXPECT_EQ(parse_sla({"--sla-variable", "latency"}).outcome.exit_code, 2);
+  EXPECT_EQ(both.cli.outcome.exit_code, 2);
+  EXPECT_NE(both.cli.outcome.err.find("give one"), std::string::npos) << both.cli.outcome.err;
+  EXPECT_EQ(parse_sla({"--sla-variable", "latency"}).cli.outcome.exit_code, 2);
 }
 
 TEST_F(CliTest, SlaNumRunsWarnsThatEachPointIsOneRun) {
   Parsed p = parse_sla({"--sla-num-runs", "3"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
-  ASSERT_EQ(p.outcome.warnings.size(), 1u);
-  EXPECT_NE(p.outcome.warnings[0].find("--sla-num-runs 3"), std::string::npos);
-  EXPECT_TRUE(parse_sla({"--sla-num-runs", "1"}).outcome.warnings.empty());
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
+  ASSERT_EQ(p.cli.warnings.size(), 1u);
+  EXPECT_NE(p.cli.warnings[0].find("--sla-num-runs 3"), std::string::npos);
+  EXPECT_TRUE(parse_sla({"--sla-num-runs", "1"}).cli.warnings.empty());
 }
 
 TEST_F(CliTest, BodyFlagsReachConfig) {
   Parsed p = parse_with({"--top-k", "20", "--frequency-penalty", "0.5", "--repetition-penalty",
                          "1.1", "--logprobs", "--n-choices", "2", "--seed", "42"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   const Config& c = p.config;
   EXPECT_EQ(c.top_k, std::optional<int64_t>(20));
   EXPECT_EQ(c.frequency_penalty, std::optional<double>(0.5));
@@ -822,9 +822,9 @@ TEST_F(CliTest, BodyFlagsReachConfig) {
   EXPECT_FALSE(none.config.seed_in_body);
   EXPECT_TRUE(parse_with({"--seed", "0"}).config.seed_in_body);
 
-  EXPECT_EQ(parse_with({"--top-k", "-2"}).outcome.exit_code, 2);
-  EXPECT_TRUE(parse_with({"--top-k", "-1"}).outcome.proceed);
-  EXPECT_EQ(parse_with({"--n-choices", "0"}).outcome.exit_code, 2);
+  EXPECT_EQ(parse_with({"--top-k", "-2"}).cli.outcome.exit_code, 2);
+  EXPECT_TRUE(parse_with({"--top-k", "-1"}).cli.proceed);
+  EXPECT_EQ(parse_with({"--n-choices", "0"}).cli.outcome.exit_code, 2);
 }
 
 TEST_F(CliTest, VllmAliases) {
@@ -832,7 +832,7 @@ TEST_F(CliTest, VllmAliases) {
       parse({"--url", "http://127.0.0.1:8000/v1/completions", "--model", "qwen", "--dataset-name",
              "random", "--random-input-len", "128", "--random-output-len", "64",
              "--random-prefix-len", "16", "--num-prompts", "50", "--max-concurrency", "8"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.dataset, "random");
   EXPECT_EQ(p.config.input_tokens, std::vector<int64_t>{128});
   EXPECT_EQ(p.config.output_tokens, std::vector<int64_t>{64});
@@ -848,7 +848,7 @@ TEST_F(CliTest, RateSearchGetsTheOpenLoopDefaultCap) {
   const std::vector<std::string> search = {"--search", "rate", "--search-range", "1", "100",
                                            "--slo", "ttft.p99<=1000ms"};
   Parsed bare = parse_with(search);
-  ASSERT_TRUE(bare.outcome.proceed) << bare.outcome.output;
+  ASSERT_TRUE(bare.cli.proceed) << bare.cli.outcome.err;
   EXPECT_EQ(bare.config.parallel, std::vector<int>{1000});
   EXPECT_TRUE(bare.config.default_cap);
   EXPECT_DOUBLE_EQ(bare.config.rate_tolerance_pct, 5);
@@ -858,7 +858,7 @@ TEST_F(CliTest, RateSearchGetsTheOpenLoopDefaultCap) {
   capped_args.insert(capped_args.end(),
                      {"--parallel", "4", "--rate-tolerance", "10", "--search-precision", "5"});
   Parsed capped = parse_with(capped_args);
-  ASSERT_TRUE(capped.outcome.proceed) << capped.outcome.output;
+  ASSERT_TRUE(capped.cli.proceed) << capped.cli.outcome.err;
   EXPECT_EQ(capped.config.parallel, std::vector<int>{4});
   EXPECT_FALSE(capped.config.default_cap);
   EXPECT_DOUBLE_EQ(capped.config.rate_tolerance_pct, 10);
@@ -866,33 +866,33 @@ TEST_F(CliTest, RateSearchGetsTheOpenLoopDefaultCap) {
 
   Parsed by_parallel = parse_with({"--search", "parallel", "--search-range", "1", "8", "--slo",
                                    "ttft.p99<=1000ms"});
-  ASSERT_TRUE(by_parallel.outcome.proceed) << by_parallel.outcome.output;
+  ASSERT_TRUE(by_parallel.cli.proceed) << by_parallel.cli.outcome.err;
   EXPECT_FALSE(by_parallel.config.default_cap);
 
   std::vector<std::string> bad_args = search;
   bad_args.insert(bad_args.end(), {"--rate-tolerance", "100"});
   Parsed bad = parse_with(bad_args);
-  EXPECT_FALSE(bad.outcome.proceed);
-  EXPECT_NE(bad.outcome.output.find("--rate-tolerance must be between 0 and 100 percent, got 100"),
+  EXPECT_FALSE(bad.cli.proceed);
+  EXPECT_NE(bad.cli.outcome.err.find("--rate-tolerance must be between 0 and 100 percent, got 100"),
             std::string::npos)
-      << bad.outcome.output;
+      << bad.cli.outcome.err;
 }
 
 TEST_F(CliTest, RequestRateIsRateAndInfIsAClosedLoop) {
   Parsed rate = parse_with({"--request-rate", "5", "--num-prompts", "100"});
-  ASSERT_TRUE(rate.outcome.proceed) << rate.outcome.output;
+  ASSERT_TRUE(rate.cli.proceed) << rate.cli.outcome.err;
   EXPECT_EQ(rate.config.rate, std::vector<double>{5});
   EXPECT_EQ(rate.config.parallel, std::vector<int>{1000});  // the default in-flight cap
 
   Parsed capped = parse_with({"--request-rate", "inf", "--max-concurrency", "8", "-n", "100"});
-  ASSERT_TRUE(capped.outcome.proceed) << capped.outcome.output;
+  ASSERT_TRUE(capped.cli.proceed) << capped.cli.outcome.err;
   EXPECT_TRUE(capped.config.rate.empty());
   EXPECT_EQ(capped.config.parallel, std::vector<int>{8});
   ASSERT_EQ(capped.config.run_specs().size(), 1u);
   EXPECT_EQ(capped.config.run_specs()[0].rate, -1);
 
   Parsed all_at_once = parse_with({"--request-rate", "inf", "-n", "100"});
-  ASSERT_TRUE(all_at_once.outcome.proceed) << all_at_once.outcome.output;
+  ASSERT_TRUE(all_at_once.cli.proceed) << all_at_once.cli.outcome.err;
   EXPECT_TRUE(all_at_once.config.rate.empty());
   EXPECT_EQ(all_at_once.config.parallel, std::vector<int>{100});
   EXPECT_TRUE(all_at_once.config.default_cap);  // vLLM's max_concurrency: null
@@ -901,15 +901,15 @@ TEST_F(CliTest, RequestRateIsRateAndInfIsAClosedLoop) {
 
 TEST_F(CliTest, PercentileMetricsAndMetricPercentilesAreCommaLists) {
   Parsed p = parse_with({"--percentile-metrics", "ttft,e2el", "--metric-percentiles", "25,99.9"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.percentile_metrics, (std::vector<std::string>{"ttft", "e2el"}));
   EXPECT_EQ(p.config.metric_percentiles, (std::vector<double>{25, 99.9}));
   // Defaults: vLLM's.
   Parsed d = parse_with({});
   EXPECT_EQ(d.config.percentile_metrics, (std::vector<std::string>{"ttft", "tpot", "itl"}));
   EXPECT_EQ(d.config.metric_percentiles, std::vector<double>{99});
-  EXPECT_EQ(parse_with({"--percentile-metrics", "ttft,latency"}).outcome.exit_code, 2);
-  EXPECT_EQ(parse_with({"--metric-percentiles", "50,101"}).outcome.exit_code, 2);
+  EXPECT_EQ(parse_with({"--percentile-metrics", "ttft,latency"}).cli.outcome.exit_code, 2);
+  EXPECT_EQ(parse_with({"--metric-percentiles", "50,101"}).cli.outcome.exit_code, 2);
 }
 
 TEST_F(CliTest, MetricPercentilesJoinPercentilesOnlyWhenGivenOrForTheVllmBlock) {
@@ -919,11 +919,11 @@ TEST_F(CliTest, MetricPercentilesJoinPercentilesOnlyWhenGivenOrForTheVllmBlock) 
             std::vector<double>{90});
   // Given: the union, sorted, with the median the vllm block prints.
   Parsed given = parse_with({"--percentiles", "90", "--metric-percentiles", "99.9,25"});
-  ASSERT_TRUE(given.outcome.proceed) << given.outcome.output;
+  ASSERT_TRUE(given.cli.proceed) << given.cli.outcome.err;
   EXPECT_EQ(given.config.percentiles, (std::vector<double>{25, 50, 90, 99.9}));
   // --summary-format vllm: vLLM's default 99 and the median.
   Parsed vllm = parse_with({"--percentiles", "90", "--summary-format", "vllm"});
-  ASSERT_TRUE(vllm.outcome.proceed) << vllm.outcome.output;
+  ASSERT_TRUE(vllm.cli.proceed) << vllm.cli.outcome.err;
   EXPECT_EQ(vllm.config.percentiles, (std::vector<double>{50, 90, 99}));
   // Already there: no duplicates.
   EXPECT_EQ(parse_with({"--metric-percentiles", "99"}).config.percentiles,
@@ -933,7 +933,7 @@ TEST_F(CliTest, MetricPercentilesJoinPercentilesOnlyWhenGivenOrForTheVllmBlock) 
 TEST_F(CliTest, SpeedBenchmarkLongPreset) {
   Parsed p = parse({"--url", "http://h:8000/v1/chat/completions", "--model", "qwen", "--dataset",
                     "speed_benchmark_long"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.input_tokens, (std::vector<int64_t>{63488, 129024}));
   EXPECT_EQ(p.config.output_tokens, std::vector<int64_t>{2048});
   EXPECT_EQ(p.config.parallel, std::vector<int>{1});
@@ -981,7 +981,7 @@ TEST_F(CliConfigFileTest, ValuesAreAppliedAndTheCommandLineWins) {
       "temperature = 0.7\n"
       "read-timeout = 30\n");
   Parsed p = parse({"--config", path});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.model, "from-file");
   EXPECT_EQ(p.config.url, "http://10.0.0.1:8000/v1/chat/completions");
   EXPECT_EQ(p.config.dataset_path, "file.jsonl");
@@ -991,7 +991,7 @@ TEST_F(CliConfigFileTest, ValuesAreAppliedAndTheCommandLineWins) {
   EXPECT_DOUBLE_EQ(p.config.read_timeout_s, 30);
 
   Parsed cli = parse({"--config", path, "--model", "from-cli", "--parallel", "8", "-n", "3"});
-  ASSERT_TRUE(cli.outcome.proceed) << cli.outcome.output;
+  ASSERT_TRUE(cli.cli.proceed) << cli.cli.outcome.err;
   EXPECT_EQ(cli.config.model, "from-cli");
   EXPECT_EQ(cli.config.parallel, std::vector<int>{8});
   EXPECT_EQ(cli.config.number, std::vector<int64_t>{3});
@@ -1001,19 +1001,19 @@ TEST_F(CliConfigFileTest, ValuesAreAppliedAndTheCommandLineWins) {
 TEST_F(CliConfigFileTest, UnknownKeyExits2MentioningConfig) {
   const std::string path = write("model = \"m\"\nparalel = [1, 4]\n");
   Parsed p = parse({"--config", path, "--dataset-path", "x.jsonl"});
-  EXPECT_FALSE(p.outcome.proceed);
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("--config"), std::string::npos) << p.outcome.output;
-  EXPECT_NE(p.outcome.output.find("paralel"), std::string::npos) << p.outcome.output;
-  EXPECT_NE(p.outcome.output.find("--config: unknown key paralel (did you mean parallel?)"),
+  EXPECT_FALSE(p.cli.proceed);
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("--config"), std::string::npos) << p.cli.outcome.err;
+  EXPECT_NE(p.cli.outcome.err.find("paralel"), std::string::npos) << p.cli.outcome.err;
+  EXPECT_NE(p.cli.outcome.err.find("--config: unknown key paralel (did you mean parallel?)"),
             std::string::npos)
-      << p.outcome.output;
+      << p.cli.outcome.err;
 }
 
 TEST_F(CliConfigFileTest, MissingFileExits2) {
   Parsed p = parse({"--config", (dir_ / "absent.toml").string(), "--model", "m"});
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("absent.toml"), std::string::npos) << p.outcome.output;
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("absent.toml"), std::string::npos) << p.cli.outcome.err;
 }
 
 TEST_F(CliTest, UnknownDatasetNamesGiveEvalScopeGuidance) {
@@ -1030,26 +1030,26 @@ TEST_F(CliTest, UnknownDatasetNamesGiveEvalScopeGuidance) {
   };
   for (const auto& [name, guidance] : cases) {
     Parsed p = parse_with({"--dataset", name});
-    EXPECT_EQ(p.outcome.exit_code, 2) << name;
-    EXPECT_NE(p.outcome.output.find("--dataset must be one of"), std::string::npos) << name;
-    EXPECT_NE(p.outcome.output.find("(got \"" + name + "\": " + guidance), std::string::npos)
-        << p.outcome.output;
+    EXPECT_EQ(p.cli.outcome.exit_code, 2) << name;
+    EXPECT_NE(p.cli.outcome.err.find("--dataset must be one of"), std::string::npos) << name;
+    EXPECT_NE(p.cli.outcome.err.find("(got \"" + name + "\": " + guidance), std::string::npos)
+        << p.cli.outcome.err;
   }
   Parsed unknown = parse_with({"--dataset", "nonsense"});
-  EXPECT_EQ(unknown.outcome.exit_code, 2);
-  EXPECT_NE(unknown.outcome.output.find("(got \"nonsense\")"), std::string::npos)
-      << unknown.outcome.output;
+  EXPECT_EQ(unknown.cli.outcome.exit_code, 2);
+  EXPECT_NE(unknown.cli.outcome.err.find("(got \"nonsense\")"), std::string::npos)
+      << unknown.cli.outcome.err;
   // EvalScope's ShareGPT names are llmperf's sharegpt.
   for (const std::string name : {"share_gpt_en", "share_gpt_zh", "sharegpt"}) {
     Parsed p = parse_with({"--dataset", name});
-    EXPECT_TRUE(p.outcome.proceed) << name << ": " << p.outcome.output;
+    EXPECT_TRUE(p.cli.proceed) << name << ": " << p.cli.outcome.err;
   }
 }
 
 TEST_F(CliTest, RampUpIsAnOpenLoopRunAtItsHigherRate) {
   Parsed p = parse_with({"--ramp-up-strategy", "exponential", "--ramp-up-start-rps", "2",
                          "--ramp-up-end-rps", "64", "-n", "500"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.ramp_up.strategy, "exponential");
   EXPECT_EQ(p.config.ramp_up.start_rps, 2);
   EXPECT_EQ(p.config.ramp_up.end_rps, 64);
@@ -1057,19 +1057,19 @@ TEST_F(CliTest, RampUpIsAnOpenLoopRunAtItsHigherRate) {
   EXPECT_TRUE(p.config.default_cap);
   EXPECT_FALSE(parse_with({"--ramp-up-strategy", "sideways", "--ramp-up-start-rps", "1",
                            "--ramp-up-end-rps", "2"})
-                   .outcome.proceed);
+                   .cli.proceed);
 }
 
 TEST_F(CliTest, ServerMetricsFlags) {
   Parsed p = parse_with({"--metrics-url", "http://127.0.0.1:9000/metrics", "--metrics-interval",
                          "0.5", "--profile"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.metrics_url, "http://127.0.0.1:9000/metrics");
   EXPECT_EQ(p.config.metrics_interval_s, 0.5);
   EXPECT_TRUE(p.config.profile);
   EXPECT_TRUE(p.config.server_metrics);
   p = parse_with({"--no-server-metrics"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_FALSE(p.config.server_metrics);
   EXPECT_FALSE(p.config.profile);
 }
@@ -1083,7 +1083,7 @@ namespace {
 TEST_F(CliTest, ConversationFlags) {
   Parsed p = parse_with({"--dataset", "conversations", "--min-turns", "2", "--max-turns", "6",
                          "--history", "recorded", "--turn-delay", "0.5-2"});
-  ASSERT_EQ(p.outcome.exit_code, 0) << p.outcome.output;
+  ASSERT_EQ(p.cli.outcome.exit_code, 0) << p.cli.outcome.err;
   EXPECT_TRUE(p.config.multi_turn);  // implied by the dataset
   EXPECT_EQ(p.config.min_turns, 2);
   EXPECT_EQ(p.config.max_turns, 6);
@@ -1093,13 +1093,13 @@ TEST_F(CliTest, ConversationFlags) {
   EXPECT_DOUBLE_EQ(p.config.turn_delay.high_s, 2);
 
   p = parse_with({"--dataset", "sharegpt", "--multi-turn", "--turn-delay", "exp:3"});
-  ASSERT_EQ(p.outcome.exit_code, 0) << p.outcome.output;
+  ASSERT_EQ(p.cli.outcome.exit_code, 0) << p.cli.outcome.err;
   EXPECT_TRUE(p.config.multi_turn);
   EXPECT_EQ(p.config.turn_delay.kind, TurnDelay::Kind::kExponential);
   EXPECT_DOUBLE_EQ(p.config.turn_delay.low_s, 3);
 
   p = parse_with({"--dataset", "random_multi_turn", "--input-tokens", "100", "--turn-delay", "2"});
-  ASSERT_EQ(p.outcome.exit_code, 0) << p.outcome.output;
+  ASSERT_EQ(p.cli.outcome.exit_code, 0) << p.cli.outcome.err;
   EXPECT_TRUE(p.config.multi_turn);
   EXPECT_EQ(p.config.turn_delay.kind, TurnDelay::Kind::kFixed);
   EXPECT_DOUBLE_EQ(p.config.turn_delay.low_s, 2);
@@ -1119,14 +1119,14 @@ TEST_F(CliTest, ConversationFlagsThatCannotWorkExit2) {
   };
   for (const auto& [args, needle] : cases) {
     Parsed p = parse_with(args);
-    EXPECT_EQ(p.outcome.exit_code, 2) << args.front() << " " << args.back();
-    EXPECT_NE(p.outcome.output.find(needle), std::string::npos)
-        << needle << " not in: " << p.outcome.output;
+    EXPECT_EQ(p.cli.outcome.exit_code, 2) << args.front() << " " << args.back();
+    EXPECT_NE(p.cli.outcome.err.find(needle), std::string::npos)
+        << needle << " not in: " << p.cli.outcome.err;
   }
   const Parsed p = parse({"--url", "http://h/v1/completions", "--model", "m", "--dataset",
                           "conversations", "--dataset-path", "c.jsonl"});
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("use the chat API"), std::string::npos) << p.outcome.output;
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("use the chat API"), std::string::npos) << p.cli.outcome.err;
 }
 
 }  // namespace
@@ -1138,7 +1138,7 @@ namespace {
 TEST_F(CliTest, TraceFlags) {
   Parsed p = parse_with({"--dataset", "mooncake_trace", "--trace-speedup", "4",
                          "--trace-block-tokens", "256"});
-  ASSERT_EQ(p.outcome.exit_code, 0) << p.outcome.output;
+  ASSERT_EQ(p.cli.outcome.exit_code, 0) << p.cli.outcome.err;
   EXPECT_TRUE(p.config.trace_all);  // no -n: the whole trace
   EXPECT_EQ(p.config.parallel, std::vector<int>{1000});  // the open-loop default cap
   EXPECT_DOUBLE_EQ(p.config.trace_speedup, 4);
@@ -1146,7 +1146,7 @@ TEST_F(CliTest, TraceFlags) {
   EXPECT_TRUE(p.config.ignore_eos.value_or(false));  // output_length tokens exactly
 
   p = parse_with({"--dataset", "workload_trace", "-n", "50", "--parallel", "8"});
-  ASSERT_EQ(p.outcome.exit_code, 0) << p.outcome.output;
+  ASSERT_EQ(p.cli.outcome.exit_code, 0) << p.cli.outcome.err;
   EXPECT_FALSE(p.config.trace_all);
   EXPECT_EQ(p.config.number, std::vector<int64_t>{50});
   EXPECT_EQ(p.config.parallel, std::vector<int>{8});
@@ -1163,15 +1163,15 @@ TEST_F(CliTest, TraceFlagsThatCannotWorkExit2) {
   };
   for (const auto& [args, needle] : cases) {
     Parsed p = parse_with(args);
-    EXPECT_EQ(p.outcome.exit_code, 2) << args.back();
-    EXPECT_NE(p.outcome.output.find(needle), std::string::npos)
-        << needle << " not in: " << p.outcome.output;
+    EXPECT_EQ(p.cli.outcome.exit_code, 2) << args.back();
+    EXPECT_NE(p.cli.outcome.err.find(needle), std::string::npos)
+        << needle << " not in: " << p.cli.outcome.err;
   }
   const Parsed p = parse({"--url", "http://h/v1/chat/completions", "--model", "m", "--dataset",
                           "mooncake_trace"});
-  EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_NE(p.outcome.output.find("--dataset-path is required"), std::string::npos)
-      << p.outcome.output;
+  EXPECT_EQ(p.cli.outcome.exit_code, 2);
+  EXPECT_NE(p.cli.outcome.err.find("--dataset-path is required"), std::string::npos)
+      << p.cli.outcome.err;
 }
 
 // --- vLLM's command lines (vllm bench serve, benchmark_serving.py) ---
@@ -1181,18 +1181,18 @@ constexpr const char* kShareGpt = LLMPERF_FIXTURES_DIR "/sharegpt/sample.json";
 TEST_F(CliTest, VllmAddressFlagsBuildTheUrlByBackend) {
   // vLLM's defaults: 127.0.0.1:8000, /v1/completions for vllm and openai.
   Parsed p = parse({"--backend", "vllm", "--model", "m", "--prompt", "hi"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/completions");
   EXPECT_EQ(p.config.api_kind, ApiKind::kCompletions);
   EXPECT_EQ(p.config.vllm.backend, "vllm");
   p = parse({"--backend", "openai-chat", "--host", "10.0.0.5", "--port", "9000", "--model", "m",
              "--prompt", "hi"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.url, "http://10.0.0.5:9000/v1/chat/completions");
   EXPECT_EQ(p.config.api_kind, ApiKind::kChat);
   p = parse({"--base-url", "http://h:8001/", "--endpoint", "/v1/chat/completions", "--model", "m",
              "--prompt", "hi"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.url, "http://h:8001/v1/chat/completions");
   p = parse({"--port", "8080", "--model", "m", "--prompt", "hi"});
   EXPECT_EQ(p.config.url, "http://127.0.0.1:8080/v1/completions");
@@ -1201,7 +1201,7 @@ TEST_F(CliTest, VllmAddressFlagsBuildTheUrlByBackend) {
   // --url decides where it is given; --backend then only names the backend in vllm_result.json.
   p = parse({"--url", "http://h/v1/chat/completions", "--backend", "openai-chat", "--model", "m",
              "--prompt", "hi"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.url, "http://h/v1/chat/completions");
 }
 
@@ -1215,9 +1215,9 @@ TEST_F(CliTest, VllmAddressMistakesExit2) {
   };
   for (const auto& [args, needle] : cases) {
     Parsed p = parse(concat_args({"--model", "m", "--prompt", "hi"}, args));
-    EXPECT_EQ(p.outcome.exit_code, 2) << args.front();
-    EXPECT_NE(p.outcome.output.find(needle), std::string::npos)
-        << needle << " not in: " << p.outcome.output;
+    EXPECT_EQ(p.cli.outcome.exit_code, 2) << args.front();
+    EXPECT_NE(p.cli.outcome.err.find(needle), std::string::npos)
+        << needle << " not in: " << p.cli.outcome.err;
   }
 }
 
@@ -1225,7 +1225,7 @@ TEST_F(CliTest, VllmCommandsSendEverythingAtOnceWithoutACapOrRate) {
   // A vLLM command line (bench serve, or its address flags) without --max-concurrency or
   // --request-rate: vLLM's --request-rate inf, every request at once.
   Parsed p = parse({"bench", "serve", "--model", "m", "--prompt", "hi", "--num-prompts", "10"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/completions");
   EXPECT_TRUE(p.config.rate.empty());
   EXPECT_EQ(p.config.parallel, std::vector<int>{10});
@@ -1241,31 +1241,31 @@ TEST_F(CliTest, VllmCommandsSendEverythingAtOnceWithoutACapOrRate) {
 TEST_F(CliTest, VllmOldDatasetFlagNamesTheShareGptFile) {
   Parsed p = parse({"--port", "9000", "--dataset", kShareGpt, "--tokenizer", "/data/SUS-Chat-34B/",
                     "--request-rate", "32", "--num-prompts", "1000"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.dataset, "sharegpt");
   EXPECT_EQ(p.config.dataset_path, kShareGpt);
   EXPECT_TRUE(p.config.model.empty());  // taken from the server's /v1/models at start
   EXPECT_EQ(p.config.vllm.tokenizer, "/data/SUS-Chat-34B/");
-  ASSERT_EQ(p.outcome.warnings.size(), 1u);
-  EXPECT_NE(p.outcome.warnings[0].find("counts tokens with the server"), std::string::npos);
+  ASSERT_EQ(p.cli.warnings.size(), 1u);
+  EXPECT_NE(p.cli.warnings[0].find("counts tokens with the server"), std::string::npos);
   // A dataset kind is still a kind, and a file given twice is refused.
   EXPECT_EQ(parse_with({"--dataset", "openqa"}).config.dataset, "openqa");
   EXPECT_EQ(parse({"--model", "m", "--dataset", kShareGpt, "--dataset-path", "other.json"})
-                .outcome.exit_code,
+                .cli.outcome.exit_code,
             2);
 }
 
 TEST_F(CliTest, SaveResultKeepsThePerRequestArraysAsTheCommandLinesOriginDid) {
   // benchmark_serving.py's line (the bare form): its copy always has the per-request arrays.
   Parsed p = parse({"--backend", "vllm", "--dataset", kShareGpt, "--save-result"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_TRUE(p.config.vllm.save);
   EXPECT_TRUE(p.config.vllm.detailed);
   EXPECT_TRUE(parse_with({"--result-dir", "/tmp/r"}).config.vllm.detailed);
   // `vllm bench serve`'s line: only with --save-detailed, as vLLM does.
   p = parse({"bench", "serve", "--model", "m", "--dataset-name", "sharegpt", "--dataset-path",
              kShareGpt, "--save-result"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_TRUE(p.config.vllm.save);
   EXPECT_FALSE(p.config.vllm.detailed);
   p = parse({"bench", "serve", "--model", "m", "--dataset-name", "sharegpt", "--dataset-path",
@@ -1276,7 +1276,7 @@ TEST_F(CliTest, SaveResultKeepsThePerRequestArraysAsTheCommandLinesOriginDid) {
 TEST_F(CliTest, VllmResultFlags) {
   Parsed p = parse_with(
       {"--result-dir", "/tmp/r", "--metadata", "version=0.11", " tp = 2", "--label", "nightly"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_TRUE(p.config.vllm.save);  // --result-dir implies --save-result
   EXPECT_EQ(p.config.vllm.dir, "/tmp/r");
   EXPECT_EQ(p.config.vllm.label, "nightly");
@@ -1289,13 +1289,13 @@ TEST_F(CliTest, VllmResultFlags) {
   EXPECT_FALSE(parse_with({}).config.vllm.save);
   p = parse({"--url", "http://h/v1/completions", "--model", "/data/Qwen", "--served-model-name",
              "qwen", "--prompt", "hi", "--ready-check-timeout-sec", "30", "--disable-tqdm"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.model, "qwen");
   EXPECT_EQ(p.config.vllm.model_id, "/data/Qwen");
   EXPECT_EQ(p.config.ready_timeout_s, 30);
   // vLLM's spellings of llmperf's --headers and --warmup-num.
   p = parse_with({"--header", "X-A=1", "--num-warmups", "5"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_EQ(p.config.headers, (Pairs{{"X-A", "1"}}));
   EXPECT_EQ(p.config.warmup_num, 5);
 }
@@ -1303,7 +1303,7 @@ TEST_F(CliTest, VllmResultFlags) {
 TEST_F(CliTest, VllmRandomRangeRatioDrawsLengthsAroundTheGivenOnes) {
   Parsed p = parse_random(
       {"--random-input-len", "100", "--random-output-len", "10", "--random-range-ratio", "0.25"});
-  ASSERT_TRUE(p.outcome.proceed) << p.outcome.output;
+  ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_TRUE(p.config.input_tokens.empty());
   EXPECT_EQ(p.config.min_prompt_length, 75);
   EXPECT_EQ(p.config.max_prompt_length, 125);
@@ -1311,7 +1311,7 @@ TEST_F(CliTest, VllmRandomRangeRatioDrawsLengthsAroundTheGivenOnes) {
   EXPECT_EQ(p.config.max_tokens, 13);     // ceil(12.5)
   EXPECT_EQ(parse_random({"--random-input-len", "100", "--random-output-len", "10",
                           "--random-range-ratio", "1"})
-                .outcome.exit_code,
+                .cli.outcome.exit_code,
             2);
 }
 

@@ -12,7 +12,7 @@ namespace llmperf {
 namespace {
 
 struct PushParsed {
-  CliOutcome outcome;
+  BenchmarkCli cli;
   Config config;
 };
 
@@ -24,39 +24,39 @@ PushParsed push_parse(std::vector<std::string> extra) {
   std::vector<const char*> argv;
   for (const std::string& arg : args) argv.push_back(arg.c_str());
   PushParsed parsed;
-  parsed.outcome = parse_cli(static_cast<int>(argv.size()), argv.data(), parsed.config);
+  parsed.cli = parse_cli(static_cast<int>(argv.size()), argv.data(), parsed.config);
   return parsed;
 }
 
 TEST(PushFlags, OffByDefaultAndBoundWhenGiven) {
   const PushParsed none = push_parse({});
-  ASSERT_TRUE(none.outcome.proceed) << none.outcome.output;
+  ASSERT_TRUE(none.cli.proceed) << none.cli.outcome.err;
   EXPECT_EQ(none.config.push_gateway, "");
   EXPECT_EQ(none.config.push_interval_s, 5);
   EXPECT_EQ(none.config.metrics_interval_s, 1);  // the server's scrapes keep their own interval
 
   const PushParsed given =
       push_parse({"--push-gateway", "http://gw:9091", "--push-interval", "0.5"});
-  ASSERT_TRUE(given.outcome.proceed) << given.outcome.output;
+  ASSERT_TRUE(given.cli.proceed) << given.cli.outcome.err;
   EXPECT_EQ(given.config.push_gateway, "http://gw:9091");
   EXPECT_EQ(given.config.push_interval_s, 0.5);
 }
 
 TEST(PushFlags, RefusesOtherSchemesAndIntervalsOutOfRange) {
   const PushParsed scheme = push_parse({"--push-gateway", "ftp://user:hunter22@gw:9091"});
-  EXPECT_FALSE(scheme.outcome.proceed);
-  EXPECT_EQ(scheme.outcome.exit_code, 2);
-  EXPECT_NE(scheme.outcome.output.find("--push-gateway must start with http:// or https://"),
+  EXPECT_FALSE(scheme.cli.proceed);
+  EXPECT_EQ(scheme.cli.outcome.exit_code, 2);
+  EXPECT_NE(scheme.cli.outcome.err.find("--push-gateway must start with http:// or https://"),
             std::string::npos)
-      << scheme.outcome.output;
-  EXPECT_EQ(scheme.outcome.output.find("hunter22"), std::string::npos) << scheme.outcome.output;
+      << scheme.cli.outcome.err;
+  EXPECT_EQ(scheme.cli.outcome.err.find("hunter22"), std::string::npos) << scheme.cli.outcome.err;
   for (const char* interval : {"0", "0.05", "3601"}) {
     const PushParsed bad =
         push_parse({"--push-gateway", "http://gw:9091", "--push-interval", interval});
-    EXPECT_FALSE(bad.outcome.proceed) << interval;
-    EXPECT_NE(bad.outcome.output.find("--push-interval must be between 0.1 and 3600 seconds"),
+    EXPECT_FALSE(bad.cli.proceed) << interval;
+    EXPECT_NE(bad.cli.outcome.err.find("--push-interval must be between 0.1 and 3600 seconds"),
               std::string::npos)
-        << bad.outcome.output;
+        << bad.cli.outcome.err;
   }
 }
 

@@ -4,7 +4,6 @@
 // mistyped flag is named with the closest known one in every command.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,7 +41,7 @@ HistoryCli history(std::vector<std::string> args) {
   return parse_history_cli(argv.argc(), argv.argv());
 }
 
-CliOutcome benchmark(std::vector<std::string> args, Config& config) {
+BenchmarkCli benchmark(std::vector<std::string> args, Config& config) {
   args.insert(args.begin(), {"--url", "http://127.0.0.1:8000/v1/chat/completions", "--model", "m",
                              "--prompt", "hi"});
   const Argv argv(std::move(args));
@@ -54,14 +53,16 @@ std::string help_of(std::vector<std::string> words) {
   words.push_back("--help");
   const Argv argv(words);
   if (words.front() == "history" && words.size() > 2 && words[1] == "import") {
-    return history_import_command(argv.argc(), argv.argv()).out;
+    return parse_history_import(argv.argc(), argv.argv()).outcome.out;
   }
   if (words.front() == "history") return parse_history_cli(argv.argc(), argv.argv()).outcome.out;
   if (words.front() == "calibrate") return parse_calibrate(argv.argc(), argv.argv()).outcome.out;
   if (words.front() == "tune") return parse_tune(argv.argc(), argv.argv()).outcome.out;
-  if (const auto sub = run_subcommand(argv.argc(), argv.argv())) return sub->out;
+  if (words.front() == "compare") return parse_compare(argv.argc(), argv.argv()).outcome.out;
+  if (words.front() == "report") return parse_report(argv.argc(), argv.argv()).outcome.out;
+  if (words.front() == "merge") return parse_merge(argv.argc(), argv.argv()).outcome.out;
   Config config;
-  return parse_cli(argv.argc(), argv.argv(), config).output;
+  return parse_cli(argv.argc(), argv.argv(), config).outcome.out;
 }
 
 TEST(SharedFlags, HistoryTakesTheNamesEveryOtherCommandUses) {
@@ -85,20 +86,18 @@ TEST(SharedFlags, HistoryTakesTheNamesEveryOtherCommandUses) {
 }
 
 TEST(SharedFlags, HistoryImportTakesTheBenchmarksDatabaseFlags) {
-  const std::string dir = ::testing::TempDir() + "llmperf_shared_flags_import";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
   for (const std::vector<std::string>& flags :
-       {std::vector<std::string>{"--results-db", dir + "/h.db", "--results-db-requests"},
-        std::vector<std::string>{"--db", dir + "/h.db", "--requests"}}) {
+       {std::vector<std::string>{"--results-db", "h.db", "--results-db-requests"},
+        std::vector<std::string>{"--db", "h.db", "--requests"}}) {
     std::vector<std::string> words = {"history", "import"};
     words.insert(words.end(), flags.begin(), flags.end());
-    words.push_back(dir + "/missing");
+    words.push_back("runs");
     const Argv argv(words);
-    const SubcommandOutcome outcome = history_import_command(argv.argc(), argv.argv());
-    // Parsed: the import ran and reported the missing directory (exit 1), not a usage error.
-    EXPECT_EQ(outcome.exit_code, kExitCannotProceed) << flags.front() << ": " << outcome.err;
-    EXPECT_NE(outcome.err.find("missing is not a directory"), std::string::npos) << outcome.err;
+    const HistoryImportCli cli = parse_history_import(argv.argc(), argv.argv());
+    ASSERT_TRUE(cli.proceed) << flags.front() << ": " << cli.outcome.err;
+    EXPECT_EQ(cli.options.db, "h.db");
+    EXPECT_TRUE(cli.options.requests) << flags.back();
+    EXPECT_EQ(cli.options.dirs, std::vector<std::string>{"runs"});
   }
 }
 
@@ -115,8 +114,8 @@ TEST(SharedFlags, CalibrateTakesTheBenchmarksLoadFlagsAndTheirAliases) {
 
 TEST(SharedFlags, TheBenchmarkAcceptsTheOtherCommandsSpellings) {
   Config config;
-  const CliOutcome outcome = benchmark({"--output", "out", "--db", "h.db"}, config);
-  ASSERT_TRUE(outcome.proceed) << outcome.output;
+  const BenchmarkCli cli = benchmark({"--output", "out", "--db", "h.db"}, config);
+  ASSERT_TRUE(cli.proceed) << cli.outcome.err;
   EXPECT_EQ(config.outputs_dir, "out");
   EXPECT_EQ(config.results_db, "h.db");
 }
@@ -146,18 +145,20 @@ TEST(SharedFlags, HelpShowsTheCanonicalNameFirst) {
 TEST(SharedFlags, EveryCommandNamesAMistypedFlagAndTheClosestKnownOne) {
   // Before: "The following arguments were not expected: 2 --paralel", nothing more.
   Config config;
-  CliOutcome outcome = benchmark({"--paralel", "2"}, config);
-  EXPECT_EQ(outcome.exit_code, kExitUsage);
-  EXPECT_NE(
-      outcome.output.find("llmperf: error: unknown flag --paralel (did you mean --parallel?)"),
-      std::string::npos)
-      << outcome.output;
-  EXPECT_EQ(outcome.output.find("not expected"), std::string::npos) << outcome.output;
-  const Argv mistyped_command({"histroy", "--results-db", "h.db"});
-  outcome = parse_cli(mistyped_command.argc(), mistyped_command.argv(), config);
-  EXPECT_NE(outcome.output.find("unknown command histroy (did you mean `llmperf history`?)"),
+  BenchmarkCli benchmarked = benchmark({"--paralel", "2"}, config);
+  EXPECT_EQ(benchmarked.outcome.exit_code, kExitUsage);
+  EXPECT_NE(benchmarked.outcome.err.find(
+                "llmperf: error: unknown flag --paralel (did you mean --parallel?)"),
             std::string::npos)
-      << outcome.output;
+      << benchmarked.outcome.err;
+  EXPECT_EQ(benchmarked.outcome.err.find("not expected"), std::string::npos)
+      << benchmarked.outcome.err;
+  const Argv mistyped_command({"histroy", "--results-db", "h.db"});
+  benchmarked = parse_cli(mistyped_command.argc(), mistyped_command.argv(), config);
+  EXPECT_NE(
+      benchmarked.outcome.err.find("unknown command histroy (did you mean `llmperf history`?)"),
+      std::string::npos)
+      << benchmarked.outcome.err;
 
   HistoryCli cli = history({"--results-db", "h.db", "--nmae", "smoke"});
   EXPECT_EQ(cli.outcome.exit_code, kExitUsage);
@@ -174,13 +175,14 @@ TEST(SharedFlags, EveryCommandNamesAMistypedFlagAndTheClosestKnownOne) {
   // Its value taken for a directory to compare fails that check too: the unknown flag comes first.
   // Before: "llmperf compare: dirs: Directory does not exist: x", nothing more.
   const Argv compare({"compare", ::testing::TempDir(), "--outputs-dri", "x"});
-  const auto compared = run_subcommand(compare.argc(), compare.argv());
-  ASSERT_TRUE(compared.has_value());
-  EXPECT_EQ(compared->exit_code, kExitUsage);
-  EXPECT_EQ(compared->err.find("llmperf compare: unknown flag --outputs-dri (did you mean "
-                               "--outputs-dir?)\nllmperf compare: dirs: Directory does not exist"),
-            0u)
-      << compared->err;
+  const CompareCli compared = parse_compare(compare.argc(), compare.argv());
+  EXPECT_FALSE(compared.proceed);
+  EXPECT_EQ(compared.outcome.exit_code, kExitUsage);
+  EXPECT_EQ(
+      compared.outcome.err.find("llmperf compare: unknown flag --outputs-dri (did you mean "
+                                "--outputs-dir?)\nllmperf compare: dirs: Directory does not exist"),
+      0u)
+      << compared.outcome.err;
 
   // A required flag mistyped: named as well as missing.
   cli = history({"--reslts-db", "h.db"});

@@ -1,9 +1,13 @@
 // `llmperf report` and `llmperf compare` on the hand-made output directories in
 // tests/fixtures/outputs (round-number timestamps, so every expected value is obvious), the
-// legacy EvalScope summary block, and the subcommand argv handling.
+// legacy EvalScope summary block, and the subcommands' flags (what they run with, and their exit
+// codes: tests/app/offline_commands_test.cpp).
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -213,42 +217,48 @@ TEST_F(SubcommandsTest, CompareReadsSweepSummaryJsonWhenRunsAreGone) {
       << md;
 }
 
-std::optional<SubcommandOutcome> run(std::vector<std::string> args) {
-  args.insert(args.begin(), "llmperf");
+// argv for `llmperf WORDS...`, held while the parse reads it.
+struct SubcommandArgv {
+  explicit SubcommandArgv(std::vector<std::string> args) : words(std::move(args)) {
+    words.insert(words.begin(), "llmperf");
+    for (const std::string& word : words) argv.push_back(word.c_str());
+  }
+  SubcommandArgv(const SubcommandArgv&) = delete;  // argv points into words
+  SubcommandArgv& operator=(const SubcommandArgv&) = delete;
+  int argc() const { return static_cast<int>(argv.size()); }
+  std::vector<std::string> words;
   std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  return run_subcommand(static_cast<int>(argv.size()), argv.data());
-}
+};
 
 TEST_F(SubcommandsTest, ArgvHandling) {
-  EXPECT_FALSE(run({"--url", "http://x/v1/chat/completions"}).has_value());
-  EXPECT_FALSE(run({}).has_value());
+  const SubcommandArgv missing({"report", (dir_ / "nope").string()});
+  const ReportCli missing_dir = parse_report(missing.argc(), missing.argv.data());
+  EXPECT_FALSE(missing_dir.proceed);
+  EXPECT_EQ(missing_dir.outcome.exit_code, 2);
 
-  auto mismatched = run({"compare", (dir_ / "run_b").string(), "--label", "a", "b", "--outputs-dir",
-                         (dir_ / "cmp").string()});
-  ASSERT_TRUE(mismatched.has_value());
-  EXPECT_EQ(mismatched->exit_code, 2) << mismatched->err;
-  EXPECT_NE(mismatched->err.find("--label"), std::string::npos);
+  const SubcommandArgv given(
+      {"report", (dir_ / "run_b").string(), "--results-db", "h.db", "--results-db-requests"});
+  const ReportCli report = parse_report(given.argc(), given.argv.data());
+  ASSERT_TRUE(report.proceed) << report.outcome.err;
+  EXPECT_EQ(report.options.dir, (dir_ / "run_b").string());
+  EXPECT_EQ(report.results_db.db, "h.db");
+  EXPECT_TRUE(report.results_db.requests);
 
-  auto missing = run({"report", (dir_ / "nope").string()});
-  ASSERT_TRUE(missing.has_value());
-  EXPECT_EQ(missing->exit_code, 2);
+  const SubcommandArgv requests_alone(
+      {"merge", (dir_ / "run_b").string(), "--results-db-requests"});
+  EXPECT_EQ(parse_merge(requests_alone.argc(), requests_alone.argv.data()).outcome.exit_code, 2);
 
-  auto empty = run({"report", dir_.string() + "/cmp_empty_dir_does_not_exist"});
-  EXPECT_EQ(empty->exit_code, 2);
+  const SubcommandArgv compare({"compare", (dir_ / "run_b").string()});
+  const CompareCli compared = parse_compare(compare.argc(), compare.argv.data());
+  ASSERT_TRUE(compared.proceed) << compared.outcome.err;
+  EXPECT_EQ(compared.options.outputs_dir.rfind("outputs/compare_", 0), 0u)
+      << compared.options.outputs_dir;
 
-  fs::create_directories(dir_ / "empty");
-  auto no_runs = run({"report", (dir_ / "empty").string()});
-  EXPECT_EQ(no_runs->exit_code, 1);
-  EXPECT_NE(no_runs->err.find("holds no run"), std::string::npos);
-
-  auto ok = run({"report", (dir_ / "run_b").string()});
-  EXPECT_EQ(ok->exit_code, 0) << ok->err;
-  EXPECT_NE(ok->out.find("QPS (req/s)"), std::string::npos);
-
-  auto help = run({"compare", "--help"});
-  EXPECT_EQ(help->exit_code, 0);
-  EXPECT_NE(help->out.find("--label"), std::string::npos);
+  const SubcommandArgv help({"compare", "--help"});
+  const CompareCli helped = parse_compare(help.argc(), help.argv.data());
+  EXPECT_FALSE(helped.proceed);
+  EXPECT_EQ(helped.outcome.exit_code, 0);
+  EXPECT_NE(helped.outcome.out.find("--label"), std::string::npos);
 }
 
 }  // namespace

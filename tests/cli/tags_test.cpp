@@ -48,8 +48,8 @@ TEST(Tags, TheFlagFillsConfigInOrderAndAnErrorExitsTwo) {
   std::vector<const char*> argv;
   for (const std::string& arg : args) argv.push_back(arg.c_str());
   Config config;
-  const CliOutcome outcome = parse_cli(static_cast<int>(argv.size()), argv.data(), config);
-  ASSERT_TRUE(outcome.proceed) << outcome.output;
+  const BenchmarkCli parsed = parse_cli(static_cast<int>(argv.size()), argv.data(), config);
+  ASSERT_TRUE(parsed.proceed) << parsed.outcome.err;
   EXPECT_EQ(config.tags, (std::vector<Tag>{{"commit", "abc"}, {"env", "staging"}}));
 
   args = base;
@@ -57,10 +57,11 @@ TEST(Tags, TheFlagFillsConfigInOrderAndAnErrorExitsTwo) {
   argv.clear();
   for (const std::string& arg : args) argv.push_back(arg.c_str());
   Config refused;
-  const CliOutcome error = parse_cli(static_cast<int>(argv.size()), argv.data(), refused);
+  const BenchmarkCli error = parse_cli(static_cast<int>(argv.size()), argv.data(), refused);
   EXPECT_FALSE(error.proceed);
-  EXPECT_EQ(error.exit_code, 2);
-  EXPECT_NE(error.output.find("--tag commit given twice"), std::string::npos) << error.output;
+  EXPECT_EQ(error.outcome.exit_code, 2);
+  EXPECT_NE(error.outcome.err.find("--tag commit given twice"), std::string::npos)
+      << error.outcome.err;
 }
 
 }  // namespace

@@ -76,9 +76,9 @@ TEST(HistoryRun, ABaselineComparisonGivesAVerdictPerJudgedMetric) {
   BaselineComparison comparison;
   comparison.baseline_path = "base/summary.json";
   comparison.tolerance = 0.1;
-  comparison.rows = {{"QPS (req/s)", 10.0, 8.0, -20.0, false, true, BaselineVerdict::kRegression},
-                     {"TTFT p99 (ms)", 800.0, 812.5, 1.6, false, false, BaselineVerdict::kOk},
-                     {"ITL p99 (ms)", {}, 3.0, {}, false, false, BaselineVerdict::kNotJudged}};
+  comparison.rows = {{"QPS (req/s)", 10.0, 8.0, -20.0, false, true, MetricVerdict::kRegression},
+                     {"TTFT p99 (ms)", 800.0, 812.5, 1.6, false, false, MetricVerdict::kOk},
+                     {"ITL p99 (ms)", {}, 3.0, {}, false, false, MetricVerdict::kNotJudged}};
   HistoryRunOrigin origin;
   origin.baseline = &comparison;
   const HistoryRun run = history_run(file, origin);

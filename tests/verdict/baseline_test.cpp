@@ -128,7 +128,7 @@ TEST_F(BaselineTest, LoadsKeyMetricsFromARealSummary) {
   ASSERT_EQ(c.rows.size(), 11U);
   EXPECT_FALSE(c.regressed());
   for (const BaselineRow& r : c.rows) {
-    EXPECT_EQ(r.verdict, BaselineVerdict::kOk) << r.metric;
+    EXPECT_EQ(r.verdict, MetricVerdict::kOk) << r.metric;
     ASSERT_TRUE(r.change) << r.metric;
     EXPECT_NEAR(*r.change, 0, 1e-9) << r.metric;
   }
@@ -177,10 +177,10 @@ TEST_F(BaselineTest, MissingMetricsAreNotJudged) {
   now.ttft_ns = dist(1e9, 5e9);  // far worse, but nothing to compare with
   const BaselineComparison c = compare_to_baseline(b, now, 0.1);
   EXPECT_FALSE(c.regressed());
-  EXPECT_EQ(row(c, "TTFT mean (ms)").verdict, BaselineVerdict::kNotJudged);
+  EXPECT_EQ(row(c, "TTFT mean (ms)").verdict, MetricVerdict::kNotJudged);
   EXPECT_FALSE(row(c, "TTFT mean (ms)").change);
-  EXPECT_EQ(row(c, "Latency p99 (s)").verdict, BaselineVerdict::kNotJudged);
-  EXPECT_EQ(row(c, "Latency mean (s)").verdict, BaselineVerdict::kOk);
+  EXPECT_EQ(row(c, "Latency p99 (s)").verdict, MetricVerdict::kNotJudged);
+  EXPECT_EQ(row(c, "Latency mean (s)").verdict, MetricVerdict::kOk);
 
   const std::string table = render_baseline_table(c);
   EXPECT_NE(table.find("TTFT mean (ms)                    -     1000         -  -\n"),
@@ -206,26 +206,25 @@ TEST(BaselineCompare, ToleranceBoundaryBothDirections) {
   now.output_throughput = 899;         // -10.1 %: regression (higher is better)
   now.itl_ns.mean = 30e6;              // +50 %
   const BaselineComparison c = compare_to_baseline(b, now, 0.1);
-  EXPECT_EQ(row(c, "Latency mean (s)").verdict, BaselineVerdict::kOk);
+  EXPECT_EQ(row(c, "Latency mean (s)").verdict, MetricVerdict::kOk);
   EXPECT_NEAR(*row(c, "Latency mean (s)").change, 10, 1e-9);
-  EXPECT_EQ(row(c, "TTFT p99 (ms)").verdict, BaselineVerdict::kRegression);
-  EXPECT_EQ(row(c, "TPOT mean (ms)").verdict, BaselineVerdict::kOk);
-  EXPECT_EQ(row(c, "TPOT p99 (ms)").verdict, BaselineVerdict::kImproved);
-  EXPECT_EQ(row(c, "QPS (req/s)").verdict, BaselineVerdict::kOk);
-  EXPECT_EQ(row(c, "Output throughput (tok/s)").verdict, BaselineVerdict::kRegression);
+  EXPECT_EQ(row(c, "TTFT p99 (ms)").verdict, MetricVerdict::kRegression);
+  EXPECT_EQ(row(c, "TPOT mean (ms)").verdict, MetricVerdict::kOk);
+  EXPECT_EQ(row(c, "TPOT p99 (ms)").verdict, MetricVerdict::kImproved);
+  EXPECT_EQ(row(c, "QPS (req/s)").verdict, MetricVerdict::kOk);
+  EXPECT_EQ(row(c, "Output throughput (tok/s)").verdict, MetricVerdict::kRegression);
   EXPECT_NEAR(*row(c, "Output throughput (tok/s)").change, -10.1, 1e-9);
-  EXPECT_EQ(row(c, "ITL mean (ms)").verdict, BaselineVerdict::kRegression);
+  EXPECT_EQ(row(c, "ITL mean (ms)").verdict, MetricVerdict::kRegression);
   EXPECT_TRUE(c.regressed());
 
   // With a 60 % tolerance nothing regresses; with 0 any worsening does.
   EXPECT_FALSE(compare_to_baseline(b, now, 0.6).regressed());
-  EXPECT_EQ(row(compare_to_baseline(b, now, 0), "QPS (req/s)").verdict,
-            BaselineVerdict::kRegression);
+  EXPECT_EQ(row(compare_to_baseline(b, now, 0), "QPS (req/s)").verdict, MetricVerdict::kRegression);
 
   RunSummary faster = base_summary();
   faster.qps = 11;
   EXPECT_EQ(row(compare_to_baseline(b, faster, 0.1), "QPS (req/s)").verdict,
-            BaselineVerdict::kImproved);
+            MetricVerdict::kImproved);
 }
 
 TEST(BaselineCompare, ErrorRateInPercentagePoints) {
@@ -234,17 +233,17 @@ TEST(BaselineCompare, ErrorRateInPercentagePoints) {
   now.failed = 4;  // 2 %: +1 point, the allowance at 10 %
   now.succeeded = 196;
   BaselineRow r = row(compare_to_baseline(b, now, 0.1), "Error rate (%)");
-  EXPECT_EQ(r.verdict, BaselineVerdict::kOk);
+  EXPECT_EQ(r.verdict, MetricVerdict::kOk);
   EXPECT_TRUE(r.change_in_points);
   EXPECT_DOUBLE_EQ(*r.change, 1);
   now.failed = 5;  // 2.5 %: +1.5 points
   EXPECT_EQ(row(compare_to_baseline(b, now, 0.1), "Error rate (%)").verdict,
-            BaselineVerdict::kRegression);
-  EXPECT_EQ(row(compare_to_baseline(b, now, 0.2), "Error rate (%)").verdict, BaselineVerdict::kOk);
+            MetricVerdict::kRegression);
+  EXPECT_EQ(row(compare_to_baseline(b, now, 0.2), "Error rate (%)").verdict, MetricVerdict::kOk);
   now.failed = 0;  // -1 point: at the allowance, ok
-  EXPECT_EQ(row(compare_to_baseline(b, now, 0.1), "Error rate (%)").verdict, BaselineVerdict::kOk);
+  EXPECT_EQ(row(compare_to_baseline(b, now, 0.1), "Error rate (%)").verdict, MetricVerdict::kOk);
   EXPECT_EQ(row(compare_to_baseline(b, now, 0.05), "Error rate (%)").verdict,
-            BaselineVerdict::kImproved);
+            MetricVerdict::kImproved);
 }
 
 TEST(BaselineCompare, ZeroBaselineHasNoRelativeChange) {
@@ -253,9 +252,9 @@ TEST(BaselineCompare, ZeroBaselineHasNoRelativeChange) {
   b.metrics.ttft_mean_ms = 0;
   RunSummary now = base_summary();
   const BaselineComparison c = compare_to_baseline(b, now, 0.1);
-  EXPECT_EQ(row(c, "QPS (req/s)").verdict, BaselineVerdict::kImproved);
+  EXPECT_EQ(row(c, "QPS (req/s)").verdict, MetricVerdict::kImproved);
   EXPECT_FALSE(row(c, "QPS (req/s)").change);
-  EXPECT_EQ(row(c, "TTFT mean (ms)").verdict, BaselineVerdict::kRegression);
+  EXPECT_EQ(row(c, "TTFT mean (ms)").verdict, MetricVerdict::kRegression);
 }
 
 TEST(BaselineTolerance, PercentOrFraction) {

@@ -59,25 +59,25 @@ TEST(HistoryBaseline, MedianAndScaledMad) {
 TEST(HistoryBaseline, IssueExampleUniformNoise) {
   const std::vector<HistoryValue> history = hb_uniform_history(30, 200, 0.05);
   const HistoryJudgement ok = judge_against_history("ttft.p99", "ms", history, 210, hb_all_runs());
-  EXPECT_EQ(ok.verdict, HistoryVerdict::kOk) << ok.text;
+  EXPECT_EQ(ok.verdict, MetricVerdict::kOk) << ok.text;
   EXPECT_EQ(ok.runs, 30u);
   EXPECT_NEAR(ok.median, 200, 5);
   EXPECT_GT(ok.half_width, 10);
   EXPECT_LT(ok.half_width, 40);
   const HistoryJudgement bad = judge_against_history("ttft.p99", "ms", history, 260, hb_all_runs());
-  EXPECT_EQ(bad.verdict, HistoryVerdict::kRegression) << bad.text;
+  EXPECT_EQ(bad.verdict, MetricVerdict::kRegression) << bad.text;
   EXPECT_FALSE(bad.higher_is_better);
   // Faster than the band is no regression.
   const HistoryJudgement fast = judge_against_history("ttft.p99", "ms", history, 140, hb_all_runs());
-  EXPECT_EQ(fast.verdict, HistoryVerdict::kImproved) << fast.text;
+  EXPECT_EQ(fast.verdict, MetricVerdict::kImproved) << fast.text;
 }
 
 TEST(HistoryBaseline, IssueExampleNormalNoise) {
   const std::vector<HistoryValue> history = hb_normal_history(30, 200, 10);  // 5 % of 200
   EXPECT_EQ(judge_against_history("ttft.p99", "ms", history, 210, hb_all_runs()).verdict,
-            HistoryVerdict::kOk);
+            MetricVerdict::kOk);
   EXPECT_EQ(judge_against_history("ttft.p99", "ms", history, 260, hb_all_runs()).verdict,
-            HistoryVerdict::kRegression);
+            MetricVerdict::kRegression);
 }
 
 TEST(HistoryBaseline, DefaultUsesTheLastTenRuns) {
@@ -88,7 +88,7 @@ TEST(HistoryBaseline, DefaultUsesTheLastTenRuns) {
   EXPECT_EQ(j.runs, 10u);
   EXPECT_EQ(j.first_run_id, "run20");
   EXPECT_EQ(j.last_run_id, "run29");
-  EXPECT_EQ(j.verdict, HistoryVerdict::kOk) << j.text;
+  EXPECT_EQ(j.verdict, MetricVerdict::kOk) << j.text;
 }
 
 TEST(HistoryBaseline, IdenticalHistoryHasAFloor) {
@@ -96,44 +96,44 @@ TEST(HistoryBaseline, IdenticalHistoryHasAFloor) {
   const HistoryJudgement same = judge_against_history("tpot.p99", "ms", history, 100, {});
   EXPECT_EQ(same.mad, 0);
   EXPECT_DOUBLE_EQ(same.half_width, 2);  // 2 % of 100
-  EXPECT_EQ(same.verdict, HistoryVerdict::kOk);
+  EXPECT_EQ(same.verdict, MetricVerdict::kOk);
   EXPECT_NE(same.text.find("at its floor"), std::string::npos) << same.text;
   EXPECT_EQ(judge_against_history("tpot.p99", "ms", history, 101.5, {}).verdict,
-            HistoryVerdict::kOk);
+            MetricVerdict::kOk);
   EXPECT_EQ(judge_against_history("tpot.p99", "ms", history, 102, {}).verdict,
-            HistoryVerdict::kOk);  // exactly on the band
+            MetricVerdict::kOk);  // exactly on the band
   EXPECT_EQ(judge_against_history("tpot.p99", "ms", history, 103, {}).verdict,
-            HistoryVerdict::kRegression);
+            MetricVerdict::kRegression);
   // An error rate of 0 in every run: the absolute floor (one point) tolerates a little.
   const std::vector<HistoryValue> clean(5, HistoryValue{"r", "t", 0});
   EXPECT_EQ(judge_against_history("error_rate", "", clean, 0.005, {}, 0.01).verdict,
-            HistoryVerdict::kOk);
+            MetricVerdict::kOk);
   EXPECT_EQ(judge_against_history("error_rate", "", clean, 0.05, {}, 0.01).verdict,
-            HistoryVerdict::kRegression);
+            MetricVerdict::kRegression);
 }
 
 TEST(HistoryBaseline, TooFewRunsAreNotJudged) {
   const std::vector<HistoryValue> history = hb_uniform_history(kMinHistoryRuns - 1, 200, 0.05);
   const HistoryJudgement j = judge_against_history("ttft.p99", "ms", history, 900, {});
-  EXPECT_EQ(j.verdict, HistoryVerdict::kNotJudged);
+  EXPECT_EQ(j.verdict, MetricVerdict::kNotJudged);
   EXPECT_NE(j.text.find("not judged"), std::string::npos) << j.text;
-  EXPECT_EQ(judge_against_history("ttft.p99", "ms", hb_uniform_history(3, 200, 0.05), 900, {})
-                .verdict,
-            HistoryVerdict::kRegression);
+  EXPECT_EQ(
+      judge_against_history("ttft.p99", "ms", hb_uniform_history(3, 200, 0.05), 900, {}).verdict,
+      MetricVerdict::kRegression);
   // No current value: not judged either.
   EXPECT_EQ(judge_against_history("ttft.p99", "ms", history, std::nullopt, {}).verdict,
-            HistoryVerdict::kNotJudged);
+            MetricVerdict::kNotJudged);
 }
 
 TEST(HistoryBaseline, HigherIsBetterMetric) {
   const std::vector<HistoryValue> history = hb_uniform_history(20, 5000, 0.05);
   const HistoryJudgement low = judge_against_history("output_throughput", "tok/s", history, 3000, {});
   EXPECT_TRUE(low.higher_is_better);
-  EXPECT_EQ(low.verdict, HistoryVerdict::kRegression) << low.text;
+  EXPECT_EQ(low.verdict, MetricVerdict::kRegression) << low.text;
   EXPECT_EQ(judge_against_history("output_throughput", "tok/s", history, 8000, {}).verdict,
-            HistoryVerdict::kImproved);
+            MetricVerdict::kImproved);
   EXPECT_EQ(judge_against_history("output_throughput", "tok/s", history, 4950, {}).verdict,
-            HistoryVerdict::kOk);
+            MetricVerdict::kOk);
 }
 
 TEST(HistoryBaseline, TextNamesMetricBandAndRuns) {

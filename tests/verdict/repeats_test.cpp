@@ -61,8 +61,8 @@ TEST(Repeats, ARegressionNeedsIntervalsThatDoNotOverlap) {
   // TTFT 30 % worse, tightly: [127.5, 132.5] lies above 100. QPS unchanged.
   const BaselineComparison worse = compare_repeats_to_baseline(
       baseline, repeated_metrics(rp_runs({10, 11, 12}, {130, 131, 129})), 0.1);
-  EXPECT_EQ(rp_row(worse, "TTFT mean (ms)")->verdict, BaselineVerdict::kRegression);
-  EXPECT_EQ(rp_row(worse, "QPS (req/s)")->verdict, BaselineVerdict::kOk);
+  EXPECT_EQ(rp_row(worse, "TTFT mean (ms)")->verdict, MetricVerdict::kRegression);
+  EXPECT_EQ(rp_row(worse, "QPS (req/s)")->verdict, MetricVerdict::kOk);
   EXPECT_TRUE(worse.regressed());
 
   // The same mean 30 % worse, but so noisy that the interval [55.5, 204.5] holds 100: not judged a
@@ -70,19 +70,19 @@ TEST(Repeats, ARegressionNeedsIntervalsThatDoNotOverlap) {
   const BaselineComparison noisy = compare_repeats_to_baseline(
       baseline, repeated_metrics(rp_runs({10, 11, 12}, {100, 160, 130})), 0.1);
   EXPECT_DOUBLE_EQ(*rp_row(noisy, "TTFT mean (ms)")->current, 130);
-  EXPECT_EQ(rp_row(noisy, "TTFT mean (ms)")->verdict, BaselineVerdict::kOk);
+  EXPECT_EQ(rp_row(noisy, "TTFT mean (ms)")->verdict, MetricVerdict::kOk);
   EXPECT_FALSE(noisy.regressed());
 
   // A baseline with repeats of its own: its interval [95, 140] overlaps [127.5, 132.5].
   baseline.repeat_intervals["ttft_mean_ms"] = {95, 140};
   const BaselineComparison overlapping = compare_repeats_to_baseline(
       baseline, repeated_metrics(rp_runs({10, 11, 12}, {130, 131, 129})), 0.1);
-  EXPECT_EQ(rp_row(overlapping, "TTFT mean (ms)")->verdict, BaselineVerdict::kOk);
+  EXPECT_EQ(rp_row(overlapping, "TTFT mean (ms)")->verdict, MetricVerdict::kOk);
   // ...while [95, 120] does not.
   baseline.repeat_intervals["ttft_mean_ms"] = {95, 120};
   const BaselineComparison apart = compare_repeats_to_baseline(
       baseline, repeated_metrics(rp_runs({10, 11, 12}, {130, 131, 129})), 0.1);
-  EXPECT_EQ(rp_row(apart, "TTFT mean (ms)")->verdict, BaselineVerdict::kRegression);
+  EXPECT_EQ(rp_row(apart, "TTFT mean (ms)")->verdict, MetricVerdict::kRegression);
 }
 
 TEST(Repeats, AnImprovementNeedsIntervalsApartToo) {
@@ -91,11 +91,11 @@ TEST(Repeats, AnImprovementNeedsIntervalsApartToo) {
   baseline.repeat_intervals["qps"] = {9.5, 10.5};
   const BaselineComparison better = compare_repeats_to_baseline(
       baseline, repeated_metrics(rp_runs({14, 15, 16}, {1, 1, 1})), 0.1);
-  EXPECT_EQ(rp_row(better, "QPS (req/s)")->verdict, BaselineVerdict::kImproved);
+  EXPECT_EQ(rp_row(better, "QPS (req/s)")->verdict, MetricVerdict::kImproved);
   baseline.repeat_intervals["qps"] = {9.5, 13};
   const BaselineComparison overlapping = compare_repeats_to_baseline(
       baseline, repeated_metrics(rp_runs({14, 15, 16}, {1, 1, 1})), 0.1);
-  EXPECT_EQ(rp_row(overlapping, "QPS (req/s)")->verdict, BaselineVerdict::kOk);
+  EXPECT_EQ(rp_row(overlapping, "QPS (req/s)")->verdict, MetricVerdict::kOk);
 }
 
 }  // namespace

@@ -49,14 +49,14 @@ std::string history_number(const std::optional<double>& value) {
 // One "baseline" verdict per judged metric of the comparison.
 void history_add_baseline(const BaselineComparison& comparison, std::vector<StoredVerdict>& out) {
   for (const BaselineRow& row : comparison.rows) {
-    if (row.verdict == BaselineVerdict::kNotJudged) continue;
-    const char* verdict = row.verdict == BaselineVerdict::kRegression ? "regression"
-                          : row.verdict == BaselineVerdict::kImproved ? "improved"
-                                                                      : "ok";
+    if (row.verdict == MetricVerdict::kNotJudged) continue;
+    const char* verdict = row.verdict == MetricVerdict::kRegression ? "regression"
+                          : row.verdict == MetricVerdict::kImproved ? "improved"
+                                                                    : "ok";
     const std::string change =
         row.change ? fmt::format("{:+.1f}{}", *row.change, row.change_in_points ? " points" : "%")
                    : "-";
-    out.push_back({"baseline", row.metric, row.verdict != BaselineVerdict::kRegression,
+    out.push_back({"baseline", row.metric, row.verdict != MetricVerdict::kRegression,
                    fmt::format("{}: {} against {} ({}; tolerance {:g}%, baseline {})", verdict,
                                history_number(row.current), history_number(row.baseline), change,
                                comparison.tolerance * 100, comparison.baseline_path)});

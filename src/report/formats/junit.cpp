@@ -36,11 +36,11 @@ std::string history_suite(const HistoryComparison& c, size_t& tests, size_t& fai
   }
   for (const HistoryJudgement& row : c.rows) {
     const std::string text = xml_escape(row.text);
-    if (row.verdict == HistoryVerdict::kRegression) {
+    if (row.verdict == MetricVerdict::kRegression) {
       ++suite_failed;
       add_case(row.metric, fmt::format("      <failure message=\"{}\" type=\"baseline_regression\">"
                                        "{}</failure>\n", text, text));
-    } else if (row.verdict == HistoryVerdict::kNotJudged) {
+    } else if (row.verdict == MetricVerdict::kNotJudged) {
       ++skipped;
       add_case(row.metric, fmt::format("      <skipped message=\"{}\"/>\n", text));
     } else {

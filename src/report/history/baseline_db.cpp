@@ -12,20 +12,6 @@
 namespace llmperf {
 namespace {
 
-const char* history_verdict_name(HistoryVerdict verdict) {
-  switch (verdict) {
-    case HistoryVerdict::kOk:
-      return "ok";
-    case HistoryVerdict::kRegression:
-      return "REGRESSION";
-    case HistoryVerdict::kImproved:
-      return "improved";
-    case HistoryVerdict::kNotJudged:
-      return "-";
-  }
-  return "-";
-}
-
 std::string history_match_text(const HistoryRunKey& key) {
   std::string text = fmt::format("name \"{}\", run {}", key.name, key.run_label);
   for (const auto& [k, v] : key.tags) text += fmt::format(", {}={}", k, v);
@@ -102,8 +88,8 @@ std::string render_history_baseline(const HistoryComparison& c) {
                     report_detail::format_number(row.current),
                     judged_band ? report_detail::format_number(row.median) : "-",
                     judged_band ? "± " + report_detail::format_number(row.half_width) : "-",
-                    std::to_string(row.runs), history_verdict_name(row.verdict)});
-    if (row.verdict == HistoryVerdict::kRegression) regressions.push_back(&row);
+                    std::to_string(row.runs), report_detail::verdict_name(row.verdict)});
+    if (row.verdict == MetricVerdict::kRegression) regressions.push_back(&row);
     if (row.runs > most_runs) most_runs = row.runs, widest = &row;
   }
   out += report_detail::render_table({"Metric", "Current", "Median", "Band", "Runs", "Verdict"},

@@ -3,26 +3,32 @@
 
 namespace llmperf {
 
+std::string_view xml_entity(char c) {
+  switch (c) {
+    case '&':
+      return "&amp;";
+    case '<':
+      return "&lt;";
+    case '>':
+      return "&gt;";
+    case '"':
+      return "&quot;";
+    case '\'':
+      return "&#39;";
+    default:
+      return {};
+  }
+}
+
 std::string xml_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {
+    if (const std::string_view entity = xml_entity(c); !entity.empty()) {
+      out += entity;
+      continue;
+    }
     switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
       case '\t':
         out += "&#9;";
         break;

@@ -10,10 +10,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/html/xml_escape.h"
 #include "report/internal.h"
 #include "report/report.h"
 #include "report/study/study_html.h"
 #include "report/study/study_view.h"
+#include "report/text/csv.h"
 
 namespace llmperf {
 namespace report_detail {
@@ -73,14 +75,6 @@ std::string summary_json(const StudyView& view) {
   for (const TrialRecord& record : view.superseded) superseded.push_back(record_json(record));
   doc["superseded"] = std::move(superseded);
   return doc.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
-}
-
-// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 std::string csv_number(std::optional<double> value) {
@@ -162,13 +156,9 @@ std::string markdown_text(const std::string& text) {
   for (char c : text) {
     switch (c) {
       case '&':
-        out += "&amp;";
-        break;
       case '<':
-        out += "&lt;";
-        break;
       case '>':
-        out += "&gt;";
+        out += xml_entity(c);
         break;
       case '`':
       case '*':

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "report/internal.h"
+#include "report/text/csv.h"
 #include "report/views.h"
 
 namespace llmperf {
@@ -155,11 +156,7 @@ std::string display(const Json& value) {
 std::string csv_cell(const Json& value) {
   if (value.is_null()) return "";
   if (!value.is_string()) return value.dump();
-  std::string text = value.get<std::string>();
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
+  return report_detail::csv_field(value.get<std::string>());
 }
 
 // Headers and display cells of the columns shown to people (text and Markdown).

@@ -10,20 +10,7 @@ namespace llmperf {
 namespace {
 
 using report_detail::format_number;
-
-const char* verdict_name(BaselineVerdict verdict) {
-  switch (verdict) {
-    case BaselineVerdict::kOk:
-      return "ok";
-    case BaselineVerdict::kRegression:
-      return "REGRESSION";
-    case BaselineVerdict::kImproved:
-      return "improved";
-    case BaselineVerdict::kNotJudged:
-      return "-";
-  }
-  return "-";
-}
+using report_detail::verdict_name;
 
 std::string change_text(const BaselineRow& row) {
   if (!row.change) return "-";
@@ -86,7 +73,7 @@ std::string render_baseline_table(const BaselineComparison& c) {
   for (const BaselineRow& row : c.rows) {
     rows.push_back({row.metric, format_number(row.baseline), format_number(row.current),
                     change_text(row), verdict_name(row.verdict)});
-    if (row.verdict == BaselineVerdict::kRegression) regressions.push_back(row.metric);
+    if (row.verdict == MetricVerdict::kRegression) regressions.push_back(row.metric);
   }
   out += report_detail::render_table({"Metric", "Baseline", "Current", "Change", "Verdict"}, rows,
                                      {4});
@@ -101,4 +88,21 @@ std::string render_baseline_table(const BaselineComparison& c) {
   return out;
 }
 
+namespace report_detail {
+
+const char* verdict_name(MetricVerdict verdict) {
+  switch (verdict) {
+    case MetricVerdict::kOk:
+      return "ok";
+    case MetricVerdict::kRegression:
+      return "REGRESSION";
+    case MetricVerdict::kImproved:
+      return "improved";
+    case MetricVerdict::kNotJudged:
+      return "-";
+  }
+  return "-";
+}
+
+}  // namespace report_detail
 }  // namespace llmperf

@@ -23,6 +23,14 @@ struct HistoryStoreOptions {
   ExistingRun existing = ExistingRun::kSkip;
 };
 
+// `--results-db FILE [--results-db-requests]` of `llmperf merge` and `llmperf report`: the history
+// database the runs they write go to (source "merge" or "report", replacing a stored run of the
+// same id).
+struct ResultsDbTarget {
+  std::string db;         // the history database; "" when the runs are not stored
+  bool requests = false;  // store requests.jsonl's lines too
+};
+
 struct HistoryStoreOutcome {
   // One line per run: "imported DIR as run RUN_ID" ("stored" for merge and report), "replaced DIR
   // as run RUN_ID", "skipped DIR: run RUN_ID is already in DB", "skipped DIR: the summary of

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "report/internal.h"
+#include "report/text/csv.h"
 #include "report/views.h"
 
 namespace llmperf::report_detail {
@@ -315,11 +316,7 @@ std::string markdown_table(const TextTable& table) {
 
 std::string csv_table(const TextTable& table) {
   auto field = [](const std::string& text) {
-    if (text == "-") return std::string();
-    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-    std::string quoted = "\"";
-    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
+    return text == "-" ? std::string() : csv_field(text);
   };
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out;
