@@ -64,6 +64,15 @@ SCENARIOS = {
     "mooncake_trace": ["--dataset", "mooncake_trace", "--dataset-path",
                        "tests/fixtures/trace/mooncake_small.jsonl", "--trace-block-tokens", "16",
                        "--trace-speedup", "3", "--parallel", "2", "4"],
+    # The key figures' labels and keys (metrics/catalogue.h): the baseline's table, the repeats'
+    # intervals, and the history's judgement (too few runs: each figure named, not judged).
+    "repeats_baseline": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
+                         "--parallel", "2", "-n", "6", "--max-tokens", "8", "--num-runs", "2",
+                         "--baseline", "tests/fixtures/outputs/run_b/summary.json",
+                         "--tolerance", "100000%"],
+    "history_baseline": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
+                         "--parallel", "2", "-n", "6", "--max-tokens", "8", "--results-db",
+                         "{out}/history.db", "--baseline", "db:{out}/history.db"],
     # No --model: the one the server lists (SERVED_MODEL).
     "served_model": ["{served-model}", "--dataset", "openqa", "--dataset-path",
                      "datasets/open_qa.jsonl", "--parallel", "2", "-n", "6", "--max-tokens", "8"],
@@ -82,6 +91,8 @@ MASKS = [
 ]
 # The exact comparison's one mask: the time a file was written (vllm_result.json's "date").
 WRITTEN_AT = re.compile(r'"date":"\d{8}-\d{6}"')
+# A database's hexadecimal ids (history.db's run ids and keys).
+HEX_ID = re.compile(r"'[0-9a-f]{12,}'")
 # Per-request fields that depend on time (or on the mock's running count).
 TIMING_FIELDS = re.compile(r"(_ns|_ms|_s)$|^(response_id|worker)$")
 
@@ -105,16 +116,19 @@ def records(text):
     return "\n".join([json.dumps(sorted(i for i in ids if i is not None))] + sorted(rows))
 
 
-def db_rows(path):
-    """An SQLite file (benchmark_data.db) as text: each table's columns, then its rows, each
-    masked like the other files and then sorted (rows go in as requests complete)."""
+def db_rows(path, root):
+    """An SQLite file (benchmark_data.db, history.db) as text: each table's columns, then its
+    rows, with `root` (the run's directory) as <out> and hexadecimal ids as <id>, each masked like
+    the other files and then sorted (rows go in as requests complete)."""
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     out = []
     tables = con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")
     for (table,) in tables.fetchall():
         cursor = con.execute(f'SELECT * FROM "{table}"')
         out.append(f"{table}: {[d[0] for d in cursor.description]}")
-        out += sorted(masked(repr(row)) for row in cursor)
+        # Run ids and the history's keys are random or hash the run's own path: masked.
+        out += sorted(masked(HEX_ID.sub("'<id>'", repr(row).replace(str(root), "<out>")))
+                      for row in cursor)
     con.close()
     return "\n".join(out)
 
@@ -174,7 +188,7 @@ def compare_trees(a, b, transform, label):
             if name.suffix == ".html":
                 continue
             if name.suffix == ".db":
-                left, right = db_rows(a / name), db_rows(b / name)
+                left, right = db_rows(a / name, a), db_rows(b / name, b)
                 if left != right:
                     different.append(f"{label}: {name} differs (its rows)")
                 continue

@@ -6,85 +6,55 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "metrics/catalogue.h"
+
 namespace llmperf {
 namespace {
 
-constexpr double kNsPerMs = 1e6;
-constexpr double kNsPerS = 1e9;
 constexpr double kEpsilon = 1e-9;           // slack so a change exactly at the tolerance is ok
 constexpr double kPointsPerTolerance = 10;  // error rate: allowed points = tolerance x 10
 
-// One compared metric: where it lives in KeyMetrics, its display name and direction.
-struct KeyMetricDef {
-  std::optional<double> KeyMetrics::*field;
-  const char* label;
-  bool higher_is_better;
-  bool in_points;  // judged by absolute change in percentage points
+// KeyMetrics' fields in key_figures() order.
+constexpr std::optional<double> KeyMetrics::*kFields[] = {
+    &KeyMetrics::qps,          &KeyMetrics::output_throughput, &KeyMetrics::latency_mean_s,
+    &KeyMetrics::latency_p99_s, &KeyMetrics::ttft_mean_ms,     &KeyMetrics::ttft_p99_ms,
+    &KeyMetrics::tpot_mean_ms, &KeyMetrics::tpot_p99_ms,       &KeyMetrics::itl_mean_ms,
+    &KeyMetrics::itl_p99_ms,   &KeyMetrics::error_rate_percent,
 };
+static_assert(std::size(kFields) == kKeyFigureCount);
 
-constexpr KeyMetricDef kKeyMetrics[] = {
-    {&KeyMetrics::qps, "QPS (req/s)", true, false},
-    {&KeyMetrics::output_throughput, "Output throughput (tok/s)", true, false},
-    {&KeyMetrics::latency_mean_s, "Latency mean (s)", false, false},
-    {&KeyMetrics::latency_p99_s, "Latency p99 (s)", false, false},
-    {&KeyMetrics::ttft_mean_ms, "TTFT mean (ms)", false, false},
-    {&KeyMetrics::ttft_p99_ms, "TTFT p99 (ms)", false, false},
-    {&KeyMetrics::tpot_mean_ms, "TPOT mean (ms)", false, false},
-    {&KeyMetrics::tpot_p99_ms, "TPOT p99 (ms)", false, false},
-    {&KeyMetrics::itl_mean_ms, "ITL mean (ms)", false, false},
-    {&KeyMetrics::itl_p99_ms, "ITL p99 (ms)", false, false},
-    {&KeyMetrics::error_rate_percent, "Error rate (%)", false, true},
-};
-
-std::optional<double> finite(double value) {
-  if (!std::isfinite(value)) return std::nullopt;
-  return value;
-}
-
-std::optional<double> mean_of(const Distribution& d, double unit) {
-  if (d.empty()) return std::nullopt;
-  return finite(d.mean / unit);
-}
-
-std::optional<double> p99_of(const Distribution& d, const std::vector<double>& percentiles,
-                             double unit) {
-  if (d.empty()) return std::nullopt;
-  for (size_t i = 0; i < percentiles.size() && i < d.percentiles.size(); ++i) {
-    if (percentiles[i] == 99) return finite(d.percentiles[i] / unit);
-  }
-  return std::nullopt;
-}
-
-BaselineRow compare_row(const KeyMetricDef& def, std::optional<double> base,
+BaselineRow compare_row(const KeyFigure& figure, std::optional<double> base,
                         std::optional<double> now, double tolerance) {
+  const MetricInfo& metric = figure_metric(figure);
   BaselineRow row;
-  row.metric = def.label;
+  row.metric = figure_label(figure);
   row.baseline = base;
   row.current = now;
-  row.change_in_points = def.in_points;
-  row.higher_is_better = def.higher_is_better;
+  row.change_in_points = metric.kind == MetricKind::kFraction;  // judged in percentage points
+  row.higher_is_better = metric.higher_is_better;
   if (!base || !now) return row;
 
   // `worse` > 0 means the current run is worse; both it and `allowed` are in the same scale.
   double worse = 0;
   double allowed = 0;
-  if (def.in_points) {
+  if (row.change_in_points) {
     row.change = *now - *base;
     worse = *row.change;
     allowed = tolerance * kPointsPerTolerance;
   } else if (*base != 0) {
     const double relative = (*now - *base) / std::fabs(*base);
     row.change = relative * 100;
-    worse = def.higher_is_better ? -relative : relative;
+    worse = row.higher_is_better ? -relative : relative;
     allowed = tolerance;
   } else {
     // No relative change from 0: any difference counts fully.
     const double diff = *now - *base;
-    worse = def.higher_is_better ? -diff : diff;
+    worse = row.higher_is_better ? -diff : diff;
     allowed = 0;
   }
   if (worse > allowed + kEpsilon) {
@@ -104,23 +74,16 @@ bool BaselineComparison::regressed() const {
                      [](const BaselineRow& r) { return r.verdict == MetricVerdict::kRegression; });
 }
 
+std::optional<double>& key_metric(KeyMetrics& metrics, size_t i) { return metrics.*kFields[i]; }
+
+const std::optional<double>& key_metric(const KeyMetrics& metrics, size_t i) {
+  return metrics.*kFields[i];
+}
+
 KeyMetrics key_metrics(const RunSummary& s) {
   KeyMetrics m;
-  if (s.window_ns > 0) {
-    m.qps = finite(s.qps);
-    m.output_throughput = finite(s.output_throughput);
-  }
-  const auto& p = s.percentiles;
-  m.latency_mean_s = mean_of(s.latency_ns, kNsPerS);
-  m.latency_p99_s = p99_of(s.latency_ns, p, kNsPerS);
-  m.ttft_mean_ms = mean_of(s.ttft_ns, kNsPerMs);
-  m.ttft_p99_ms = p99_of(s.ttft_ns, p, kNsPerMs);
-  m.tpot_mean_ms = mean_of(s.tpot_ns, kNsPerMs);
-  m.tpot_p99_ms = p99_of(s.tpot_ns, p, kNsPerMs);
-  m.itl_mean_ms = mean_of(s.itl_ns, kNsPerMs);
-  m.itl_p99_ms = p99_of(s.itl_ns, p, kNsPerMs);
-  if (s.total > 0) {
-    m.error_rate_percent = static_cast<double>(s.failed) / static_cast<double>(s.total) * 100;
+  for (size_t i = 0; i < key_figures().size(); ++i) {
+    key_metric(m, i) = key_figure_value(key_figures()[i], s);
   }
   return m;
 }
@@ -158,9 +121,9 @@ BaselineComparison compare_key_metrics(const BaselineSummary& baseline, const Ke
   comparison.baseline_path = baseline.path;
   comparison.baseline_description = baseline.description;
   comparison.tolerance = tolerance_fraction;
-  for (const KeyMetricDef& def : kKeyMetrics) {
-    comparison.rows.push_back(
-        compare_row(def, baseline.metrics.*(def.field), now.*(def.field), tolerance_fraction));
+  for (size_t i = 0; i < key_figures().size(); ++i) {
+    comparison.rows.push_back(compare_row(key_figures()[i], key_metric(baseline.metrics, i),
+                                          key_metric(now, i), tolerance_fraction));
   }
   return comparison;
 }

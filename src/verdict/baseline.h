@@ -8,6 +8,7 @@
 // and not judged.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,6 +46,11 @@ struct BaselineSummary {
   // repeats.h); empty otherwise.
   std::map<std::string, std::pair<double, double>> repeat_intervals;
 };
+
+// KeyMetrics' field for key_figures()[i] (metrics/catalogue.h: each figure's name, label, unit
+// and direction): the one map between the two.
+std::optional<double>& key_metric(KeyMetrics& metrics, size_t i);
+const std::optional<double>& key_metric(const KeyMetrics& metrics, size_t i);
 
 // The key metrics of a run just measured (p99 only when 99 is among summary.percentiles).
 KeyMetrics key_metrics(const RunSummary& summary);

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "metrics/catalogue.h"
 #include "verdict/slo.h"
 
 namespace llmperf {
@@ -135,9 +136,11 @@ bool HistoryComparison::regressed() const {
 }
 
 const std::vector<std::string>& history_baseline_metrics() {
-  static const std::vector<std::string> metrics = {
-      "qps",       "output_throughput", "latency.mean", "latency.p99", "ttft.mean", "ttft.p99",
-      "tpot.mean", "tpot.p99",          "itl.mean",     "itl.p99",     "error_rate"};
+  static const std::vector<std::string> metrics = [] {
+    std::vector<std::string> names;
+    for (const KeyFigure& figure : key_figures()) names.push_back(figure_name(figure));
+    return names;
+  }();
   return metrics;
 }
 

@@ -4,6 +4,7 @@
 #include "verdict/slo.h"
 
 #include "core/text.h"
+#include "metrics/catalogue.h"
 #include "metrics/stats/confidence.h"
 
 #include <algorithm>
@@ -18,102 +19,9 @@
 namespace llmperf {
 namespace {
 
-// What kind of value a metric is, which decides its STAT and UNIT rules.
-enum class Kind {
-  kTime,      // per-request distribution in ns; STAT and a time unit required
-  kTokens,    // per-request distribution of token counts; STAT required
-  kReqRate,   // run-level req/s
-  kTokRate,   // run-level tok/s
-  kFraction,  // run-level fraction in [0, 1]; % or a plain fraction
-  kCount,     // run-level count
-};
-
-// Which send a time is measured from. In an open-loop run a request may wait for a free slot
-// (--parallel) or for the client after its planned send; the latency a user of the server sees
-// counts that wait, so the plain names judge from the planned send there.
-enum class Clock {
-  kNone,         // not a time from a send
-  kUserSees,     // from the planned send in an open-loop run, from the send otherwise
-  kFromSend,     // always from the actual send (`ttft_from_send`)
-  kFromPlanned,  // always from the planned send (`ttft_from_planned`); open loop only
-};
-
-struct MetricDef {
-  const char* name;                   // canonical name
-  Kind kind;                          // value kind
-  Distribution RunSummary::*dist;     // the distribution, for per-request metrics (from the send)
-  bool stream_only;                   // only stream requests have it (TTFT, TPOT, ITL)
-  Clock clock = Clock::kNone;         // which send a time counts from
-  Distribution RunSummary::*planned = nullptr;  // the same time from the planned send, if any
-};
-
-constexpr MetricDef kMetrics[] = {
-    {"ttft", Kind::kTime, &RunSummary::ttft_ns, true, Clock::kUserSees,
-     &RunSummary::ttft_from_planned_ns},
-    {"ttfat", Kind::kTime, &RunSummary::ttfat_ns, true, Clock::kUserSees,
-     &RunSummary::ttfat_from_planned_ns},
-    {"ttfb", Kind::kTime, &RunSummary::ttfb_ns, false, Clock::kUserSees,
-     &RunSummary::ttfb_from_planned_ns},
-    {"tpot", Kind::kTime, &RunSummary::tpot_ns, true},
-    {"itl", Kind::kTime, &RunSummary::itl_ns, true},
-    {"latency", Kind::kTime, &RunSummary::latency_ns, false, Clock::kUserSees,
-     &RunSummary::latency_from_planned_ns},
-    // The same times on a clock the SLO names.
-    {"ttft_from_send", Kind::kTime, &RunSummary::ttft_ns, true, Clock::kFromSend},
-    {"ttfat_from_send", Kind::kTime, &RunSummary::ttfat_ns, true, Clock::kFromSend},
-    {"ttfb_from_send", Kind::kTime, &RunSummary::ttfb_ns, false, Clock::kFromSend},
-    {"latency_from_send", Kind::kTime, &RunSummary::latency_ns, false, Clock::kFromSend},
-    {"ttft_from_planned", Kind::kTime, &RunSummary::ttft_from_planned_ns, true,
-     Clock::kFromPlanned},
-    {"ttfat_from_planned", Kind::kTime, &RunSummary::ttfat_from_planned_ns, true,
-     Clock::kFromPlanned},
-    {"ttfb_from_planned", Kind::kTime, &RunSummary::ttfb_from_planned_ns, false,
-     Clock::kFromPlanned},
-    {"latency_from_planned", Kind::kTime, &RunSummary::latency_from_planned_ns, false,
-     Clock::kFromPlanned},
-    {"input_tokens", Kind::kTokens, &RunSummary::input_tokens, false},
-    {"output_tokens", Kind::kTokens, &RunSummary::output_tokens, false},
-    {"qps", Kind::kReqRate, nullptr, false},
-    {"goodput", Kind::kReqRate, nullptr, false},
-    {"output_throughput", Kind::kTokRate, nullptr, false},
-    {"total_throughput", Kind::kTokRate, nullptr, false},
-    {"error_rate", Kind::kFraction, nullptr, false},
-    {"success_rate", Kind::kFraction, nullptr, false},
-    {"good_fraction", Kind::kFraction, nullptr, false},
-    {"failed", Kind::kCount, nullptr, false},
-    // Client against the server's /metrics: the relative difference of the totals.
-    {"token_mismatch", Kind::kFraction, nullptr, false},
-    {"request_mismatch", Kind::kFraction, nullptr, false},
-    // Requests that missed a length they were built to have (LengthMisses).
-    {"length_miss", Kind::kFraction, nullptr, false},
-    // Open loop: the share of sends that found every slot busy (the server fell behind the rate).
-    {"cap_reached", Kind::kFraction, nullptr, false},
-    // Open loop: the rate the server sustained over the rate the schedule asked for
-    // (RunSummary::sustained_rate / scheduled_rate).
-    {"rate_sustained", Kind::kFraction, nullptr, false},
-};
-
-// An open-loop run: its requests had planned send times.
-bool open_loop(const RunSummary& s) { return s.open_loop.sends > 0; }
+using Kind = MetricKind;
 
 constexpr double kRelativeEpsilon = 1e-9;
-
-const MetricDef* find_metric(const std::string& name) {
-  const std::string canonical = name == "e2el" ? "latency" : name;
-  for (const MetricDef& def : kMetrics) {
-    if (canonical == def.name) return &def;
-  }
-  return nullptr;
-}
-
-std::string known_metrics() {
-  std::string out;
-  for (const MetricDef& def : kMetrics) {
-    if (!out.empty()) out += ", ";
-    out += def.name;
-  }
-  return out;
-}
 
 const char* op_text(SloOp op) {
   switch (op) {
@@ -148,7 +56,7 @@ std::optional<SloOp> take_op(std::string_view& rest) {
 }
 
 // Fills slo.unit and slo.divisor from the unit text, or returns why it is wrong.
-std::optional<std::string> apply_unit(const MetricDef& def, std::string_view unit, Slo& slo) {
+std::optional<std::string> apply_unit(const MetricInfo& def, std::string_view unit, Slo& slo) {
   switch (def.kind) {
     case Kind::kTime:
       if (unit.empty()) return "missing unit (ms, s or us)";
@@ -267,99 +175,6 @@ std::string with_unit(const std::string& number, const std::string& unit) {
   return number + " " + unit;
 }
 
-// The metric's value in its base unit (ns, tokens, req/s, tok/s, fraction, count), or why the run
-// does not have it.
-struct BaseValue {
-  std::optional<double> value;  // absent when unavailable
-  std::string why;              // reason when unavailable
-  std::string note;             // what the value means, when its name alone does not say
-};
-
-BaseValue unavailable(std::string why) { return BaseValue{std::nullopt, std::move(why), {}}; }
-
-BaseValue distribution_value(const Slo& slo, const MetricDef& def, const RunSummary& s) {
-  if (def.stream_only && !s.streamed) {
-    return unavailable("the run did not stream (non-stream requests have no " + slo.metric + ")");
-  }
-  if (def.clock == Clock::kFromPlanned && !open_loop(s)) {
-    return unavailable("only an open-loop run (--rate, a trace) has a planned send");
-  }
-  const bool from_planned = def.clock == Clock::kUserSees && open_loop(s);
-  const Distribution& d = from_planned ? s.*(def.planned) : s.*(def.dist);
-  if (d.empty()) return unavailable("no successful request has a " + slo.metric + " value");
-  const std::string note = from_planned ? "from the planned send" : "";
-  if (slo.stat == "mean") return {d.mean, {}, note};
-  if (slo.stat == "std") return {d.std, {}, note};
-  if (slo.stat == "min") return {d.min, {}, note};
-  if (slo.stat == "max") return {d.max, {}, note};
-  for (size_t i = 0; i < s.percentiles.size() && i < d.percentiles.size(); ++i) {
-    if (s.percentiles[i] == slo.percentile) return {d.percentiles[i], {}, note};
-  }
-  return unavailable(slo.stat + " not computed; add it to --percentiles");
-}
-
-BaseValue base_value(const Slo& slo, const MetricDef& def, const RunSummary& s) {
-  if (s.total <= 0) return unavailable("the run measured no requests");
-  if (def.dist != nullptr) return distribution_value(slo, def, s);
-  const std::string name = def.name;
-  const bool needs_goodput = name == "goodput" || name == "good_fraction";
-  if (needs_goodput && !s.goodput_enabled) return unavailable("add --goodput to compute it");
-  const bool needs_window = def.kind == Kind::kReqRate || def.kind == Kind::kTokRate;
-  if (needs_window && s.window_ns <= 0) return unavailable("the run window is empty");
-  const auto total = static_cast<double>(s.total);
-  double value = 0;
-  if (name == "token_mismatch" || name == "request_mismatch") {
-    if (!s.server.available) {
-      return unavailable(s.server.unavailable_reason.empty()
-                             ? "the server's /metrics were not read"
-                             : "the server's /metrics were not read: " + s.server.unavailable_reason);
-    }
-    const std::optional<double> mismatch =
-        name == "token_mismatch" ? s.server.token_mismatch() : s.server.request_mismatch();
-    if (!mismatch) {
-      return unavailable(name == "token_mismatch"
-                             ? "the server exports no token counters, or usage was missing"
-                             : "the server exports no finished-request counter");
-    }
-    value = *mismatch;
-  } else if (name == "length_miss") {
-    const std::optional<double> share = s.length_misses.share();
-    if (!share) {
-      return unavailable("no successful request had a length target that usage could verify");
-    }
-    value = *share;
-  } else if (name == "cap_reached") {
-    if (s.open_loop.sends == 0) return unavailable("only an open-loop run (--rate) has it");
-    value = s.open_loop.cap_reached_share();
-  } else if (name == "rate_sustained") {
-    if (!open_loop(s)) return unavailable("only an open-loop run (--rate, a trace) has it");
-    if (s.scheduled_rate <= 0) return unavailable("the schedule planned fewer than two sends");
-    if (s.succeeded < 2) return unavailable("fewer than two requests succeeded");
-    value = s.sustained_rate / s.scheduled_rate;
-    return {value, {},
-            fmt::format("the server sustained {:.3g} of the {:.3g} req/s asked", s.sustained_rate,
-                        s.scheduled_rate)};
-  } else if (name == "qps") {
-    value = s.qps;
-  } else if (name == "goodput") {
-    value = s.goodput_rps;
-  } else if (name == "output_throughput") {
-    value = s.output_throughput;
-  } else if (name == "total_throughput") {
-    value = s.total_throughput;
-  } else if (name == "error_rate") {
-    value = static_cast<double>(s.failed) / total;
-  } else if (name == "success_rate") {
-    value = static_cast<double>(s.succeeded) / total;
-  } else if (name == "good_fraction") {
-    value = s.good_fraction;
-  } else if (name == "failed") {
-    value = static_cast<double>(s.failed);
-  }
-  if (!std::isfinite(value)) return unavailable("the value is not finite");
-  return {value, {}, {}};
-}
-
 }  // namespace
 
 std::string Slo::name() const { return stat.empty() ? metric : metric + "." + stat; }
@@ -369,7 +184,7 @@ namespace {
 // Reads "METRIC[.STAT]" from the front of `rest` into `slo`, advancing `rest`; the metric's
 // definition. Throws what `fail` makes.
 template <typename Fail>
-const MetricDef& take_metric(std::string_view& rest, Slo& slo, const Fail& fail) {
+const MetricInfo& take_metric(std::string_view& rest, Slo& slo, const Fail& fail) {
   size_t n = 0;
   while (n < rest.size() && ((rest[n] >= 'a' && rest[n] <= 'z') ||
                              (rest[n] >= '0' && rest[n] <= '9') || rest[n] == '_')) {
@@ -378,11 +193,11 @@ const MetricDef& take_metric(std::string_view& rest, Slo& slo, const Fail& fail)
   const std::string metric(rest.substr(0, n));
   rest.remove_prefix(n);
   if (metric.empty()) {
-    throw fail("expected a metric name at the start (one of " + known_metrics() + ")");
+    throw fail("expected a metric name at the start (one of " + metric_names() + ")");
   }
-  const MetricDef* def = find_metric(metric);
+  const MetricInfo* def = find_metric_info(metric);
   if (def == nullptr)
-    throw fail(fmt::format("unknown metric '{}' (use {})", metric, known_metrics()));
+    throw fail(fmt::format("unknown metric '{}' (use {})", metric, metric_names()));
   slo.metric = def->name;
 
   if (!rest.empty() && rest.front() == '.') {
@@ -394,12 +209,12 @@ const MetricDef& take_metric(std::string_view& rest, Slo& slo, const Fail& fail)
     }
     const std::string_view stat = rest.substr(0, m);
     rest.remove_prefix(m);
-    if (def->dist == nullptr) {
+    if (!def->per_request()) {
       throw fail(fmt::format("{} is a run-level value and takes no statistic (write e.g. {}>=...)",
                              slo.metric, slo.metric));
     }
     if (auto why = apply_stat(stat, slo)) throw fail(*why);
-  } else if (def->dist != nullptr) {
+  } else if (def->per_request()) {
     throw fail(fmt::format("{} needs a statistic, e.g. {}.p99 or {}.mean", slo.metric, slo.metric,
                            slo.metric));
   }
@@ -415,7 +230,7 @@ Slo parse_metric(std::string_view text, std::string_view flag) {
   Slo slo;
   slo.expression = trim(text);
   std::string_view rest = trim(text);
-  const MetricDef& def = take_metric(rest, slo, fail);
+  const MetricInfo& def = take_metric(rest, slo, fail);
   if (!trim(rest).empty()) {
     throw fail(fmt::format("unexpected '{}' after '{}'", trim(rest), slo.name()));
   }
@@ -427,31 +242,28 @@ Slo parse_metric(std::string_view text, std::string_view flag) {
 
 std::optional<double> metric_value(const Slo& slo, const RunSummary& summary, std::string* why,
                                    std::string* note) {
-  const MetricDef* def = find_metric(slo.metric);
+  const MetricInfo* def = find_metric_info(slo.metric);
   if (def == nullptr) {
     if (why != nullptr) *why = "unknown metric";
     return std::nullopt;
   }
-  const BaseValue base = base_value(slo, *def, summary);
-  if (!base.value) {
-    if (why != nullptr) *why = base.why;
+  const MetricReading reading = read_metric(*def, {slo.stat, slo.percentile}, summary);
+  if (!reading.value) {
+    if (why != nullptr) *why = reading.why;
     return std::nullopt;
   }
-  if (note != nullptr) *note = base.note;
-  return *base.value / slo.divisor;
+  if (note != nullptr) *note = reading.note;
+  return *reading.value / slo.divisor;
 }
 
 bool judged_from_planned_send(const Slo& slo, const RunSummary& summary) {
-  const MetricDef* def = find_metric(slo.metric);
-  return def != nullptr && (def->clock == Clock::kFromPlanned ||
-                            (def->clock == Clock::kUserSees && open_loop(summary)));
+  const MetricInfo* def = find_metric_info(slo.metric);
+  return def != nullptr && reads_from_planned_send(*def, summary);
 }
 
 bool higher_is_better(const Slo& slo) {
-  const MetricDef* def = find_metric(slo.metric);
-  if (def == nullptr) return false;
-  if (def->kind == Kind::kReqRate || def->kind == Kind::kTokRate) return true;
-  return slo.metric == "success_rate" || slo.metric == "good_fraction";
+  const MetricInfo* def = find_metric_info(slo.metric);
+  return def != nullptr && def->higher_is_better;
 }
 
 Slo parse_slo(const std::string& expression) {
@@ -464,7 +276,7 @@ Slo parse_slo(const std::string& expression) {
   Slo slo;
   slo.expression = text;
   std::string_view rest = text;
-  const MetricDef* def = &take_metric(rest, slo, fail);
+  const MetricInfo* def = &take_metric(rest, slo, fail);
 
   rest = trim(rest);
   const std::optional<SloOp> op = take_op(rest);

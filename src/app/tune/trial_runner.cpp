@@ -24,6 +24,7 @@
 #include "app/tune/server_log.h"
 #include "app/tune/server_process.h"
 #include "core/clock.h"
+#include "metrics/catalogue.h"
 
 namespace llmperf {
 namespace {
@@ -104,11 +105,8 @@ std::string reset_between_runs(const StudySpec& spec, const TemplateValues& valu
 
 // The record's view of one summary: the values the study tables show.
 void fill_metrics(const RunResult& run, std::map<std::string, double>& metrics) {
-  static const char* const kNames[] = {"ttft.p50",    "ttft.p99",    "itl.p50",
-                                       "itl.p99",     "tpot.p50",    "tpot.p99",
-                                       "latency.p50", "latency.p99", "output_throughput",
-                                       "total_throughput", "qps"};
-  for (const char* name : kNames) {
+  for (const KeyFigure& figure : study_figures()) {
+    const std::string name = figure_name(figure);
     if (const auto value = metric_value(parse_metric(name, "metric"), run.summary)) {
       metrics[name] = *value;
     }

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "metrics/catalogue.h"
+#include "report/files/summary_figures.h"
 #include "report/internal.h"
 
 namespace llmperf {
@@ -382,27 +384,14 @@ BaselineSummary load_baseline(const std::string& path) {
 
   BaselineSummary baseline;
   baseline.path = path;
-  KeyMetrics& m = baseline.metrics;
-  m.qps = file.qps;
-  m.output_throughput = file.output_throughput_tok_s;
-  const auto mean = [](const std::optional<SummaryDistribution>& d) {
-    return d ? d->mean : std::nullopt;
-  };
-  const auto p99 = [](const std::optional<SummaryDistribution>& d) {
-    return d ? d->percentile("p99") : std::nullopt;
-  };
-  const SummaryMetrics& metrics = file.metrics;
-  m.latency_mean_s = mean(metrics.latency_s);
-  m.latency_p99_s = p99(metrics.latency_s);
-  m.ttft_mean_ms = mean(metrics.ttft_ms);
-  m.ttft_p99_ms = p99(metrics.ttft_ms);
-  m.tpot_mean_ms = mean(metrics.tpot_ms);
-  m.tpot_p99_ms = p99(metrics.tpot_ms);
-  m.itl_mean_ms = mean(metrics.itl_ms);
-  m.itl_p99_ms = p99(metrics.itl_ms);
-  if (file.requests.total > 0) {
-    m.error_rate_percent =
-        static_cast<double>(file.requests.failed) / static_cast<double>(file.requests.total) * 100;
+  // The key figures as summary.json holds them (summary_figures.h), in the baseline's units.
+  const std::vector<SummaryFigure> figures = summary_figures(file);
+  for (size_t i = 0; i < key_figures().size(); ++i) {
+    const KeyFigure& key = key_figures()[i];
+    const SummaryFigure* figure = find_figure(figures, figure_name(key));
+    if (figure != nullptr && figure->value) {
+      key_metric(baseline.metrics, i) = to_figure_unit(key, *figure->value);
+    }
   }
 
   if (file.repeats.is_object()) {
