@@ -73,6 +73,10 @@ SCENARIOS = {
     "history_baseline": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
                          "--parallel", "2", "-n", "6", "--max-tokens", "8", "--results-db",
                          "{out}/history.db", "--baseline", "db:{out}/history.db"],
+    # --search's probes and search_summary.md; the early-stop rules watch every record.
+    "search_parallel": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
+                        "--search", "parallel", "--search-range", "1", "2", "-n", "4",
+                        "--max-tokens", "8", "--slo", "success_rate>=99%", "--max-errors", "100"],
     # No --model: the one the server lists (SERVED_MODEL).
     "served_model": ["{served-model}", "--dataset", "openqa", "--dataset-path",
                      "datasets/open_qa.jsonl", "--parallel", "2", "-n", "6", "--max-tokens", "8"],

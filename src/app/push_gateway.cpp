@@ -4,6 +4,7 @@
 #include "app/push_gateway.h"
 
 #include <chrono>
+#include <filesystem>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -36,12 +37,34 @@ std::string push_base(std::string url) {
 
 }  // namespace
 
+PushGatewayOptions push_gateway_options(const Config& config, const std::string& model,
+                                        const std::string& output_dir) {
+  PushGatewayOptions push;
+  push.url = config.push_gateway;
+  push.interval_s = config.push_interval_s;
+  push.insecure = config.insecure;
+  push.cacert = config.cacert;
+  push.labels = {
+      {"name", config.name.empty() ? model : config.name},
+      {"run_id", std::filesystem::path(output_dir)
+                     .lexically_relative(config.outputs_dir.empty() ? "." : config.outputs_dir)
+                     .string()},
+  };
+  // The run's --tags, but for those named as the grouping key's own labels (job, name, run_id).
+  for (const auto& [key, value] : config.tags) {
+    if (key != "job" && key != "name" && key != "run_id") push.labels.emplace_back(key, value);
+  }
+  return push;
+}
+
 LivePusher::LivePusher(PushGatewayOptions options, const LoadProgress& progress)
     : options_(std::move(options)),
       progress_(progress),
       target_(push_base(options_.url) + push_grouping_path("llmperf", options_.labels)),
       shown_(url_without_userinfo(target_)),
-      pool_(push_pool_options(options_)) {
+      pool_(push_pool_options(options_)) {}
+
+void LivePusher::begin_run() {
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -106,17 +129,19 @@ void LivePusher::push(bool final) {
       shown_, why);
 }
 
-RunInfo::PushGateway LivePusher::finish() {
-  if (!finished_) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
-    push(true);
-    finished_ = true;
+void LivePusher::end_run() {
+  if (finished_) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
   }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  push(true);
+  finished_ = true;
+}
+
+RunInfo::PushGateway LivePusher::outcome() const {
   return {url_without_userinfo(push_base(options_.url)), options_.interval_s, pushes_, failed_};
 }
 

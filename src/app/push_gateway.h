@@ -12,7 +12,9 @@
 #include <string>
 #include <thread>
 
+#include "core/config.h"
 #include "core/record.h"
+#include "core/record_consumer.h"
 #include "engine/engine.h"
 #include "http/http_pool.h"
 #include "metrics/live_figures.h"
@@ -30,18 +32,27 @@ struct PushGatewayOptions {
   std::string cacert;     // --cacert
 };
 
-class LivePusher {
+// A run's options: grouped by --name (else `model`) and the run's directory under --outputs-dir
+// as its run id, then the run's --tags but those named as the grouping key's own labels.
+PushGatewayOptions push_gateway_options(const Config& config, const std::string& model,
+                                        const std::string& output_dir);
+
+// One of a run's RecordConsumers: begin_run() starts the pushing thread, end_run() stops it and
+// pushes the final figures.
+class LivePusher : public RecordConsumer {
  public:
-  // Starts the pushing thread. `progress` (the engine's counters) must outlive the pusher.
+  // `progress` (the engine's counters) must outlive the pusher.
   LivePusher(PushGatewayOptions options, const LoadProgress& progress);
-  ~LivePusher();  // stops the thread (no final push unless finish() ran)
+  ~LivePusher() override;  // stops the thread (no final push unless end_run() ran)
   LivePusher(const LivePusher&) = delete;
   LivePusher& operator=(const LivePusher&) = delete;
 
+  void begin_run() override;
   // Finished records (the record sink's batch): counted, and their samples added to the window.
-  void add(std::span<const RequestRecord> records);
-  // Stops the thread and pushes the final figures; what summary.json reports.
-  RunInfo::PushGateway finish();
+  void add(std::span<const RequestRecord> records) override;
+  void end_run() override;
+  // What summary.json reports: the gateway, the interval, the pushes and those that failed.
+  RunInfo::PushGateway outcome() const;
 
  private:
   void loop();

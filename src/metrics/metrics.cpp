@@ -94,6 +94,10 @@ SummaryBuilder::SummaryBuilder(MetricsOptions options)
   }
 }
 
+void SummaryBuilder::add(std::span<const RequestRecord> records) {
+  for (const RequestRecord& record : records) add(record);
+}
+
 void SummaryBuilder::add(const RequestRecord& r) {
   if (r.url_index >= 0 && static_cast<size_t>(r.url_index) < by_url_.size()) {
     by_url_[static_cast<size_t>(r.url_index)]->add(r);

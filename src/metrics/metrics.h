@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/record.h"
+#include "core/record_consumer.h"
 #include "metrics/client_health.h"
 #include "metrics/exactness.h"
 #include "metrics/goodput.h"
@@ -206,12 +207,14 @@ struct RunTrace {
 };
 
 // Builds a RunSummary one record at a time, keeping a 64-byte row per measured request (enough for
-// every per-request metric, exact) and the pooled ITL samples, never the records themselves.
-class SummaryBuilder {
+// every per-request metric, exact) and the pooled ITL samples, never the records themselves. A
+// run's records reach it as a RecordConsumer; finish() summarises them once the run has ended.
+class SummaryBuilder : public RecordConsumer {
  public:
   explicit SummaryBuilder(MetricsOptions options);
 
   void add(const RequestRecord& record);
+  void add(std::span<const RequestRecord> records) override;
 
   // The summary of every record added; `trace`, when given, receives the chart data. Call once.
   RunSummary finish(RunTrace* trace = nullptr);

@@ -274,6 +274,10 @@ std::optional<HistogramWindow::Quantile> HistogramWindow::quantile(double q) con
   return Quantile{previous_bound, previous_bound, previous_bound};
 }
 
+void ClientTotals::add(std::span<const RequestRecord> records) {
+  for (const RequestRecord& record : records) add(record);
+}
+
 void ClientTotals::add(const RequestRecord& record) {
   if (record.http_status != 200) return;
   ++requests;

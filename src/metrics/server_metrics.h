@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/record.h"
+#include "core/record_consumer.h"
 #include "core/server_sample.h"
 
 namespace llmperf {
@@ -70,8 +71,8 @@ struct GaugeStats {
 };
 
 // What the client counted, to set beside the server's counters: every request of the run,
-// warm-up and failures included (the server saw them too).
-struct ClientTotals {
+// warm-up and failures included (the server saw them too); one of a run's RecordConsumers.
+struct ClientTotals : RecordConsumer {
   int64_t requests = 0;           // requests that got an HTTP 200 answer
   int64_t prompt_tokens = 0;      // sum of usage.prompt_tokens
   int64_t completion_tokens = 0;  // sum of usage.completion_tokens
@@ -80,6 +81,7 @@ struct ClientTotals {
   // totals are not compared with these (the merged run has the whole benchmark's).
   bool shard_of_benchmark = false;
   void add(const RequestRecord& record);
+  void add(std::span<const RequestRecord> records) override;
 };
 
 // One total, client beside server.

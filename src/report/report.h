@@ -15,12 +15,14 @@
 
 #include "core/config.h"
 #include "core/record.h"
+#include "core/record_consumer.h"
 #include "core/server_sample.h"
 #include "core/workload_info.h"
 #include "metrics/metrics.h"
 #include "verdict/baseline.h"
 #include "verdict/history_baseline.h"
 #include "verdict/early_stop.h"
+#include "verdict/search.h"
 #include "verdict/slo.h"
 
 namespace llmperf {
@@ -62,7 +64,6 @@ struct ReportOptions {
 };
 
 struct SummaryFile;  // report/summary_file.h
-class EvalScopeDb;   // report/formats/evalscope_db.h
 
 // The report options of a run of `config`, with what its benchmark resolved before the first run
 // (plan/run_plan.h's plan_benchmark: the model, a trace's -n and rate); the one-argument form
@@ -156,19 +157,20 @@ std::string render_text_summary(const ReportOptions& options, const RunInfo& inf
                                 const RunSummary& summary);
 
 // The per-request arrays of vllm_result.json (input_lens, output_lens, ttfts, itls, latencies,
-// start_times, queue_times, generated_texts, errors), gathered record by record as requests.jsonl
-// is written (RecordsFile) or read back (`llmperf report`), so that the file is never re-read.
-// The values go to scratch files: memory stays flat however long the run.
-class VllmArrays {
+// start_times, queue_times, generated_texts, errors), gathered record by record as a run goes on
+// (one of its RecordConsumers) or as requests.jsonl is read back (`llmperf report`), so that the
+// file is never re-read. The values go to scratch files: memory stays flat however long the run.
+class VllmArrays : public RecordConsumer {
  public:
   // `origin_ns`: the steady-clock time start_times count from (the run's anchor); `secrets`: the
   // credential values scrubbed from the texts (ReportOptions::secrets).
   VllmArrays(int64_t origin_ns, std::vector<std::string> secrets);
-  ~VllmArrays();
+  ~VllmArrays() override;
   VllmArrays(const VllmArrays&) = delete;
   VllmArrays& operator=(const VllmArrays&) = delete;
 
   void add(const RequestRecord& record);  // warm-up requests are left out, as vLLM measures
+  void add(std::span<const RequestRecord> records) override;
   // Writes array `index`'s values so far to `out`, comma-separated (the order of
   // formats/vllm.cpp's table).
   void write_values(size_t index, std::ostream& out) const;
@@ -185,7 +187,7 @@ class VllmArrays {
 // Writes summary.json, benchmark_summary.json, benchmark_percentile.json, report.html (charts
 // from `trace`) and vllm_result.json (its per-request arrays from `requests`) into
 // info.output_dir (created if needed), each atomically (temporary file + rename). requests.jsonl
-// and benchmark_data.db are RecordsFile's. Throws std::runtime_error naming the path when a file
+// is RecordsFile's, benchmark_data.db EvalScopeDb's. Throws std::runtime_error naming the path when a file
 // cannot be written.
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const RunTrace& trace, const VllmArrays& requests);
@@ -193,8 +195,8 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const RunTrace& trace);
 
-// The same for a caller that holds every record: requests.jsonl (through RecordsFile), then the
-// files above with the trace of `records`.
+// The same for a caller that holds every record: requests.jsonl (through RecordsFile) and
+// benchmark_data.db, then the files above with the trace of `records`.
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const std::vector<RequestRecord>& records);
 
@@ -204,21 +206,23 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
 // pending), so that a run killed outright still leaves what it gathered. commit() makes it
 // requests.jsonl (fsync, then rename), so that name only ever holds a complete file. Destroyed
 // without commit() (an error elsewhere), the .partial file keeps every line gathered so far.
-// Each record also goes to vllm_arrays(), from which write_run_outputs writes vllm_result.json,
-// and to benchmark_data.db (formats/evalscope_db.h), which commit() puts in place.
-class RecordsFile {
+// As one of a run's RecordConsumers, each batch is appended and flushed, and end_run() commits.
+// vllm_result.json's arrays (VllmArrays) and benchmark_data.db (formats/evalscope_db.h) are
+// consumers of their own.
+class RecordsFile : public RecordConsumer {
  public:
   // Creates info.output_dir if needed. Throws std::runtime_error naming the path on failure, as
   // do append() and commit().
   RecordsFile(const ReportOptions& options, const RunInfo& info);
-  ~RecordsFile();
+  ~RecordsFile() override;
   RecordsFile(const RecordsFile&) = delete;
   RecordsFile& operator=(const RecordsFile&) = delete;
 
   void append(const RequestRecord& record);
   void flush();  // writes the pending lines to the .partial file
   void commit();
-  const VllmArrays& vllm_arrays() const { return vllm_; }
+  void add(std::span<const RequestRecord> records) override;  // append() each, then flush()
+  void end_run() override { commit(); }
 
  private:
   static constexpr size_t kFlushBytes = 256 * 1024;
@@ -229,8 +233,6 @@ class RecordsFile {
   std::string partial_path_;
   int fd_ = -1;
   std::string buffer_;  // lines not yet written
-  VllmArrays vllm_;
-  std::unique_ptr<EvalScopeDb> evalscope_;
 };
 
 // One record of a requests.jsonl being read (read_records_file).
@@ -257,6 +259,11 @@ std::string render_sweep_text(const std::vector<SweepRow>& rows);
 
 // Writes sweep_summary.json, sweep_summary.csv and sweep_summary.md into `dir`, atomically.
 void write_sweep_outputs(const std::string& dir, const std::vector<SweepRow>& rows);
+
+// --search's table (a row per probe, `probes` the runs in the order they ran, with what decided
+// each) and its answer, in Markdown: search_summary.md and the closing text.
+std::string render_search_text(const SearchOutcome& outcome, bool by_rate,
+                               const std::vector<SweepRow>& probes);
 
 // One line of requests.jsonl (no trailing newline): every field of `record`, with times as integer
 // nanoseconds relative to info.anchor_steady_ns (null for -1), chunk times relative to sent_ns,

@@ -1,10 +1,12 @@
 // benchmark_data.db: hand-made records mapped to rows of EvalScope's `result` table (units in
-// seconds, Unix times, what successes and failures fill), and the file a run's RecordsFile
-// writes beside requests.jsonl, read back through the store stage: EvalScope's columns and types
-// in order, one row per measured request (warm-up left out), NULLs where EvalScope leaves them.
+// seconds, Unix times, what successes and failures fill), and the file a run's EvalScopeDb
+// consumer writes beside requests.jsonl, read back through the store stage: EvalScope's columns and
+// types in order, one row per measured request (warm-up left out), NULLs where EvalScope leaves
+// them.
 #include <unistd.h>
 
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -121,14 +123,19 @@ class EvalScopeDbFileTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // requests.jsonl of `records`, as a run writes it, anchored at steady 0 = kEvalScopeDbUnix.
+  // requests.jsonl and benchmark_data.db of `records`, as a run's consumers write them, anchored
+  // at steady 0 = kEvalScopeDbUnix.
   void write_records(const std::vector<RequestRecord>& records) {
     RunInfo info;
     info.output_dir = dir_.string();
     info.anchor_unix_ns = kEvalScopeDbUnix;
     RecordsFile file(ReportOptions{}, info);
-    for (const RequestRecord& r : records) file.append(r);
-    file.commit();
+    EvalScopeDb db(dir_.string(), {}, info.anchor_unix_ns - info.anchor_steady_ns);
+    for (RecordConsumer* consumer : std::initializer_list<RecordConsumer*>{&file, &db}) {
+      consumer->begin_run();
+      consumer->add(records);
+      consumer->end_run();
+    }
   }
 
   fs::path dir_;
@@ -142,7 +149,7 @@ TEST_F(EvalScopeDbFileTest, EvalScopeSchemaOneRowPerMeasuredRequest) {
   failed.id = 8;
   failed.error = ErrorKind::kHttp;
   failed.http_status = 503;
-  write_records({warmup, evalscope_db_stream_record(), failed});  // the run's RecordsFile
+  write_records({warmup, evalscope_db_stream_record(), failed});  // the run's consumers
 
   const fs::path path = dir_ / "benchmark_data.db";
   ASSERT_TRUE(fs::exists(path));

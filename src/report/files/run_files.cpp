@@ -170,20 +170,25 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const std::vector<RequestRecord>& records) {
   RecordsFile file(options, info);
-  for (const RequestRecord& record : records) file.append(record);
+  EvalScopeDb evalscope(info.output_dir.empty() ? "." : info.output_dir, options.secrets,
+                        info.anchor_unix_ns - info.anchor_steady_ns);
+  VllmArrays vllm(info.anchor_steady_ns, options.secrets);
+  file.add(records);
   file.commit();
+  evalscope.add(records);
+  evalscope.commit();
+  vllm.add(records);
   MetricsOptions metrics;
   metrics.percentiles = summary.percentiles;
   metrics.origin_ns = info.anchor_steady_ns;
   RunTrace trace;
   summarize(records, metrics, &trace);
-  write_run_outputs(options, info, summary, trace, file.vllm_arrays());
+  write_run_outputs(options, info, summary, trace, vllm);
 }
 
 RecordsFile::RecordsFile(const ReportOptions& options, const RunInfo& info)
-    : info_(info), secrets_(options.secrets), vllm_(info.anchor_steady_ns, options.secrets) {
+    : info_(info), secrets_(options.secrets) {
   const std::filesystem::path dir = create_run_dir(info);
-  evalscope_ = std::make_unique<EvalScopeDb>(dir.string(), options.secrets);
   path_ = (dir / "requests.jsonl").string();
   partial_path_ = path_ + ".partial";
   fd_ = ::open(partial_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -199,9 +204,12 @@ RecordsFile::~RecordsFile() {
 void RecordsFile::append(const RequestRecord& record) {
   buffer_ += report_detail::redact(record_to_json(record, info_), secrets_);
   buffer_ += '\n';
-  vllm_.add(record);
-  evalscope_->add(record, info_.anchor_unix_ns - info_.anchor_steady_ns);
   if (buffer_.size() >= kFlushBytes) flush();
+}
+
+void RecordsFile::add(std::span<const RequestRecord> records) {
+  for (const RequestRecord& record : records) append(record);
+  flush();
 }
 
 void RecordsFile::flush() {
@@ -216,7 +224,6 @@ void RecordsFile::commit() {
   fd_ = -1;
   if (const int error = sync_and_close(fd); error != 0) throw write_error(partial_path_, error);
   if (::rename(partial_path_.c_str(), path_.c_str()) != 0) throw write_error(path_, errno);
-  evalscope_->commit();
 }
 
 }  // namespace llmperf

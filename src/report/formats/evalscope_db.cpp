@@ -116,10 +116,12 @@ struct EvalScopeDb::Open {
   std::optional<SqliteStatement> insert;
 };
 
-EvalScopeDb::EvalScopeDb(const std::string& dir, std::vector<std::string> secrets)
+EvalScopeDb::EvalScopeDb(const std::string& dir, std::vector<std::string> secrets,
+                         int64_t unix_offset_ns)
     : path_((std::filesystem::path(dir) / "benchmark_data.db").string()),
       tmp_(fmt::format("{}.tmp.{}", path_, getpid())),
-      secrets_(std::move(secrets)) {
+      secrets_(std::move(secrets)),
+      unix_offset_ns_(unix_offset_ns) {
   evalscope_remove_db(tmp_);
   try {
     open_ = std::make_unique<Open>(tmp_);
@@ -144,6 +146,10 @@ void EvalScopeDb::add(const RequestRecord& record, int64_t unix_offset_ns) {
   } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("cannot write {}: {}", path_, e.what()));
   }
+}
+
+void EvalScopeDb::add(std::span<const RequestRecord> records) {
+  for (const RequestRecord& record : records) add(record, unix_offset_ns_);
 }
 
 void EvalScopeDb::commit() {

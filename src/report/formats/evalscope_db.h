@@ -1,8 +1,8 @@
 // benchmark_data.db: EvalScope's per-request SQLite database (its `result` table, as
 // evalscope/perf/utils/db_util.py creates it), so that scripts written against EvalScope's
-// database read llmperf's runs. A run adds each record as it writes its requests.jsonl line
-// (RecordsFile), `llmperf report` and `llmperf merge` as they read the lines back: the file is
-// never read back just to make the database.
+// database read llmperf's runs. A run adds each record as it finishes (one of the run's
+// RecordConsumers, beside requests.jsonl's RecordsFile), `llmperf report` and `llmperf merge` as
+// they read the lines back: the file is never read back just to make the database.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/record.h"
+#include "core/record_consumer.h"
 
 namespace llmperf {
 
@@ -56,24 +57,29 @@ EvalScopeRow evalscope_row(const RequestRecord& record, int64_t unix_offset_ns);
 // transaction, and commit() renames that file over the old database, so a reader never sees half
 // of one and `llmperf report` replaces rather than appends. Destroyed without commit(), the
 // temporary file is removed. Every call throws std::runtime_error naming the database when it
-// cannot be written.
-class EvalScopeDb {
+// cannot be written. One of a run's RecordConsumers: end_run() commits.
+class EvalScopeDb : public RecordConsumer {
  public:
-  // `secrets`: the credential values scrubbed from the texts, as from requests.jsonl's lines.
-  EvalScopeDb(const std::string& dir, std::vector<std::string> secrets);
-  ~EvalScopeDb();
+  // `secrets`: the credential values scrubbed from the texts, as from requests.jsonl's lines;
+  // `unix_offset_ns`: what add(records) adds to the records' steady times to make Unix times.
+  EvalScopeDb(const std::string& dir, std::vector<std::string> secrets, int64_t unix_offset_ns = 0);
+  ~EvalScopeDb() override;
   EvalScopeDb(const EvalScopeDb&) = delete;
   EvalScopeDb& operator=(const EvalScopeDb&) = delete;
 
   // The row of `record` (evalscope_row); warm-up requests are left out, as EvalScope leaves them.
   void add(const RequestRecord& record, int64_t unix_offset_ns);
+  // Each record's row, at the offset given at construction.
+  void add(std::span<const RequestRecord> records) override;
   void commit();
+  void end_run() override { commit(); }
 
  private:
   struct Open;
   std::string path_;
   std::string tmp_;
   std::vector<std::string> secrets_;
+  int64_t unix_offset_ns_;      // for add(records)
   std::unique_ptr<Open> open_;  // the database, its transaction and insert; null once committed
 };
 

@@ -303,6 +303,10 @@ std::FILE* VllmArrays::part(size_t index) const {
   return parts_[index];
 }
 
+void VllmArrays::add(std::span<const RequestRecord> records) {
+  for (const RequestRecord& record : records) add(record);
+}
+
 void VllmArrays::add(const RequestRecord& r) {
   using report_detail::seconds_text;
   if (r.warmup) return;
