@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/files.h"
 #include "core/text.h"
 #include "engine/engine.h"
 #include "plan/run_plan.h"

@@ -294,10 +294,4 @@ BaselineSummary load_baseline(const std::string& path);
 // naming the baseline and tolerance and a closing PASS/FAIL line listing the regressions.
 std::string render_baseline_table(const BaselineComparison& comparison);
 
-// The local time as YYYYmmdd_HHMMSS, the timestamp level of output directories (EvalScope's).
-std::string output_timestamp();
-
-// Writes `content` to `path` atomically: a temporary file in the same directory, then rename.
-void write_file_atomic(const std::string& path, const std::string& content);
-
 }  // namespace llmperf

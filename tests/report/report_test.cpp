@@ -1110,22 +1110,5 @@ TEST_F(ReportTest, AllFailedRunWritesOnlyFiniteNumbers) {
   EXPECT_TRUE(read_json("benchmark_summary.json")["Req Throughput (req/s)"].is_null());
 }
 
-TEST_F(ReportTest, WriteFileAtomicReplacesAndReportsErrors) {
-  fs::create_directories(dir_);
-  const std::string path = (dir_ / "f.txt").string();
-  write_file_atomic(path, "one");
-  write_file_atomic(path, "two");
-  EXPECT_EQ(read("f.txt"), "two");
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
-
-  const std::string missing = (dir_ / "no" / "such" / "f.txt").string();
-  try {
-    write_file_atomic(missing, "x");
-    FAIL() << "expected an exception";
-  } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), "cannot write " + missing + ": No such file or directory");
-  }
-}
-
 }  // namespace
 }  // namespace llmperf

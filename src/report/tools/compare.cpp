@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "core/files.h"
 #include "report/internal.h"
 #include "report/tools.h"
 #include "report/views.h"

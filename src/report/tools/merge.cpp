@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include "core/files.h"
 #include "report/internal.h"
 #include "report/report.h"
 #include "report/tools.h"
