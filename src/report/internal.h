@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "metrics/recorded_scrapes.h"
 #include "report/report.h"
 #include "report/summary_file.h"
 #include "verdict/metric_verdict.h"
@@ -127,13 +128,14 @@ std::string server_gauge_gap(const GaugeStats& g);
 // The first such reason among the run's gauges (running, waiting, KV-cache usage); "" when all
 // the gauges the server has are complete.
 std::string server_gauges_gap(const ServerSummary& s);
-// For `llmperf report`: the identity from an old summary.json's "server", and the server's
-// summary rebuilt from a run's server_metrics.jsonl (what the old "server" says where the file is
-// absent: why it was not read, whether the run was profiled).
+// For `llmperf report`: the identity from an old summary.json's "server"; the scrapes of a run's
+// server_metrics.jsonl (nullopt when there is no such file: the run was not scraped), which
+// metrics/recorded_scrapes.h summarises; and what the old "server" says that the scrapes do not
+// (the /metrics URL, whether the run was profiled, and why it was not scraped when `scraped` is
+// false), put back into the summary.
 ServerIdentity identity_from_json(const nlohmann::json& server);
-ServerSummary server_summary_from_files(const std::string& jsonl_path,
-                                        const nlohmann::json& old_server,
-                                        const ClientTotals& client, double interval_s);
+std::optional<std::vector<RecordedScrape>> read_recorded_scrapes(const std::string& jsonl_path);
+void restore_server_context(ServerSummary& summary, const nlohmann::json& old_server, bool scraped);
 Json benchmark_summary_json(const RunInfo& info, const RunSummary& summary);
 Json benchmark_percentile_json(const RunSummary& summary);
 

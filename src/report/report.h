@@ -193,11 +193,6 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const RunTrace& trace);
 
-// The same for a caller that holds every record: requests.jsonl (through RecordsFile), then the
-// files above with the trace of `records`.
-void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
-                       const std::vector<RequestRecord>& records);
-
 // A run's requests.jsonl, written while the run goes on so that finished records need not be kept:
 // each appended record becomes one line (record_to_json, credentials scrubbed) of
 // requests.jsonl.partial in info.output_dir, written out by flush() (and whenever 256 KiB are

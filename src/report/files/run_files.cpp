@@ -123,19 +123,6 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
   write_run_outputs(options, info, summary, trace, VllmArrays(info.anchor_steady_ns, {}));
 }
 
-void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
-                       const std::vector<RequestRecord>& records) {
-  RecordsFile file(options, info);
-  for (const RequestRecord& record : records) file.append(record);
-  file.commit();
-  MetricsOptions metrics;
-  metrics.percentiles = summary.percentiles;
-  metrics.origin_ns = info.anchor_steady_ns;
-  RunTrace trace;
-  summarize(records, metrics, &trace);
-  write_run_outputs(options, info, summary, trace, file.vllm_arrays());
-}
-
 RecordsFile::RecordsFile(const ReportOptions& options, const RunInfo& info)
     : info_(info), secrets_(options.secrets), vllm_(info.anchor_steady_ns, options.secrets) {
   const std::filesystem::path dir = create_run_dir(info);

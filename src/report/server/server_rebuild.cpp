@@ -1,8 +1,7 @@
-// `llmperf report` for the server's side of a run: its summary rebuilt from server_metrics.jsonl
-// (each line's series written back as Prometheus text and parsed again) and the identity read back
-// from the old summary.json, so that a rebuild loses nothing the run saw.
-#include <fmt/format.h>
-
+// `llmperf report` for the server's side of a run: server_metrics.jsonl read back (each line's
+// series written back as Prometheus text and parsed again) for metrics/recorded_scrapes.h to
+// summarise, and what only the old summary.json knows (identity, URL, profiling) read from it, so
+// that a rebuild loses nothing the run saw.
 #include <fstream>
 #include <optional>
 #include <string>
@@ -61,71 +60,38 @@ ServerIdentity identity_from_json(const json& server) {
   return id;
 }
 
-ServerSummary server_summary_from_files(const std::string& jsonl_path, const json& old_server,
-                                        const ClientTotals& client, double interval_s) {
-  ServerSummary summary;
-  const json old_metrics = old_server.is_object() ? old_server.value("metrics", json()) : json();
-  if (old_server.is_object()) {
-    summary.profiled = old_server.value("profiled", false);
-    summary.profile_note = text_of(old_server, "profile_note");
-  }
+std::optional<std::vector<RecordedScrape>> read_recorded_scrapes(const std::string& jsonl_path) {
   std::ifstream in(jsonl_path, std::ios::binary);
-  if (!in) {
-    // Not scraped: keep the reason the run gave.
-    if (old_metrics.is_object()) {
-      summary.unavailable_reason = text_of(old_metrics, "unavailable_reason");
-      summary.url = text_of(old_metrics, "url");
-    }
-    return summary;
-  }
-  summary.url = old_metrics.is_object() ? text_of(old_metrics, "url") : "";
-  std::vector<MetricSample> before, after;
-  std::vector<json> lines;
+  if (!in) return std::nullopt;
+  std::vector<RecordedScrape> scrapes;
   std::string line;
   while (std::getline(in, line)) {
-    json j = json::parse(line, nullptr, false);
-    if (j.is_object()) lines.push_back(std::move(j));
-  }
-  std::string engine;
-  for (const json& j : lines) {
-    if (j.value("ok", false) && engine.empty()) {
-      engine = detect_engine(samples_of(j.value("series", json())));
+    const json j = json::parse(line, nullptr, false);
+    if (!j.is_object()) continue;
+    RecordedScrape scrape;
+    scrape.phase = text_of(j, "phase");
+    scrape.ok = j.value("ok", false);
+    scrape.duration_ms = j.value("duration_ms", 0.0);
+    if (scrape.ok) {
+      scrape.samples = samples_of(j.value("series", json()));
+      scrape.t_ns = json_integer<int64_t>(j.value("t_ns", json())).value_or(0);
+    } else {
+      scrape.error = text_of(j, "error");
     }
+    scrapes.push_back(std::move(scrape));
   }
-  ScrapeTally tally(interval_s);
-  bool before_ok = false, after_ok = false;
-  for (const json& j : lines) {
-    const double ms = j.value("duration_ms", 0.0);
-    if (!j.value("ok", false)) {
-      tally.add(ms, std::nullopt, text_of(j, "error"));
-      continue;
-    }
-    std::vector<MetricSample> samples = samples_of(j.value("series", json()));
-    const int64_t t_ns = json_integer<int64_t>(j.value("t_ns", json())).value_or(0);
-    tally.add(ms, reduce_scrape(engine, samples, t_ns), "");
-    const std::string phase = text_of(j, "phase");
-    if (phase == "before") {
-      before = std::move(samples);
-      before_ok = true;
-    } else if (phase == "after") {
-      after = std::move(samples);
-      after_ok = true;
-    }
-  }
-  ServerSummary rebuilt = tally.summarize(engine, before, after, client);
-  rebuilt.url = summary.url;
-  rebuilt.profiled = summary.profiled;
-  rebuilt.profile_note = summary.profile_note;
-  if (!before_ok) {
-    rebuilt.unavailable_reason = "the scrape before the run failed";
-  } else if (!after_ok) {
-    rebuilt.unavailable_reason = "the scrape after the run failed";
-  }
-  if (rebuilt.failed_scrapes > 0) {
-    rebuilt.warnings.push_back(
-        fmt::format("{} of {} scrapes failed", rebuilt.failed_scrapes, rebuilt.scrapes));
-  }
-  return rebuilt;
+  return scrapes;
+}
+
+void restore_server_context(ServerSummary& summary, const json& old_server, bool scraped) {
+  if (!old_server.is_object()) return;
+  summary.profiled = old_server.value("profiled", false);
+  summary.profile_note = text_of(old_server, "profile_note");
+  const json old_metrics = old_server.value("metrics", json());
+  if (!old_metrics.is_object()) return;
+  summary.url = text_of(old_metrics, "url");
+  // Not scraped: keep the reason the run gave.
+  if (!scraped) summary.unavailable_reason = text_of(old_metrics, "unavailable_reason");
 }
 
 }  // namespace llmperf::report_detail

@@ -70,9 +70,12 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
   // The old "server" block as this always read it (keys sorted: identity details come back so).
   const nlohmann::json old_server(saved.server);
   out.row.info.server = report_detail::identity_from_json(old_server);
-  out.row.summary.server =
-      report_detail::server_summary_from_files((dir / "server_metrics.jsonl").string(), old_server,
-                                               client_totals, report.metrics_interval_s);
+  const std::optional<std::vector<RecordedScrape>> scrapes =
+      report_detail::read_recorded_scrapes((dir / "server_metrics.jsonl").string());
+  ServerSummary& server = out.row.summary.server;
+  server = scrapes ? summarize_recorded_scrapes(*scrapes, client_totals, report.metrics_interval_s)
+                   : ServerSummary{};
+  report_detail::restore_server_context(server, old_server, scrapes.has_value());
   write_run_outputs(report, out.row.info, out.row.summary, trace, vllm);
   evalscope.commit();
   out.text = render_text_summary(report, out.row.info, out.row.summary) +
