@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "app/baseline_db.h"
 #include "core/clock.h"
 #include "core/files.h"
 #include "core/text.h"
@@ -37,7 +38,7 @@
 #include "server/side_channel.h"
 #include "verdict/baseline.h"
 #include "verdict/history_baseline.h"
-#include "report/history/baseline_db.h"
+#include "report/history/history_baseline_text.h"
 #include "verdict/early_stop.h"
 #include "verdict/repeats.h"
 #include "verdict/search.h"
@@ -143,7 +144,7 @@ class Benchmark {
     if (!config.baseline_path.empty()) {
       const BaselineSource baseline = parse_baseline_source(config.baseline_path);
       if (baseline.history) {
-        history_db_ = baseline.path;  // read after each run (report/history/baseline_db.h)
+        history_db_ = baseline.path;  // read after each run (app/baseline_db.h)
       } else {
         baseline_ = load_baseline(baseline.path);
       }

@@ -100,9 +100,6 @@ void write_vllm_result(const ReportOptions& options, const RunInfo& info, const 
 SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
                          const RunSummary& summary);
 RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir);
-// A run directory's summary.json; throws std::runtime_error naming the file when it cannot be
-// read or is not an llmperf summary.
-SummaryFile read_summary_file(const std::string& path);
 // Open loop: "the in-flight cap of 64 was reached for 93.0% of sends (279 of 300): the server
 // did not keep up with 20 req/s; ..." for the text, summary.json and report.html; "" when no send
 // waited for a free slot.

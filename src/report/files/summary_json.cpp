@@ -417,4 +417,11 @@ RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir) {
 }
 
 }  // namespace report_detail
+
+SummaryFile written_summary_file(const ReportOptions& options, const RunInfo& info,
+                                 const RunSummary& summary) {
+  return parse_summary_file(report_detail::redact(
+      summary_file_text(report_detail::summary_file(options, info, summary)), options.secrets));
+}
+
 }  // namespace llmperf

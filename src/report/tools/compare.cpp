@@ -74,7 +74,7 @@ Source load_source(const std::string& dir_text) {
   source.dir = dir_text;
   bool first = true;
   auto add_summary = [&](const fs::path& file) {
-    const SummaryFile summary = report_detail::read_summary_file(file.string());
+    const SummaryFile summary = read_summary_file(file.string());
     source.deployment.points.push_back(report_detail::point_from_summary_file(summary));
     if (!first) return;
     first = false;

@@ -30,7 +30,7 @@ struct RebuiltRun {
 };
 
 RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
-  SummaryFile saved = report_detail::read_summary_file((dir / "summary.json").string());
+  SummaryFile saved = read_summary_file((dir / "summary.json").string());
   // --percentiles: the config block records the percentiles the summaries now give.
   if (!options.percentiles.empty() && saved.config.is_object()) {
     saved.config["percentiles"] = options.percentiles;
