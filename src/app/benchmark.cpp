@@ -36,6 +36,7 @@
 #include "report/run_control.h"
 #include "server/server_identity.h"
 #include "server/side_channel.h"
+#include "store/evalscope_db.h"
 #include "verdict/baseline.h"
 #include "verdict/history_baseline.h"
 #include "report/history/history_baseline_text.h"
@@ -281,6 +282,9 @@ class Benchmark {
     SummaryBuilder summary_builder(metrics_options_);
     const ReportOptions& report = report_;
     RecordsFile records_file(report, info);
+    // benchmark_data.db, EvalScope's per-request database, fed beside requests.jsonl.
+    EvalScopeDb evalscope(info.output_dir.empty() ? "." : info.output_dir, report.secrets);
+    const int64_t unix_offset_ns = info.anchor_unix_ns - info.anchor_steady_ns;
     ClientTotals client_totals;  // warm-up included: the server counts it too
     client_totals.shard_of_benchmark = config_.shards > 1;
     RunResult run_result;
@@ -293,6 +297,7 @@ class Benchmark {
       if (pusher) pusher->add(records);
       for (RequestRecord& record : records) {
         records_file.append(record);
+        evalscope.add(record, unix_offset_ns);
         summary_builder.add(record);
         client_totals.add(record);
         if (monitor.active()) monitor.add(record);
@@ -320,6 +325,7 @@ class Benchmark {
     if (pusher) info.push_gateway = pusher->finish();
     ServerSummary server_summary = server_.end_run(client_totals);
     records_file.commit();
+    evalscope.commit();
     info.duration_s = static_cast<double>(load.end_ns - load.start_ns) / 1e9;
     info.stopped_early = monitor.decision();
     // An early stop ends the run through the interrupt's path; only a signal makes it interrupted.

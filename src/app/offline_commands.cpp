@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "app/history_run.h"
+#include "app/offline/merge.h"
+#include "app/offline/rebuild.h"
 #include "core/exit_codes.h"
 
 namespace llmperf {

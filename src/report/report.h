@@ -62,7 +62,6 @@ struct ReportOptions {
 };
 
 struct SummaryFile;  // report/summary_file.h
-class EvalScopeDb;   // report/formats/evalscope_db.h
 
 // The report options of a run of `config`, with what its benchmark resolved before the first run
 // (plan/run_plan.h's plan_benchmark: the model, a trace's -n and rate); the one-argument form
@@ -185,8 +184,8 @@ class VllmArrays {
 // Writes summary.json, benchmark_summary.json, benchmark_percentile.json, report.html (charts
 // from `trace`) and vllm_result.json (its per-request arrays from `requests`) into
 // info.output_dir (created if needed), each atomically (temporary file + rename). requests.jsonl
-// and benchmark_data.db are RecordsFile's. Throws std::runtime_error naming the path when a file
-// cannot be written.
+// is RecordsFile's, benchmark_data.db the store stage's (store/evalscope_db.h). Throws
+// std::runtime_error naming the path when a file cannot be written.
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const RunTrace& trace, const VllmArrays& requests);
 // The same without records: vllm_result.json's per-request arrays are empty.
@@ -199,8 +198,8 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
 // pending), so that a run killed outright still leaves what it gathered. commit() makes it
 // requests.jsonl (fsync, then rename), so that name only ever holds a complete file. Destroyed
 // without commit() (an error elsewhere), the .partial file keeps every line gathered so far.
-// Each record also goes to vllm_arrays(), from which write_run_outputs writes vllm_result.json,
-// and to benchmark_data.db (formats/evalscope_db.h), which commit() puts in place.
+// Each record also goes to vllm_arrays(), from which write_run_outputs writes vllm_result.json.
+// (benchmark_data.db is the store stage's: store/evalscope_db.h, fed by the caller.)
 class RecordsFile {
  public:
   // Creates info.output_dir if needed. Throws std::runtime_error naming the path on failure, as
@@ -225,7 +224,6 @@ class RecordsFile {
   int fd_ = -1;
   std::string buffer_;  // lines not yet written
   VllmArrays vllm_;
-  std::unique_ptr<EvalScopeDb> evalscope_;
 };
 
 // One record of a requests.jsonl being read (read_records_file).

@@ -142,6 +142,10 @@ SummaryFile parse_summary_file(std::string_view text);
 // read or is not an llmperf summary.
 SummaryFile read_summary_file(const std::string& path);
 
+// The run's identity read back from its summary.json (for `llmperf report`: what requests.jsonl
+// does not hold); `dir` is where the run's directory is now.
+RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir);
+
 // The summary.json that write_run_outputs writes for a run, as data (credentials scrubbed as in
 // the file): what a run just measured stores in the history (app/results_db.h).
 SummaryFile written_summary_file(const ReportOptions& options, const RunInfo& info,

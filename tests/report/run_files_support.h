@@ -1,6 +1,7 @@
 // For the report tests that hold a run's records: every file of the run written as a run writes
-// them, requests.jsonl (RecordsFile) first, then write_run_outputs with the charts' trace of the
-// records, which the test summarises here (the report stage summarises nothing).
+// them, requests.jsonl (RecordsFile) and benchmark_data.db (the store stage's EvalScopeDb) first,
+// then write_run_outputs with the charts' trace of the records, which the test summarises here
+// (the report stage summarises nothing).
 #pragma once
 
 #include <vector>
@@ -8,6 +9,7 @@
 #include "core/record.h"
 #include "metrics/metrics.h"
 #include "report/report.h"
+#include "store/evalscope_db.h"
 
 namespace llmperf {
 
@@ -15,8 +17,13 @@ inline void write_run_with_records(const ReportOptions& options, const RunInfo& 
                                    const RunSummary& summary,
                                    const std::vector<RequestRecord>& records) {
   RecordsFile file(options, info);
-  for (const RequestRecord& record : records) file.append(record);
+  EvalScopeDb evalscope(info.output_dir.empty() ? "." : info.output_dir, options.secrets);
+  for (const RequestRecord& record : records) {
+    file.append(record);
+    evalscope.add(record, info.anchor_unix_ns - info.anchor_steady_ns);
+  }
   file.commit();
+  evalscope.commit();
   MetricsOptions metrics;
   metrics.percentiles = summary.percentiles;
   metrics.origin_ns = info.anchor_steady_ns;

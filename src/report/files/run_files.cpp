@@ -18,7 +18,6 @@
 
 #include "core/files.h"
 #include "core/text.h"
-#include "report/formats/evalscope_db.h"
 #include "report/internal.h"
 #include "report/views.h"
 
@@ -26,13 +25,6 @@ namespace llmperf {
 namespace {
 
 constexpr size_t kMinSecretLength = 6;  // shorter values would scrub innocent text
-
-void replace_all(std::string& text, const std::string& from, const std::string& to) {
-  for (size_t pos = text.find(from); pos != std::string::npos;
-       pos = text.find(from, pos + to.size())) {
-    text.replace(pos, from.size(), to);
-  }
-}
 
 }  // namespace
 
@@ -64,11 +56,6 @@ std::vector<std::string> report_detail::secrets_of(const Config& config) {
     if (escaped != secret) secrets.push_back(escaped);
   }
   return secrets;
-}
-
-std::string report_detail::redact(std::string text, const std::vector<std::string>& secrets) {
-  for (const auto& secret : secrets) replace_all(text, secret, "***");
-  return text;
 }
 
 namespace {
@@ -126,7 +113,6 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
 RecordsFile::RecordsFile(const ReportOptions& options, const RunInfo& info)
     : info_(info), secrets_(options.secrets), vllm_(info.anchor_steady_ns, options.secrets) {
   const std::filesystem::path dir = create_run_dir(info);
-  evalscope_ = std::make_unique<EvalScopeDb>(dir.string(), options.secrets);
   path_ = (dir / "requests.jsonl").string();
   partial_path_ = path_ + ".partial";
   fd_ = ::open(partial_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -144,7 +130,6 @@ void RecordsFile::append(const RequestRecord& record) {
   buffer_ += report_detail::redact(record_to_json(record, info_), secrets_);
   buffer_ += '\n';
   vllm_.add(record);
-  evalscope_->add(record, info_.anchor_unix_ns - info_.anchor_steady_ns);
   if (buffer_.size() >= kFlushBytes) flush();
 }
 
@@ -162,7 +147,6 @@ void RecordsFile::commit() {
     throw file_write_error(partial_path_, error);
   }
   if (::rename(partial_path_.c_str(), path_.c_str()) != 0) throw file_write_error(path_, errno);
-  evalscope_->commit();
 }
 
 }  // namespace llmperf

@@ -15,6 +15,7 @@
 
 #include "core/files.h"
 #include "report/internal.h"
+#include "report/server/server_readback.h"
 #include "report/tools.h"
 #include "report/views.h"
 
@@ -83,7 +84,7 @@ Source load_source(const std::string& dir_text) {
     source.model = options.model;
     source.facts.name = options.name;
     source.facts.config = nlohmann::json(summary.config);  // keys sorted, as the labels read them
-    const ServerIdentity id = report_detail::identity_from_json(nlohmann::json(summary.server));
+    const ServerIdentity id = identity_from_json(nlohmann::json(summary.server));
     source.facts.server = id.name().empty() ? id.server_header : id.name();
   };
   if (fs::exists(dir / "summary.json")) {

@@ -1,8 +1,9 @@
 // benchmark_data.db: EvalScope's per-request SQLite database (its `result` table, as
 // evalscope/perf/utils/db_util.py creates it), so that scripts written against EvalScope's
 // database read llmperf's runs. A run adds each record as it writes its requests.jsonl line
-// (RecordsFile), `llmperf report` and `llmperf merge` as they read the lines back: the file is
-// never read back just to make the database.
+// (app/benchmark.cpp, beside report's RecordsFile), `llmperf report` and `llmperf merge` as they
+// read the lines back: the file is never read back just to make the database. EvalScope's columns
+// are in seconds, so this writer converts its times itself.
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,8 @@
 // series written back as Prometheus text and parsed again) for metrics/recorded_scrapes.h to
 // summarise, and what only the old summary.json knows (identity, URL, profiling) read from it, so
 // that a rebuild loses nothing the run saw.
+#include "report/server/server_readback.h"
+
 #include <fstream>
 #include <optional>
 #include <string>
@@ -13,7 +15,7 @@
 #include "protocol/server_identity_api.h"
 #include "report/internal.h"
 
-namespace llmperf::report_detail {
+namespace llmperf {
 namespace {
 
 using identity_api::text_of;
@@ -94,4 +96,4 @@ void restore_server_context(ServerSummary& summary, const json& old_server, bool
   if (!scraped) summary.unavailable_reason = text_of(old_metrics, "unavailable_reason");
 }
 
-}  // namespace llmperf::report_detail
+}  // namespace llmperf

@@ -1,6 +1,6 @@
 // benchmark_data.db: hand-made records mapped to rows of EvalScope's `result` table (units in
-// seconds, Unix times, what successes and failures fill), and the file a run's RecordsFile
-// writes beside requests.jsonl, read back through the store stage: EvalScope's columns and types
+// seconds, Unix times, what successes and failures fill), and the file a run writes beside
+// requests.jsonl, read back through the store stage: EvalScope's columns and types
 // in order, one row per measured request (warm-up left out), NULLs where EvalScope leaves them.
 #include <unistd.h>
 
@@ -11,8 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "report/formats/evalscope_db.h"
-#include "report/report.h"
+#include "store/evalscope_db.h"
 #include "store/sqlite_db.h"
 #include "test_units.h"
 
@@ -121,14 +120,12 @@ class EvalScopeDbFileTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // requests.jsonl of `records`, as a run writes it, anchored at steady 0 = kEvalScopeDbUnix.
+  // benchmark_data.db of `records`, as a run feeds it, anchored at steady 0 = kEvalScopeDbUnix.
   void write_records(const std::vector<RequestRecord>& records) {
-    RunInfo info;
-    info.output_dir = dir_.string();
-    info.anchor_unix_ns = kEvalScopeDbUnix;
-    RecordsFile file(ReportOptions{}, info);
-    for (const RequestRecord& r : records) file.append(r);
-    file.commit();
+    fs::create_directories(dir_);
+    EvalScopeDb db(dir_.string(), {});
+    for (const RequestRecord& r : records) db.add(r, kEvalScopeDbUnix);
+    db.commit();
   }
 
   fs::path dir_;
@@ -142,7 +139,7 @@ TEST_F(EvalScopeDbFileTest, EvalScopeSchemaOneRowPerMeasuredRequest) {
   failed.id = 8;
   failed.error = ErrorKind::kHttp;
   failed.http_status = 503;
-  write_records({warmup, evalscope_db_stream_record(), failed});  // the run's RecordsFile
+  write_records({warmup, evalscope_db_stream_record(), failed});  // as a run feeds it
 
   const fs::path path = dir_ / "benchmark_data.db";
   ASSERT_TRUE(fs::exists(path));

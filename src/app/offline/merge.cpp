@@ -3,6 +3,8 @@
 // shifted by the difference of its wall-clock anchor from the earliest), written as one
 // requests.jsonl, and every other file is rebuilt from it, as `llmperf report` does: the merged
 // percentiles are computed from the union of the records, never averaged.
+#include "app/offline/merge.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -12,10 +14,11 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "app/offline/rebuild.h"
 #include "core/files.h"
-#include "report/internal.h"
 #include "report/report.h"
-#include "report/tools.h"
+#include "report/summary_file.h"
 
 namespace llmperf {
 namespace {
