@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/exit_codes.h"
+#include "core/files.h"
 #include "report/report.h"
 #include "store/history_reader.h"
 

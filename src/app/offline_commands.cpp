@@ -8,6 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "app/history_run.h"
+#include "app/offline/merge.h"
+#include "app/offline/rebuild.h"
 #include "core/exit_codes.h"
 
 namespace llmperf {
@@ -24,7 +27,7 @@ bool store_in_results_db(const ResultsDbTarget& target, const std::string& dir,
   options.source = source;
   options.requests = target.requests;
   options.existing = ExistingRun::kReplace;
-  const HistoryStoreOutcome outcome = store_run_dirs(options);
+  const HistoryStoreOutcome outcome = store_run_dirs(options, read_history_run_dir);
   for (const std::string& line : outcome.lines)
     err += fmt::format("llmperf {}: {}\n", source, line);
   for (const std::string& error : outcome.errors) {
@@ -81,7 +84,7 @@ CommandOutcome merge_command(const MergeOptions& options, const ResultsDbTarget&
 }
 
 CommandOutcome history_import_command(const HistoryStoreOptions& options) {
-  const HistoryStoreOutcome outcome = store_run_dirs(options);
+  const HistoryStoreOutcome outcome = store_run_dirs(options, read_history_run_dir);
   CommandOutcome result;
   for (const std::string& line : outcome.lines) result.out += line + "\n";
   for (const std::string& error : outcome.errors) {

@@ -1,13 +1,14 @@
 // The commands over existing output directories, which send no request: `llmperf compare`
 // (report/tools.h's compare_outputs), `llmperf report` (rebuild_reports), `llmperf merge`
 // (merge_shards), each storing what it wrote in --results-db when asked, and `llmperf history
-// import` (report/tools/history_store.h). Their flags are parsed in cli/subcommands.h and
-// cli/history_import.h; each returns its exit code and its whole output for main to print.
+// import` (store/history_import.h, each run read by app/history_run.h). Their flags are parsed in
+// cli/subcommands.h and cli/history_import.h; each returns its exit code and its whole output for
+// main to print.
 #pragma once
 
 #include "core/command_outcome.h"
 #include "report/tools.h"
-#include "report/tools/history_store.h"
+#include "store/history_import.h"
 
 namespace llmperf {
 

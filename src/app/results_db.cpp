@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "app/history_run.h"
 #include "core/clock.h"
-#include "report/files/history_run.h"
 #include "store/history_schema.h"
 #include "store/history_writer.h"
 
@@ -34,8 +34,7 @@ bool ResultsDb::append(const ReportOptions& options, const RunResult& run) const
       origin.requests_jsonl =
           (std::filesystem::path(run.info.output_dir) / "requests.jsonl").string();
     }
-    origin.baseline = run.baseline ? &*run.baseline : nullptr;
-    const HistoryRun history = history_run(file, origin);
+    const HistoryRun history = history_run(file, origin, run.baseline ? &*run.baseline : nullptr);
     SqliteDb db(path_);
     migrate_history_db(db);
     append_history_run(db, history, ExistingRun::kReplace);

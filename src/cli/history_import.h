@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/command_outcome.h"
-#include "report/tools/history_store.h"
+#include "store/history_import.h"
 
 namespace llmperf {
 

@@ -10,6 +10,7 @@
 
 #include "cli/shared_flags.h"
 #include "cli/subcommand_parse.h"
+#include "core/clock.h"
 #include "report/report.h"
 
 namespace llmperf {

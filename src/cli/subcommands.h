@@ -6,7 +6,7 @@
 
 #include "core/command_outcome.h"
 #include "report/tools.h"
-#include "report/tools/history_store.h"
+#include "store/history_import.h"
 
 namespace llmperf {
 

@@ -37,6 +37,9 @@ inline std::string wall_clock_text(const char* format, TimeZone zone) {
   return std::string(buffer, length);
 }
 
+// The local time as YYYYmmdd_HHMMSS, the timestamp level of output directories (EvalScope's).
+inline std::string output_timestamp() { return wall_clock_text("%Y%m%d_%H%M%S", TimeZone::kLocal); }
+
 // Seconds (a flag's value) as whole milliseconds, rounded.
 inline int64_t seconds_to_ms(double seconds) {
   return static_cast<int64_t>(seconds * 1000.0 + 0.5);

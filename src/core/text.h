@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace llmperf {
 
@@ -40,6 +41,19 @@ inline std::string url_without_userinfo(std::string_view url) {
   if (userinfo.empty()) return std::string(url);
   const size_t at = url.find(userinfo);
   return std::string(url.substr(0, at)) + std::string(url.substr(at + userinfo.size() + 1));
+}
+
+// `text` with each of `secrets` (credential values: ReportOptions::secrets) replaced by "***":
+// the last scrub of everything llmperf writes.
+inline std::string redact(std::string text, const std::vector<std::string>& secrets) {
+  constexpr std::string_view kMask = "***";
+  for (const std::string& secret : secrets) {
+    for (size_t pos = text.find(secret); pos != std::string::npos;
+         pos = text.find(secret, pos + kMask.size())) {
+      text.replace(pos, secret.size(), kMask);
+    }
+  }
+  return text;
 }
 
 }  // namespace llmperf

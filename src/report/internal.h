@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "report/report.h"
 #include "report/summary_file.h"
 #include "verdict/metric_verdict.h"
@@ -94,14 +95,10 @@ std::string render_vllm_block(const ReportOptions& options, const RunInfo& info,
                               const RunSummary& summary);
 void write_vllm_result(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const VllmArrays& requests);
-// summary.json of a run (summary_file_text() writes it), and the run's identity read back from one
-// (for `llmperf report`: what requests.jsonl does not hold); `dir` is where it is now.
+// summary.json of a run (summary_file_text() writes it); summary_file.h's run_info_from_summary
+// reads the run's identity back.
 SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
                          const RunSummary& summary);
-RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir);
-// A run directory's summary.json; throws std::runtime_error naming the file when it cannot be
-// read or is not an llmperf summary.
-SummaryFile read_summary_file(const std::string& path);
 // Open loop: "the in-flight cap of 64 was reached for 93.0% of sends (279 of 300): the server
 // did not keep up with 20 req/s; ..." for the text, summary.json and report.html; "" when no send
 // waited for a free slot.
@@ -127,13 +124,6 @@ std::string server_gauge_gap(const GaugeStats& g);
 // The first such reason among the run's gauges (running, waiting, KV-cache usage); "" when all
 // the gauges the server has are complete.
 std::string server_gauges_gap(const ServerSummary& s);
-// For `llmperf report`: the identity from an old summary.json's "server", and the server's
-// summary rebuilt from a run's server_metrics.jsonl (what the old "server" says where the file is
-// absent: why it was not read, whether the run was profiled).
-ServerIdentity identity_from_json(const nlohmann::json& server);
-ServerSummary server_summary_from_files(const std::string& jsonl_path,
-                                        const nlohmann::json& old_server,
-                                        const ClientTotals& client, double interval_s);
 Json benchmark_summary_json(const RunInfo& info, const RunSummary& summary);
 Json benchmark_percentile_json(const RunSummary& summary);
 
@@ -150,8 +140,7 @@ bool is_secret_header(const std::string& name);
 // as they would appear in plain text and inside JSON strings; values too short to scrub safely
 // are left out.
 std::vector<std::string> secrets_of(const Config& config);
-// `text` with each of `secrets` (ReportOptions::secrets) replaced by "***".
-std::string redact(std::string text, const std::vector<std::string>& secrets);
+using llmperf::redact;  // core/text.h: each of `secrets` (ReportOptions::secrets) by "***"
 // JSON number text of seconds from nanoseconds, as nlohmann::json::dump() writes a double.
 std::string seconds_text(int64_t ns);
 

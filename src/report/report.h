@@ -187,18 +187,13 @@ class VllmArrays : public RecordConsumer {
 // Writes summary.json, benchmark_summary.json, benchmark_percentile.json, report.html (charts
 // from `trace`) and vllm_result.json (its per-request arrays from `requests`) into
 // info.output_dir (created if needed), each atomically (temporary file + rename). requests.jsonl
-// is RecordsFile's, benchmark_data.db EvalScopeDb's. Throws std::runtime_error naming the path when a file
-// cannot be written.
+// is RecordsFile's, benchmark_data.db the store stage's (store/evalscope_db.h). Throws
+// std::runtime_error naming the path when a file cannot be written.
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const RunTrace& trace, const VllmArrays& requests);
 // The same without records: vllm_result.json's per-request arrays are empty.
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const RunTrace& trace);
-
-// The same for a caller that holds every record: requests.jsonl (through RecordsFile) and
-// benchmark_data.db, then the files above with the trace of `records`.
-void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
-                       const std::vector<RequestRecord>& records);
 
 // A run's requests.jsonl, written while the run goes on so that finished records need not be kept:
 // each appended record becomes one line (record_to_json, credentials scrubbed) of
@@ -207,7 +202,7 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
 // requests.jsonl (fsync, then rename), so that name only ever holds a complete file. Destroyed
 // without commit() (an error elsewhere), the .partial file keeps every line gathered so far.
 // As one of a run's RecordConsumers, each batch is appended and flushed, and end_run() commits.
-// vllm_result.json's arrays (VllmArrays) and benchmark_data.db (formats/evalscope_db.h) are
+// vllm_result.json's arrays (VllmArrays) and benchmark_data.db (store/evalscope_db.h) are
 // consumers of their own.
 class RecordsFile : public RecordConsumer {
  public:
@@ -300,11 +295,5 @@ BaselineSummary load_baseline(const std::string& path);
 // The side-by-side table for stdout (Metric, Baseline, Current, Change, Verdict) with a title
 // naming the baseline and tolerance and a closing PASS/FAIL line listing the regressions.
 std::string render_baseline_table(const BaselineComparison& comparison);
-
-// The local time as YYYYmmdd_HHMMSS, the timestamp level of output directories (EvalScope's).
-std::string output_timestamp();
-
-// Writes `content` to `path` atomically: a temporary file in the same directory, then rename.
-void write_file_atomic(const std::string& path, const std::string& content);
 
 }  // namespace llmperf

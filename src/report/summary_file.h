@@ -138,6 +138,19 @@ struct SummaryFile {
 // an unexpected type reads as absent (its default); keys it does not know are dropped.
 SummaryFile parse_summary_file(std::string_view text);
 
+// A run directory's summary.json; throws std::runtime_error naming the file when it cannot be
+// read or is not an llmperf summary.
+SummaryFile read_summary_file(const std::string& path);
+
+// The run's identity read back from its summary.json (for `llmperf report`: what requests.jsonl
+// does not hold); `dir` is where the run's directory is now.
+RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir);
+
+// The summary.json that write_run_outputs writes for a run, as data (credentials scrubbed as in
+// the file): what a run just measured stores in the history (app/results_db.h).
+SummaryFile written_summary_file(const ReportOptions& options, const RunInfo& info,
+                                 const RunSummary& summary);
+
 // The file's text: two-space indented JSON, invalid UTF-8 replaced by U+FFFD, and a newline.
 std::string summary_file_text(const SummaryFile& file);
 

@@ -1,6 +1,6 @@
 // Reports from existing output directories, without running anything: `llmperf compare` (side by
-// side tables and overlaid charts of several deployments) and `llmperf report` (rebuild every
-// summary and chart of a run or sweep directory from its requests.jsonl).
+// side tables and overlaid charts of several deployments), and what `llmperf report` and `llmperf
+// merge` are asked (cli parses them; their pipelines are app/offline/rebuild.h and merge.h).
 #pragma once
 
 #include <string>
@@ -26,6 +26,7 @@ struct CompareOutcome {
 // or the label count that does not match.
 CompareOutcome compare_outputs(const CompareOptions& options);
 
+// What `llmperf report DIR` is asked (app/offline/rebuild.h runs it).
 struct RebuildOptions {
   std::string dir;                  // a run directory (requests.jsonl), a sweep directory or a
                                     // study directory (study.json and study.jsonl)
@@ -33,25 +34,11 @@ struct RebuildOptions {
   std::string summary_format;       // empty: "default"; or "evalscope-legacy"
 };
 
-// Re-reads each run's summary.json ("run" and "config") and requests.jsonl, recomputes the
-// summary and rewrites every run file (and the sweep files for a sweep directory). Returns the
-// text summaries that a run would have printed. A study's directory (study.json and study.jsonl)
-// gets its study files (study_summary.json, .csv, .md, study.html) rewritten from those two
-// instead, and the study's closing text back, after a warning per bad ledger line. Throws
-// std::runtime_error on unreadable input.
-std::string rebuild_reports(const RebuildOptions& options);
-
+// What `llmperf merge DIR...` is asked (app/offline/merge.h runs it).
 struct MergeOptions {
   std::vector<std::string> dirs;  // the shards' directories (sweep or run directories)
   std::string outputs_dir = "outputs";
   bool force = false;  // merge shards of different benchmarks, or not all of them
 };
-
-// `llmperf merge`: writes one run (or sweep) directory under options.outputs_dir, named as the
-// shards' without their _shard_I_of_N suffix, from the union of the shards' records (times
-// aligned on their wall-clock anchors), with every file a run has, and returns the text summaries.
-// Throws std::runtime_error when the directories are not every shard of one benchmark once
-// (unless force), or cannot be read. `merged_dir` (when given) receives the directory written.
-std::string merge_shards(const MergeOptions& options, std::string* merged_dir = nullptr);
 
 }  // namespace llmperf

@@ -2,6 +2,7 @@
 #include "store/history_reader.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -88,6 +89,15 @@ std::vector<HistoryEntry> read_history(SqliteDb& db, const HistoryFilter& filter
     }
   }
   return runs;
+}
+
+std::optional<std::vector<HistoryEntry>> read_history_file(
+    const std::string& path, const HistoryFilter& filter, const std::vector<std::string>& metrics) {
+  std::error_code missing;
+  if (!std::filesystem::exists(path, missing)) return std::nullopt;
+  SqliteDb db(path, SqliteDb::Mode::kReadOnly);
+  check_history_db(db);
+  return read_history(db, filter, metrics);
 }
 
 }  // namespace llmperf

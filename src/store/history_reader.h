@@ -5,13 +5,12 @@
 // run writing to it.
 #pragma once
 
-#include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/history_entry.h"
 #include "store/sqlite_db.h"
 
 namespace llmperf {
@@ -26,27 +25,6 @@ struct HistoryFilter {
   int last = 0;  // the N most recently started (by started_unix); 0: all
 };
 
-// One stored figure.
-struct HistoryEntryFigure {
-  std::optional<double> value;  // null: the run had the metric without a value
-  std::string unit;             // "ms", "tok/s", "" ...
-};
-
-// One run of the history, with the figures asked for.
-struct HistoryEntry {
-  int64_t id = 0;             // the row's id (runs.id)
-  std::string run_id;         // runs.run_id
-  std::string started_at;     // ISO-8601 UTC
-  double started_unix = 0;    // seconds
-  std::string name;           // --name
-  std::string run_label;      // the run within its benchmark
-  std::string model;          // the model asked for
-  std::string directory;      // the run's output directory, as written
-  std::string config;         // the config JSON (secrets masked)
-  std::vector<std::pair<std::string, std::string>> tags;  // in the order they were stored
-  std::map<std::string, HistoryEntryFigure> figures;  // "ttft.p99" / "output_throughput" -> figure
-};
-
 // Opens `path` read-only and checks that it is a history database this llmperf can read. Throws
 // SqliteError naming the file: missing, not SQLite, no history schema, or a newer schema.
 void check_history_db(SqliteDb& db);
@@ -56,5 +34,11 @@ void check_history_db(SqliteDb& db);
 // empty `metrics`: every figure of the run.
 std::vector<HistoryEntry> read_history(SqliteDb& db, const HistoryFilter& filter,
                                      const std::vector<std::string>& metrics);
+
+// read_history over the database at `path`, opened read-only and checked (check_history_db);
+// nullopt when the file does not exist yet (the first run of a history that --results-db starts).
+std::optional<std::vector<HistoryEntry>> read_history_file(const std::string& path,
+                                                           const HistoryFilter& filter,
+                                                           const std::vector<std::string>& metrics);
 
 }  // namespace llmperf

@@ -1,7 +1,7 @@
 // The history database's writer: one run (HistoryRun, a plain description that knows nothing of
 // summary.json) appended to the tables of store/history_schema.h in ONE transaction, so that a
-// crash, a kill -9 or a full disk leaves either the whole run or none of it. The report stage
-// fills a HistoryRun from a summary.json (report/files/history_run.h); `--results-db`, `llmperf
+// crash, a kill -9 or a full disk leaves either the whole run or none of it. The app stage
+// fills a HistoryRun from a summary.json (app/history_run.h); `--results-db`, `llmperf
 // merge`, `llmperf report` and `llmperf history import` all write through append_history_run.
 #pragma once
 

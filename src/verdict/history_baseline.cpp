@@ -144,4 +144,27 @@ const std::vector<std::string>& history_baseline_metrics() {
   return metrics;
 }
 
+std::vector<HistoryJudgement> judge_run_against_history(
+    const std::vector<HistoryEntry>& runs, const std::map<std::string, HistoryEntryFigure>& current,
+    const HistoryBaselineOptions& options) {
+  std::vector<HistoryJudgement> rows;
+  for (const std::string& metric : history_baseline_metrics()) {
+    std::vector<HistoryValue> values;
+    std::string unit;
+    for (const HistoryEntry& run : runs) {
+      const auto it = run.figures.find(metric);
+      if (it == run.figures.end() || !it->second.value) continue;
+      values.push_back({run.run_id, run.started_at, *it->second.value});
+      unit = it->second.unit;
+    }
+    const auto figure = current.find(metric);
+    if (figure != current.end()) unit = figure->second.unit;
+    const bool fraction = metric == "error_rate" || metric == "success_rate";
+    rows.push_back(judge_against_history(
+        metric, unit, values, figure != current.end() ? figure->second.value : std::nullopt,
+        options, fraction ? 0.01 : 0));
+  }
+  return rows;
+}
+
 }  // namespace llmperf

@@ -21,11 +21,13 @@
 // the same as in the statistics literature and ordinary noise rarely fails a build.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/history_entry.h"
 #include "verdict/metric_verdict.h"
 
 namespace llmperf {
@@ -110,5 +112,13 @@ struct HistoryComparison {
 // The metrics --baseline db: judges, as --slo names them: those the summary.json baseline
 // compares (qps, output_throughput, latency/ttft/tpot/itl mean and p99, error_rate).
 const std::vector<std::string>& history_baseline_metrics();
+
+// This run's figures (by name, "ttft.p99" -> value and unit) judged against the history's `runs`
+// (oldest first), one row per metric of history_baseline_metrics(): each metric's stored values
+// and unit, this run's unit where it has the figure; fractions (error_rate, success_rate) with a
+// floor of one point.
+std::vector<HistoryJudgement> judge_run_against_history(
+    const std::vector<HistoryEntry>& runs, const std::map<std::string, HistoryEntryFigure>& current,
+    const HistoryBaselineOptions& options);
 
 }  // namespace llmperf

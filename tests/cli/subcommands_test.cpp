@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "app/offline/rebuild.h"
 #include "cli/subcommands.h"
 #include "report/tools.h"
 

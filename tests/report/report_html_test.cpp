@@ -17,6 +17,7 @@
 
 #include "metrics/metrics.h"
 #include "report/report.h"
+#include "run_files_support.h"
 #include "test_units.h"
 
 namespace llmperf {
@@ -77,7 +78,7 @@ class ReportHtmlTest : public ::testing::Test {
     info.started_at = "2026-11-21T12:48:33Z";
     const auto recs = records();
     SweepRow row{info, summarize(recs, MetricsOptions{})};
-    write_run_outputs(report_options(config_), row.info, row.summary, recs);
+    write_run_with_records(report_options(config_), row.info, row.summary, recs);
     SweepRow second = row;
     second.info.parallel = 8;
     write_sweep_outputs(dir_.string(), {row, second});

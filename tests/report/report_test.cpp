@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/report.h"
+#include "run_files_support.h"
 
 namespace llmperf {
 namespace {
@@ -221,7 +222,8 @@ class ReportTest : public ::testing::Test {
 };
 
 TEST_F(ReportTest, SummaryJsonHasExactSchema) {
-  write_run_outputs(report_options(test_config()), test_info(dir_), stream_summary(), test_records());
+  write_run_with_records(report_options(test_config()), test_info(dir_), stream_summary(),
+                         test_records());
   const ordered_json j = ordered_json::parse(read("summary.json"));
 
   std::vector<std::string> keys;
@@ -368,7 +370,7 @@ TEST_F(ReportTest, OpenLoopRateAndPlannedLatencies) {
   RunSummary s = stream_summary();
   s.latency_from_planned_ns = dist(4, 3e9, 1e9, 2e9, 4e9, {3e9, 3.8e9, 3.98e9});
   s.ttft_from_planned_ns = dist(4, 1250e6, 50e6, 1200e6, 1300e6, {1250e6, 1290e6, 1299e6});
-  write_run_outputs(report_options(test_config()), info, s, std::vector<RequestRecord>{});
+  write_run_with_records(report_options(test_config()), info, s, std::vector<RequestRecord>{});
   const json j = read_json("summary.json");
   EXPECT_EQ(j["run"]["rate"], 2.5);
   EXPECT_EQ(j["metrics"]["latency_from_planned_s"]["percentiles"]["p99"], 3.98);
@@ -383,7 +385,8 @@ TEST_F(ReportTest, OpenLoopRateAndPlannedLatencies) {
 }
 
 TEST_F(ReportTest, BenchmarkSummaryMatchesEvalScopeNames) {
-  write_run_outputs(report_options(test_config()), test_info(dir_), stream_summary(), std::vector<RequestRecord>{});
+  write_run_with_records(report_options(test_config()), test_info(dir_), stream_summary(),
+                         std::vector<RequestRecord>{});
   EXPECT_EQ(read_json("benchmark_summary.json"), (json{{"Test Duration (s)", 8.0},
                                                        {"Concurrency", 2},
                                                        {"Request Rate (req/s)", -1},
@@ -406,7 +409,8 @@ TEST_F(ReportTest, BenchmarkFilesRoundToFourDecimals) {
   s.qps = 1.0 / 3.0;
   s.percentiles = {99.9};
   s.latency_ns = dist(4, 2e9, 5e8, 1e9, 3e9, {1234567891});
-  write_run_outputs(report_options(test_config()), test_info(dir_), s, std::vector<RequestRecord>{});
+  write_run_with_records(report_options(test_config()), test_info(dir_), s,
+                         std::vector<RequestRecord>{});
   EXPECT_EQ(read_json("benchmark_summary.json")["Req Throughput (req/s)"], 0.3333);
   const json rows = read_json("benchmark_percentile.json");
   ASSERT_EQ(rows.size(), 1U);
@@ -415,7 +419,8 @@ TEST_F(ReportTest, BenchmarkFilesRoundToFourDecimals) {
 }
 
 TEST_F(ReportTest, BenchmarkPercentileRows) {
-  write_run_outputs(report_options(test_config()), test_info(dir_), stream_summary(), std::vector<RequestRecord>{});
+  write_run_with_records(report_options(test_config()), test_info(dir_), stream_summary(),
+                         std::vector<RequestRecord>{});
   const json expected = json::array({
       {{"Percentiles", "50%"},
        {"TTFT (ms)", 250.0},
@@ -451,7 +456,8 @@ TEST_F(ReportTest, BenchmarkPercentileRows) {
 TEST_F(ReportTest, NonStreamRunWritesNullsNotLatency) {
   Config config = test_config();
   config.stream = false;
-  write_run_outputs(report_options(config), test_info(dir_), non_stream_summary(), std::vector<RequestRecord>{});
+  write_run_with_records(report_options(config), test_info(dir_), non_stream_summary(),
+                         std::vector<RequestRecord>{});
   const json j = read_json("summary.json");
   for (const char* key : {"ttft_ms", "tpot_ms", "itl_ms", "chunks_per_request"}) {
     EXPECT_TRUE(j["metrics"][key].is_null()) << key;
@@ -548,7 +554,8 @@ TEST_F(ReportTest, ApproximateItlPercentilesAreFlaggedInEveryOutput) {
   RunSummary s = stream_summary();
   s.itl_ns.percentiles_approximate = true;
   s.itl_ns.count = 2'500'000;
-  write_run_outputs(report_options(test_config()), test_info(dir_), s, std::vector<RequestRecord>{});
+  write_run_with_records(report_options(test_config()), test_info(dir_), s,
+                         std::vector<RequestRecord>{});
   const json j = read_json("summary.json");
   EXPECT_EQ(j["metrics"]["itl_ms"]["percentiles_relative_error"], PooledSamples::kRelativeError);
   EXPECT_FALSE(j["metrics"]["ttft_ms"].contains("percentiles_relative_error"));
@@ -581,7 +588,8 @@ TEST_F(ReportTest, ClientLineCountsResentRequests) {
                           "again on a new connection"),
             std::string::npos)
       << measured;
-  write_run_outputs(report_options(test_config()), test_info(dir_), s, std::vector<RequestRecord>{});
+  write_run_with_records(report_options(test_config()), test_info(dir_), s,
+                         std::vector<RequestRecord>{});
   EXPECT_EQ(read_json("summary.json")["requests"]["resent"], 2);
 }
 
@@ -590,7 +598,7 @@ TEST_F(ReportTest, RequestsJsonlRoundTrips) {
   config.api_key.clear();
   config.headers.clear();
   const auto records = test_records();
-  write_run_outputs(report_options(config), test_info(dir_), stream_summary(), records);
+  write_run_with_records(report_options(config), test_info(dir_), stream_summary(), records);
 
   std::istringstream lines(read("requests.jsonl"));
   std::string line;
@@ -730,7 +738,7 @@ TEST_F(ReportTest, SecretsNeverReachAnyFile) {
   records[1].error_message = std::string("server echoed Authorization: Bearer ") + kSecret;
   RunSummary s = stream_summary();
   s.failure_examples["http_503"] = std::string("echo ") + kSecret;
-  write_run_outputs(report_options(config), test_info(dir_), s, records);
+  write_run_with_records(report_options(config), test_info(dir_), s, records);
   write_sweep_outputs(dir_.string(), {SweepRow{test_info(dir_), s}});
 
   int files = 0;
@@ -916,7 +924,7 @@ TEST_F(ReportTest, ABusyMachineIsNotCalledClientBound) {
       << text;
   EXPECT_EQ(text.find("client-bound"), std::string::npos) << text;
 
-  write_run_outputs(report_options(test_config()), info, summary, test_records());
+  write_run_with_records(report_options(test_config()), info, summary, test_records());
   const json j = read_json("summary.json");
   EXPECT_FALSE(j["client_bound"].get<bool>());
   const json& client = j["client"];
@@ -961,7 +969,7 @@ TEST_F(ReportTest, OpenLoopCapReachedIsReportedAsTheServers) {
   EXPECT_NE(text.find("of it waiting for a free slot: "), std::string::npos) << text;
   EXPECT_EQ(text.find("client-bound"), std::string::npos) << text;
 
-  write_run_outputs(report_options(test_config()), info, summary, test_records());
+  write_run_with_records(report_options(test_config()), info, summary, test_records());
   const json j = read_json("summary.json");
   const json& open_loop = j["open_loop"];
   EXPECT_EQ(open_loop["in_flight_cap"], 64);
@@ -1086,7 +1094,7 @@ TEST_F(ReportTest, AllFailedRunWritesOnlyFiniteNumbers) {
   RunSummary s = all_failed_summary();
   Config config = test_config();
   RunInfo info = test_info(dir_);
-  write_run_outputs(report_options(config), info, s, test_records());
+  write_run_with_records(report_options(config), info, s, test_records());
   write_sweep_outputs(dir_.string(), {SweepRow{info, s}});
   std::vector<std::string> outputs = {render_text_summary(report_options(config), info, s),
                                       render_sweep_text({SweepRow{info, s}})};
@@ -1108,23 +1116,6 @@ TEST_F(ReportTest, AllFailedRunWritesOnlyFiniteNumbers) {
   EXPECT_TRUE(j["metrics"]["latency_s"].is_null());
   EXPECT_EQ(j["failures_by_kind"], (json{{"connect_refused", 3}}));
   EXPECT_TRUE(read_json("benchmark_summary.json")["Req Throughput (req/s)"].is_null());
-}
-
-TEST_F(ReportTest, WriteFileAtomicReplacesAndReportsErrors) {
-  fs::create_directories(dir_);
-  const std::string path = (dir_ / "f.txt").string();
-  write_file_atomic(path, "one");
-  write_file_atomic(path, "two");
-  EXPECT_EQ(read("f.txt"), "two");
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
-
-  const std::string missing = (dir_ / "no" / "such" / "f.txt").string();
-  try {
-    write_file_atomic(missing, "x");
-    FAIL() << "expected an exception";
-  } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), "cannot write " + missing + ": No such file or directory");
-  }
 }
 
 }  // namespace

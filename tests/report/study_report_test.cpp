@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "app/offline/rebuild.h"
 #include "report/study/study_files.h"
 #include "report/study/study_text.h"
 #include "report/tools.h"

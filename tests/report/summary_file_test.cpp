@@ -243,7 +243,7 @@ TEST(SummaryFile, StoppedEarlyFollowsRunAndRoundTrips) {
   EXPECT_EQ(j["stopped_early"]["reason"], "max_error_rate");
   EXPECT_EQ(j["stopped_early"]["after_requests"], 120);
   EXPECT_EQ(rewritten(written), written);
-  const RunInfo back = report_detail::run_info_from_summary(parse_summary_file(written), "dir");
+  const RunInfo back = run_info_from_summary(parse_summary_file(written), "dir");
   ASSERT_TRUE(back.stopped_early);
   EXPECT_EQ(back.stopped_early->detail, "13 of the last 100 failed");
 }

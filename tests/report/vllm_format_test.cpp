@@ -19,6 +19,7 @@
 
 #include "report/internal.h"
 #include "report/report.h"
+#include "run_files_support.h"
 #include "test_units.h"
 
 namespace llmperf {
@@ -328,7 +329,7 @@ class VllmResultTest : public ::testing::Test {
 
   // Writes the run's files and returns vllm_result.json with its key order.
   ordered_json write(const Config& config, const RunInfo& run, const RunSummary& s) const {
-    write_run_outputs(report_options(config), run, s, four_records());
+    write_run_with_records(report_options(config), run, s, four_records());
     return ordered_json::parse(read("vllm_result.json"));
   }
 
@@ -426,7 +427,7 @@ TEST_F(VllmResultTest, GeneratedTextsAreTheAnswersKept) {
   records[0].output_text = "Hello \"world\"\n\xe4\xbd\xa0\xe5\xa5\xbd";
   records[1].output_text = "cut";  // what a failed request received before it failed
   records[3].output_text = "warm-up";
-  write_run_outputs(report_options(qwen_config()), info(), test_summary(), records);
+  write_run_with_records(report_options(qwen_config()), info(), test_summary(), records);
   const ordered_json j = ordered_json::parse(read("vllm_result.json"));
   // The non-streamed request kept none (beyond --keep-text, say): "" as vLLM writes for none.
   EXPECT_EQ(j["generated_texts"],
@@ -436,7 +437,7 @@ TEST_F(VllmResultTest, GeneratedTextsAreTheAnswersKept) {
 TEST_F(VllmResultTest, QueueTimesAreTheWaitsAfterThePlannedSend) {
   std::vector<RequestRecord> records = four_records();
   records[0].planned_ns = records[0].sent_ns - 250 * kMs;
-  write_run_outputs(report_options(qwen_config()), info(), test_summary(), records);
+  write_run_with_records(report_options(qwen_config()), info(), test_summary(), records);
   const ordered_json j = ordered_json::parse(read("vllm_result.json"));
   ASSERT_EQ(j["queue_times"].size(), 3u);
   EXPECT_DOUBLE_EQ(j["queue_times"][0].get<double>(), 0.25);
@@ -631,7 +632,7 @@ TEST_F(VllmResultTest, PercentileNotInThePercentilesIsNullAndEmptyMetricsAreNull
 TEST_F(VllmResultTest, NoMeasuredRequestsGiveEmptyArrays) {
   std::vector<RequestRecord> records = four_records();
   records.erase(records.begin(), records.begin() + 3);  // only the warm-up
-  write_run_outputs(report_options(qwen_config()), info(), test_summary(), records);
+  write_run_with_records(report_options(qwen_config()), info(), test_summary(), records);
   const ordered_json j = ordered_json::parse(read("vllm_result.json"));
   for (const char* key : {"input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
                           "queue_times", "generated_texts", "errors"}) {

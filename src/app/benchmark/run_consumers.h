@@ -17,7 +17,7 @@
 #include "metrics/metrics.h"
 #include "metrics/server_metrics.h"
 #include "plan/run_plan.h"
-#include "report/formats/evalscope_db.h"
+#include "store/evalscope_db.h"
 #include "report/report.h"
 #include "verdict/early_stop.h"
 

@@ -5,7 +5,8 @@
 
 #include <algorithm>
 
-#include "report/history/baseline_db.h"
+#include "app/baseline_db.h"
+#include "report/history/history_baseline_text.h"
 #include "verdict/history_baseline.h"
 
 namespace llmperf {
@@ -21,7 +22,7 @@ RunJudge::RunJudge(const Config& config) : config_(config) {
   if (config.baseline_path.empty()) return;
   const BaselineSource baseline = parse_baseline_source(config.baseline_path);
   if (baseline.history) {
-    history_db_ = baseline.path;  // read after each run (report/history/baseline_db.h)
+    history_db_ = baseline.path;  // read after each run (app/baseline_db.h)
   } else {
     baseline_ = load_baseline(baseline.path);
   }

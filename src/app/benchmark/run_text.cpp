@@ -2,7 +2,8 @@
 #include "app/benchmark/run_text.h"
 
 #include "report/formats/push_exposition.h"
-#include "report/history/baseline_db.h"
+#include "app/baseline_db.h"
+#include "report/history/history_baseline_text.h"
 #include "report/run_control.h"
 
 namespace llmperf {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "app/benchmark/run_series.h"
+#include "core/files.h"
 #include "verdict/search.h"
 
 namespace llmperf {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/benchmark/run_series.h"
+#include "core/files.h"
 #include "app/signals.h"
 #include "core/clock.h"
 #include "report/run_control.h"

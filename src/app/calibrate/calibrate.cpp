@@ -22,6 +22,7 @@
 #include "app/command.h"
 #include "app/signals.h"
 #include "core/exit_codes.h"
+#include "core/files.h"
 #include "metrics/calibration.h"
 #include "report/calibration.h"
 #include "report/report.h"

@@ -16,9 +16,8 @@
 
 #include <fmt/format.h>
 
-#include "core/clock.h"
+#include "core/files.h"
 #include "core/text.h"
-#include "report/formats/evalscope_db.h"
 #include "report/internal.h"
 #include "report/views.h"
 
@@ -26,17 +25,6 @@ namespace llmperf {
 namespace {
 
 constexpr size_t kMinSecretLength = 6;  // shorter values would scrub innocent text
-
-std::runtime_error write_error(const std::string& path, int error) {
-  return std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(error)));
-}
-
-void replace_all(std::string& text, const std::string& from, const std::string& to) {
-  for (size_t pos = text.find(from); pos != std::string::npos;
-       pos = text.find(from, pos + to.size())) {
-    text.replace(pos, from.size(), to);
-  }
-}
 
 }  // namespace
 
@@ -70,30 +58,7 @@ std::vector<std::string> report_detail::secrets_of(const Config& config) {
   return secrets;
 }
 
-std::string report_detail::redact(std::string text, const std::vector<std::string>& secrets) {
-  for (const auto& secret : secrets) replace_all(text, secret, "***");
-  return text;
-}
-
 namespace {
-
-// fsync()s and closes fd (always closing it); returns 0 or the errno of the first failure.
-int sync_and_close(int fd) {
-  const int synced = ::fsync(fd) == 0 ? 0 : errno;
-  const int closed = ::close(fd) == 0 ? 0 : errno;
-  return synced != 0 ? synced : closed;
-}
-
-// Writes all of `data` to fd; returns 0 or the errno of the failure.
-int write_all(int fd, std::string_view data) {
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return errno;
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-  return 0;
-}
 
 std::filesystem::path create_run_dir(const RunInfo& info) {
   const std::filesystem::path dir(info.output_dir.empty() ? "." : info.output_dir);
@@ -126,28 +91,6 @@ nlohmann::json report_detail::read_json_file(const std::string& path) {
   return j;
 }
 
-std::string output_timestamp() { return wall_clock_text("%Y%m%d_%H%M%S", TimeZone::kLocal); }
-
-void write_file_atomic(const std::string& path, const std::string& content) {
-  const std::string tmp = fmt::format("{}.tmp.{}", path, getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw write_error(path, errno);
-  if (const int error = write_all(fd, content); error != 0) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    throw write_error(path, error);
-  }
-  if (const int error = sync_and_close(fd); error != 0) {
-    ::unlink(tmp.c_str());
-    throw write_error(path, error);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    int error = errno;
-    ::unlink(tmp.c_str());
-    throw write_error(path, error);
-  }
-}
-
 void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
                        const RunTrace& trace, const VllmArrays& requests) {
   const std::filesystem::path dir = create_run_dir(info);
@@ -167,37 +110,19 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
   write_run_outputs(options, info, summary, trace, VllmArrays(info.anchor_steady_ns, {}));
 }
 
-void write_run_outputs(const ReportOptions& options, const RunInfo& info, const RunSummary& summary,
-                       const std::vector<RequestRecord>& records) {
-  RecordsFile file(options, info);
-  EvalScopeDb evalscope(info.output_dir.empty() ? "." : info.output_dir, options.secrets,
-                        info.anchor_unix_ns - info.anchor_steady_ns);
-  VllmArrays vllm(info.anchor_steady_ns, options.secrets);
-  file.add(records);
-  file.commit();
-  evalscope.add(records);
-  evalscope.commit();
-  vllm.add(records);
-  MetricsOptions metrics;
-  metrics.percentiles = summary.percentiles;
-  metrics.origin_ns = info.anchor_steady_ns;
-  RunTrace trace;
-  summarize(records, metrics, &trace);
-  write_run_outputs(options, info, summary, trace, vllm);
-}
-
 RecordsFile::RecordsFile(const ReportOptions& options, const RunInfo& info)
     : info_(info), secrets_(options.secrets) {
   const std::filesystem::path dir = create_run_dir(info);
   path_ = (dir / "requests.jsonl").string();
   partial_path_ = path_ + ".partial";
   fd_ = ::open(partial_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw write_error(partial_path_, errno);
+  if (fd_ < 0) throw file_write_error(partial_path_, errno);
 }
 
 RecordsFile::~RecordsFile() {
   if (fd_ < 0) return;
-  write_all(fd_, buffer_);  // best effort: every complete line gathered stays in the .partial file
+  // Best effort: every complete line gathered stays in the .partial file.
+  write_all_fd(fd_, buffer_);
   ::close(fd_);
 }
 
@@ -213,8 +138,8 @@ void RecordsFile::add(std::span<const RequestRecord> records) {
 }
 
 void RecordsFile::flush() {
-  if (const int error = write_all(fd_, buffer_); error != 0)
-    throw write_error(partial_path_, error);
+  if (const int error = write_all_fd(fd_, buffer_); error != 0)
+    throw file_write_error(partial_path_, error);
   buffer_.clear();
 }
 
@@ -222,8 +147,10 @@ void RecordsFile::commit() {
   flush();
   const int fd = fd_;
   fd_ = -1;
-  if (const int error = sync_and_close(fd); error != 0) throw write_error(partial_path_, error);
-  if (::rename(partial_path_.c_str(), path_.c_str()) != 0) throw write_error(path_, errno);
+  if (const int error = sync_and_close_fd(fd); error != 0) {
+    throw file_write_error(partial_path_, error);
+  }
+  if (::rename(partial_path_.c_str(), path_.c_str()) != 0) throw file_write_error(path_, errno);
 }
 
 }  // namespace llmperf

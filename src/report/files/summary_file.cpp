@@ -355,8 +355,8 @@ std::string summary_file_text(const SummaryFile& file) {
          "\n";
 }
 
-SummaryFile report_detail::read_summary_file(const std::string& path) {
-  const std::string text = read_text_file(path);
+SummaryFile read_summary_file(const std::string& path) {
+  const std::string text = report_detail::read_text_file(path);
   try {
     return parse_summary_file(text);
   } catch (const std::invalid_argument& e) {

@@ -378,6 +378,8 @@ SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
   return f;
 }
 
+}  // namespace report_detail
+
 RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir) {
   RunInfo info;
   const SummaryRun& run = file.run;
@@ -393,10 +395,10 @@ RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir) {
   // Kept for summary.json only: the records read back count from 0, and so does the rebuild.
   info.anchor_steady_ns = run.monotonic_anchor_ns;
   info.anchor_unix_ns = run.anchor_unix_ns;
-  info.dataset = dataset_from_json(file.dataset);
-  info.workload = workload_from_json(nlohmann::json(file.workload));
-  info.workload.trace = trace_from_json(nlohmann::json(file.trace));
-  info.ramp = ramp_from_json(file.open_loop);
+  info.dataset = report_detail::dataset_from_json(file.dataset);
+  info.workload = report_detail::workload_from_json(nlohmann::json(file.workload));
+  info.workload.trace = report_detail::trace_from_json(nlohmann::json(file.trace));
+  info.ramp = report_detail::ramp_from_json(file.open_loop);
   info.shard = file.shard;
   if (file.stopped_early.is_object()) {
     EarlyStopDecision stop;
@@ -416,5 +418,10 @@ RunInfo run_info_from_summary(const SummaryFile& file, const std::string& dir) {
   return info;
 }
 
-}  // namespace report_detail
+SummaryFile written_summary_file(const ReportOptions& options, const RunInfo& info,
+                                 const RunSummary& summary) {
+  return parse_summary_file(report_detail::redact(
+      summary_file_text(report_detail::summary_file(options, info, summary)), options.secrets));
+}
+
 }  // namespace llmperf

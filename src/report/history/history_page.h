@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "store/history_reader.h"
+#include "core/history_entry.h"
 #include "verdict/history_baseline.h"
 
 namespace llmperf {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/files.h"
 #include "report/html/xml_escape.h"
 #include "report/internal.h"
 #include "report/report.h"

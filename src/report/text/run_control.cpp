@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "core/files.h"
 #include "report/internal.h"
 #include "report/run_control.h"
 #include "report/summary_file.h"

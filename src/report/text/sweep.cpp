@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "core/files.h"
 #include "report/internal.h"
 #include "report/text/csv.h"
 #include "report/views.h"

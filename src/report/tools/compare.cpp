@@ -13,7 +13,9 @@
 
 #include <fmt/format.h>
 
+#include "core/files.h"
 #include "report/internal.h"
+#include "report/server/server_readback.h"
 #include "report/tools.h"
 #include "report/views.h"
 
@@ -73,7 +75,7 @@ Source load_source(const std::string& dir_text) {
   source.dir = dir_text;
   bool first = true;
   auto add_summary = [&](const fs::path& file) {
-    const SummaryFile summary = report_detail::read_summary_file(file.string());
+    const SummaryFile summary = read_summary_file(file.string());
     source.deployment.points.push_back(report_detail::point_from_summary_file(summary));
     if (!first) return;
     first = false;
@@ -82,7 +84,7 @@ Source load_source(const std::string& dir_text) {
     source.model = options.model;
     source.facts.name = options.name;
     source.facts.config = nlohmann::json(summary.config);  // keys sorted, as the labels read them
-    const ServerIdentity id = report_detail::identity_from_json(nlohmann::json(summary.server));
+    const ServerIdentity id = identity_from_json(nlohmann::json(summary.server));
     source.facts.server = id.name().empty() ? id.server_header : id.name();
   };
   if (fs::exists(dir / "summary.json")) {

@@ -1,9 +1,13 @@
 // `llmperf report DIR`: rebuilds every summary and chart of a run directory, or of each run of a
-// sweep directory plus the sweep files, from requests.jsonl (record_from_json + summarize) without
-// sending a request. The run's identity, report options and config block come from its
-// summary.json (read_summary_file); the config block is written back as it was (secrets there are
-// already masked and stay masked). A study's directory (study.json and study.jsonl, written by
-// `llmperf tune`) gets its study files rebuilt from those two instead.
+// sweep directory plus the sweep files, from requests.jsonl (record_from_json, then the metrics
+// stage's SummaryBuilder, and its summarize_recorded_scrapes for the server's side) without
+// sending a request; report writes the files and store benchmark_data.db. The run's identity,
+// report options and config block come from its summary.json (read_summary_file); the config block
+// is written back as it was (secrets there are already masked and stay masked). A study's directory
+// (study.json and study.jsonl, written by `llmperf tune`) gets its study files rebuilt from those
+// two instead.
+#include "app/offline/rebuild.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
@@ -12,11 +16,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "report/formats/evalscope_db.h"
-#include "report/internal.h"
+#include "metrics/metrics.h"
+#include "metrics/recorded_scrapes.h"
 #include "report/report.h"
+#include "report/server/server_readback.h"
 #include "report/study/study_files.h"
-#include "report/tools.h"
+#include "report/summary_file.h"
+#include "store/evalscope_db.h"
 #include "study/study_file.h"
 
 namespace llmperf {
@@ -30,7 +36,7 @@ struct RebuiltRun {
 };
 
 RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
-  SummaryFile saved = report_detail::read_summary_file((dir / "summary.json").string());
+  SummaryFile saved = read_summary_file((dir / "summary.json").string());
   // --percentiles: the config block records the percentiles the summaries now give.
   if (!options.percentiles.empty() && saved.config.is_object()) {
     saved.config["percentiles"] = options.percentiles;
@@ -38,7 +44,7 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
   ReportOptions report = report_options(saved);
   if (!options.percentiles.empty()) report.percentiles = options.percentiles;
   if (!options.summary_format.empty()) report.summary_format = options.summary_format;
-  RunInfo info = report_detail::run_info_from_summary(saved, dir.string());
+  RunInfo info = run_info_from_summary(saved, dir.string());
 
   MetricsOptions metrics;
   metrics.percentiles = report.percentiles;
@@ -69,10 +75,13 @@ RebuiltRun rebuild_run(const fs::path& dir, const RebuildOptions& options) {
   RebuiltRun out{SweepRow{info, builder.finish(&trace)}, ""};
   // The old "server" block as this always read it (keys sorted: identity details come back so).
   const nlohmann::json old_server(saved.server);
-  out.row.info.server = report_detail::identity_from_json(old_server);
-  out.row.summary.server =
-      report_detail::server_summary_from_files((dir / "server_metrics.jsonl").string(), old_server,
-                                               client_totals, report.metrics_interval_s);
+  out.row.info.server = identity_from_json(old_server);
+  const std::optional<std::vector<RecordedScrape>> scrapes =
+      read_recorded_scrapes((dir / "server_metrics.jsonl").string());
+  ServerSummary& server = out.row.summary.server;
+  server = scrapes ? summarize_recorded_scrapes(*scrapes, client_totals, report.metrics_interval_s)
+                   : ServerSummary{};
+  restore_server_context(server, old_server, scrapes.has_value());
   write_run_outputs(report, out.row.info, out.row.summary, trace, vllm);
   evalscope.commit();
   out.text = render_text_summary(report, out.row.info, out.row.summary) +

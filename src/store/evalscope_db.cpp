@@ -1,7 +1,7 @@
 // benchmark_data.db (see evalscope_db.h): each record of a run as a row of EvalScope's `result`
 // table, with EvalScope's column names, types and order and its units (seconds), written through
 // the store stage in one transaction into a temporary file that is then renamed.
-#include "report/formats/evalscope_db.h"
+#include "store/evalscope_db.h"
 
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "report/internal.h"
+#include "core/text.h"
 #include "store/sqlite_db.h"
 
 namespace llmperf {
@@ -39,6 +39,11 @@ std::string evalscope_json_text(const nlohmann::json& value) {
 }
 
 double evalscope_seconds(int64_t ns) { return static_cast<double>(ns) / kEvalScopeNsPerS; }
+
+// Seconds as nlohmann::json::dump() writes a double (vllm_result.json's itls are written alike).
+std::string evalscope_seconds_text(int64_t ns) {
+  return nlohmann::json(evalscope_seconds(ns)).dump();
+}
 
 void evalscope_insert(SqliteStatement& insert, const EvalScopeRow& row) {
   insert.bind(1, row.request)
@@ -71,14 +76,14 @@ EvalScopeRow evalscope_row(const RequestRecord& r, int64_t unix_offset_ns) {
   // The JSON texts are written directly, as nlohmann::json::dump() would write them: a run adds
   // a row per request on the thread that writes requests.jsonl, so no JSON tree is built here.
   EvalScopeRow row;
-  row.request = fmt::format(R"({{"id":{},"prompt_index":{},"stream":{}}})", r.id, r.prompt_index,
-                            r.stream);
+  row.request =
+      fmt::format(R"({{"id":{},"prompt_index":{},"stream":{}}})", r.id, r.prompt_index, r.stream);
   const bool sent = r.sent_ns >= 0;
   if (sent) row.start_time = evalscope_seconds(r.sent_ns + unix_offset_ns);
   row.inter_token_latencies = "[";
   for (size_t k = 1; k < r.chunk_ns.size(); ++k) {
     if (k > 1) row.inter_token_latencies += ',';
-    row.inter_token_latencies += report_detail::seconds_text(r.chunk_ns[k] - r.chunk_ns[k - 1]);
+    row.inter_token_latencies += evalscope_seconds_text(r.chunk_ns[k] - r.chunk_ns[k - 1]);
   }
   row.inter_token_latencies += ']';
   row.success = r.ok() ? 1 : 0;
@@ -140,7 +145,7 @@ EvalScopeDb::~EvalScopeDb() {
 void EvalScopeDb::add(const RequestRecord& record, int64_t unix_offset_ns) {
   if (record.warmup || !open_) return;
   EvalScopeRow row = evalscope_row(record, unix_offset_ns);
-  row.response_messages = report_detail::redact(std::move(row.response_messages), secrets_);
+  row.response_messages = redact(std::move(row.response_messages), secrets_);
   try {
     evalscope_insert(*open_->insert, row);
   } catch (const std::exception& e) {

@@ -3,11 +3,15 @@
 // --results-db` have just written (sources "merge" and "report"). Each DIR is a run directory
 // (summary.json) or any directory holding runs at any depth (a benchmark's directory, an outputs
 // directory, a study's); the summary.json of --num-runs repeats is left out, its repeat_K runs are
-// stored. Every run goes through history_run() (report/files/history_run.h) and is appended in one
-// transaction of its own; a run or directory that fails is reported and the others go on.
+// stored. Each run is read by the caller's HistoryRunReader (app/history_run.h: summary.json to a
+// HistoryRun) and appended in one transaction of its own; a run or directory that fails is
+// reported and the others go on.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "store/history_writer.h"
@@ -41,12 +45,38 @@ struct HistoryStoreOutcome {
   int skipped = 0;                  // runs already in the database
 };
 
+// Where a run to store comes from, besides its summary.json.
+struct HistoryRunOrigin {
+  std::string source = "run";  // "run", "merge", "report" or "import"
+  std::string invocation;      // the command's id (history_invocation_id)
+  std::string directory;       // where the run's files are ("": summary.json's run.output_dir);
+                               // stored as an absolute path
+  std::string requests_jsonl;  // requests.jsonl to store in table requests ("": none)
+};
+
+// 16 hex digits of FNV-1a over `seed`: an invocation id ("run:<sweep dir>:<unix ns>:<pid>",
+// "import:<directory>").
+std::string history_invocation_id(std::string_view seed);
+
+// A run directory read for the history: the run to store, or why it is left out.
+struct HistoryRunRead {
+  std::optional<HistoryRun> run;  // nullopt: left out
+  std::string skipped;            // why, e.g. "the summary of --num-runs repeats (...)"
+};
+
+// Reads the run of `run_dir` (its summary.json) as the history stores it, from `origin`. Throws
+// std::exception when it cannot: the run is reported as an error and the others go on.
+using HistoryRunReader =
+    std::function<HistoryRunRead(const std::string& run_dir, const HistoryRunOrigin& origin)>;
+
 // The run directories under `dir` (itself included), sorted: every directory with a
 // summary.json. Throws std::runtime_error when `dir` is not a directory.
 std::vector<std::string> find_history_run_dirs(const std::string& dir);
 
 // Stores every run of options.dirs. The invocation id of a run is made from the source and the
 // directory holding it (its benchmark's directory), so the runs of one benchmark share one.
-HistoryStoreOutcome store_run_dirs(const HistoryStoreOptions& options);
+// Each run is read by `read_run`.
+HistoryStoreOutcome store_run_dirs(const HistoryStoreOptions& options,
+                                   const HistoryRunReader& read_run);
 
 }  // namespace llmperf

@@ -1,5 +1,5 @@
-// See history_store.h.
-#include "report/tools/history_store.h"
+// See history_import.h.
+#include "store/history_import.h"
 
 #include <algorithm>
 #include <exception>
@@ -8,14 +8,18 @@
 
 #include <fmt/format.h>
 
-#include "report/files/history_run.h"
-#include "report/internal.h"
 #include "store/history_schema.h"
 
 namespace llmperf {
 namespace {
 
 namespace fs = std::filesystem;
+
+uint64_t history_fnv1a(std::string_view text) {
+  uint64_t hash = 14695981039346656037ull;  // FNV-1a: the same id on every machine and build
+  for (const unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
+  return hash;
+}
 
 // The benchmark directory of a run directory: its parent, or its grandparent for a repeat_K.
 fs::path history_benchmark_dir(const fs::path& run_dir) {
@@ -39,6 +43,10 @@ const char* history_verb(HistoryAppend appended, const std::string& source) {
 
 }  // namespace
 
+std::string history_invocation_id(std::string_view seed) {
+  return fmt::format("{:016x}", history_fnv1a(seed));
+}
+
 std::vector<std::string> find_history_run_dirs(const std::string& dir) {
   if (!fs::is_directory(dir)) throw std::runtime_error(fmt::format("{} is not a directory", dir));
   std::vector<std::string> runs;
@@ -56,7 +64,8 @@ std::vector<std::string> find_history_run_dirs(const std::string& dir) {
   return runs;
 }
 
-HistoryStoreOutcome store_run_dirs(const HistoryStoreOptions& options) {
+HistoryStoreOutcome store_run_dirs(const HistoryStoreOptions& options,
+                                   const HistoryRunReader& read_run) {
   HistoryStoreOutcome outcome;
   std::optional<SqliteDb> db;
   try {
@@ -77,14 +86,6 @@ HistoryStoreOutcome store_run_dirs(const HistoryStoreOptions& options) {
     }
     for (const std::string& run_dir : runs) {
       try {
-        const SummaryFile file =
-            report_detail::read_summary_file((fs::path(run_dir) / "summary.json").string());
-        if (!file.repeats.is_null()) {
-          outcome.lines.push_back(fmt::format(
-              "skipped {}: the summary of --num-runs repeats (its repeat_K runs are stored)",
-              run_dir));
-          continue;
-        }
         HistoryRunOrigin origin;
         origin.source = options.source;
         origin.invocation = history_invocation_id(
@@ -92,7 +93,12 @@ HistoryStoreOutcome store_run_dirs(const HistoryStoreOptions& options) {
         origin.directory = run_dir;
         const fs::path requests = fs::path(run_dir) / "requests.jsonl";
         if (options.requests && fs::exists(requests)) origin.requests_jsonl = requests.string();
-        const HistoryRun run = history_run(file, origin);
+        const HistoryRunRead read = read_run(run_dir, origin);
+        if (!read.run) {
+          outcome.lines.push_back(fmt::format("skipped {}: {}", run_dir, read.skipped));
+          continue;
+        }
+        const HistoryRun& run = *read.run;
         const HistoryAppend appended = append_history_run(*db, run, options.existing);
         if (appended == HistoryAppend::kSkipped) {
           ++outcome.skipped;

@@ -3,6 +3,8 @@
 // shifted by the difference of its wall-clock anchor from the earliest), written as one
 // requests.jsonl, and every other file is rebuilt from it, as `llmperf report` does: the merged
 // percentiles are computed from the union of the records, never averaged.
+#include "app/offline/merge.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -12,9 +14,11 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include "report/internal.h"
+
+#include "app/offline/rebuild.h"
+#include "core/files.h"
 #include "report/report.h"
-#include "report/tools.h"
+#include "report/summary_file.h"
 
 namespace llmperf {
 namespace {
@@ -53,7 +57,7 @@ ShardDir read_shard_dir(const fs::path& dir) {
                     dir.string()));
   }
   const SummaryFile summary =
-      report_detail::read_summary_file((shard.runs.begin()->second / "summary.json").string());
+      read_summary_file((shard.runs.begin()->second / "summary.json").string());
   shard.first_anchor_unix_ns = summary.run.anchor_unix_ns;
   if (summary.shard.count > 1 && !summary.shard.merged) {
     shard.index = summary.shard.index;
@@ -119,7 +123,7 @@ void shift(int64_t& t, int64_t by) {
 void merge_run(const std::vector<fs::path>& runs, const fs::path& out, const ShardDir& first) {
   std::vector<SummaryFile> parts;
   for (const fs::path& run : runs) {
-    parts.push_back(report_detail::read_summary_file((run / "summary.json").string()));
+    parts.push_back(read_summary_file((run / "summary.json").string()));
   }
   int64_t anchor = std::numeric_limits<int64_t>::max();
   for (const SummaryFile& part : parts) anchor = std::min(anchor, part.run.anchor_unix_ns);

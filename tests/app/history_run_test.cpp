@@ -1,7 +1,7 @@
-// A summary.json as the history database's run (report/files/history_run.h): identity, tags,
+// A summary.json as the history database's run (app/history_run.h): identity, tags,
 // figures, SLO and baseline verdicts, the server block, no credentials, and a run id that depends
 // on the run alone (the same for a re-import, different for another run, a repeat or a merge).
-#include "report/files/history_run.h"
+#include "app/history_run.h"
 
 #include <gtest/gtest.h>
 
@@ -80,8 +80,7 @@ TEST(HistoryRun, ABaselineComparisonGivesAVerdictPerJudgedMetric) {
                      {"TTFT p99 (ms)", 800.0, 812.5, 1.6, false, false, MetricVerdict::kOk},
                      {"ITL p99 (ms)", {}, 3.0, {}, false, false, MetricVerdict::kNotJudged}};
   HistoryRunOrigin origin;
-  origin.baseline = &comparison;
-  const HistoryRun run = history_run(file, origin);
+  const HistoryRun run = history_run(file, origin, &comparison);
   ASSERT_EQ(run.verdicts.size(), 4u);  // 2 SLOs, 2 judged metrics
   EXPECT_EQ(run.verdicts[2].kind, "baseline");
   EXPECT_EQ(run.verdicts[2].rule, "QPS (req/s)");

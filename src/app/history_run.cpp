@@ -1,5 +1,5 @@
 // See history_run.h.
-#include "report/files/history_run.h"
+#include "app/history_run.h"
 
 #include <cmath>
 #include <ctime>
@@ -10,16 +10,9 @@
 
 #include "core/text.h"
 #include "report/files/summary_figures.h"
-#include "report/internal.h"
 
 namespace llmperf {
 namespace {
-
-uint64_t history_fnv1a(std::string_view text) {
-  uint64_t hash = 14695981039346656037ull;  // FNV-1a: the same id on every machine and build
-  for (const unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
-  return hash;
-}
 
 // "2026-11-27T03:00:47Z" as seconds since the epoch; nullopt when it is not that form.
 std::optional<double> history_unix_of(const std::string& iso) {
@@ -83,11 +76,8 @@ std::string history_run_id(const SummaryFile& file) {
       history_run_label(file), file.shard.index, file.shard.count, file.shard.merged ? 1 : 0));
 }
 
-std::string history_invocation_id(std::string_view seed) {
-  return fmt::format("{:016x}", history_fnv1a(seed));
-}
-
-HistoryRun history_run(const SummaryFile& file, const HistoryRunOrigin& origin) {
+HistoryRun history_run(const SummaryFile& file, const HistoryRunOrigin& origin,
+                       const BaselineComparison* baseline) {
   HistoryRun run;
   run.run_id = history_run_id(file);
   run.started_at = file.run.started_at;
@@ -130,15 +120,18 @@ HistoryRun history_run(const SummaryFile& file, const HistoryRunOrigin& origin) 
                               json_field<std::string>(result, "detail").value_or("")});
     }
   }
-  if (origin.baseline != nullptr) history_add_baseline(*origin.baseline, run.verdicts);
+  if (baseline != nullptr) history_add_baseline(*baseline, run.verdicts);
   run.requests_jsonl = origin.requests_jsonl;
   return run;
 }
 
-SummaryFile written_summary_file(const ReportOptions& options, const RunInfo& info,
-                                 const RunSummary& summary) {
-  return parse_summary_file(report_detail::redact(
-      summary_file_text(report_detail::summary_file(options, info, summary)), options.secrets));
+HistoryRunRead read_history_run_dir(const std::string& run_dir, const HistoryRunOrigin& origin) {
+  const SummaryFile file =
+      read_summary_file((std::filesystem::path(run_dir) / "summary.json").string());
+  if (!file.repeats.is_null()) {
+    return {std::nullopt, "the summary of --num-runs repeats (its repeat_K runs are stored)"};
+  }
+  return {history_run(file, origin), ""};
 }
 
 }  // namespace llmperf

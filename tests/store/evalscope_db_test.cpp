@@ -13,8 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "report/formats/evalscope_db.h"
-#include "report/report.h"
+#include "store/evalscope_db.h"
 #include "store/sqlite_db.h"
 #include "test_units.h"
 
@@ -123,19 +122,12 @@ class EvalScopeDbFileTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // requests.jsonl and benchmark_data.db of `records`, as a run's consumers write them, anchored
-  // at steady 0 = kEvalScopeDbUnix.
+  // benchmark_data.db of `records`, as a run feeds it, anchored at steady 0 = kEvalScopeDbUnix.
   void write_records(const std::vector<RequestRecord>& records) {
-    RunInfo info;
-    info.output_dir = dir_.string();
-    info.anchor_unix_ns = kEvalScopeDbUnix;
-    RecordsFile file(ReportOptions{}, info);
-    EvalScopeDb db(dir_.string(), {}, info.anchor_unix_ns - info.anchor_steady_ns);
-    for (RecordConsumer* consumer : std::initializer_list<RecordConsumer*>{&file, &db}) {
-      consumer->begin_run();
-      consumer->add(records);
-      consumer->end_run();
-    }
+    fs::create_directories(dir_);
+    EvalScopeDb db(dir_.string(), {});
+    for (const RequestRecord& r : records) db.add(r, kEvalScopeDbUnix);
+    db.commit();
   }
 
   fs::path dir_;
