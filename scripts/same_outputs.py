@@ -92,13 +92,22 @@ MASKS = [
     # The client's own health follows the machine's load, not the build.
     (re.compile(r'("client_bound": <bool>,\s*"warnings": )\[[^\]]*\]'), r"\1<warnings>"),
     (re.compile(r"^WARNING: client-bound.*\n", re.M), ""),
+    # So does the machine's (llmperf's own lateness beside other processes' CPU).
+    (re.compile(r'"machine_busy": (true|false)'), '"machine_busy": <bool>'),
+    (re.compile(r'("machine_busy": <bool>,\s*"machine_warnings": )\[[^\]]*\]'), r"\1<warnings>"),
+    (re.compile(r"^WARNING: machine busy.*\n", re.M), ""),
+    # --num-runs: whether a metric's repeats varied by more than 5 % (timings do, run to run).
+    (re.compile(r'"noisy": (true|false)'), '"noisy": <bool>'),
+    (re.compile(r",(true|false)$", re.M), ",<bool>"),
+    (re.compile(r" +noisy$", re.M), ""),
 ]
 # The exact comparison's one mask: the time a file was written (vllm_result.json's "date").
 WRITTEN_AT = re.compile(r'"date":"\d{8}-\d{6}"')
 # A database's hexadecimal ids (history.db's run ids and keys).
 HEX_ID = re.compile(r"'[0-9a-f]{12,}'")
 # Per-request fields that depend on time (or on the mock's running count).
-TIMING_FIELDS = re.compile(r"(_ns|_ms|_s)$|^(response_id|worker)$")
+# Whether a request found an idle connection to reuse depends on timing too.
+TIMING_FIELDS = re.compile(r"(_ns|_ms|_s)$|^(response_id|worker|connection)$")
 
 
 def masked(text):
