@@ -201,7 +201,7 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
 // pending), so that a run killed outright still leaves what it gathered. commit() makes it
 // requests.jsonl (fsync, then rename), so that name only ever holds a complete file. Destroyed
 // without commit() (an error elsewhere), the .partial file keeps every line gathered so far.
-// As one of a run's RecordConsumers, each batch is appended and flushed, and end_run() commits.
+// As one of a run's RecordConsumers, each batch is appended (written out every 256 KiB), and end_run() commits.
 // vllm_result.json's arrays (VllmArrays) and benchmark_data.db (store/evalscope_db.h) are
 // consumers of their own.
 class RecordsFile : public RecordConsumer {
