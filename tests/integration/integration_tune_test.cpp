@@ -597,6 +597,38 @@ TEST(TuneLlamaServer, TunesSlotsAndContextOfARealServer) {
   EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
 }
 
+// --stage against llama.cpp's server: its slots first (the context at its stage's first value),
+// then its context with the slots fixed at stage 1's best.
+TEST(TuneLlamaServer, StagesFixTheSlotsThenTuneTheContext) {
+  const fs::path where = tune_llama_dir();
+  if (where.empty()) GTEST_SKIP() << kNoLlamaServer;
+  const std::string marker = tune_marker();
+  const Study study = run_tune({"--serve", llama_serve(where, "{port}", marker), "--stage",
+                                "np=1,2", "--stage", "ctx=512,1024", "--url",
+                                "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker,
+                                "--prompt", "Tell me a story", "--max-tokens", "8", "-n", "6",
+                                "--parallel", "2"},
+                               300);
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  const std::vector<json> first = read_ledger_lines(study.dir / "stage_1_np");
+  const std::vector<json> second = read_ledger_lines(study.dir / "stage_2_ctx");
+  ASSERT_EQ(first.size(), 2u) << show(study);
+  ASSERT_EQ(second.size(), 2u) << show(study);
+  const json path = json::parse(read_file((study.dir / "stages.json").string()));
+  const json best_np = path.at("stages")[0].at("chosen").at("np");
+  for (const json& trial : first) {
+    EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+    EXPECT_EQ(trial.at("params").at("ctx"), "512") << trial.dump();
+  }
+  for (const json& trial : second) {
+    EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+    EXPECT_EQ(trial.at("stage"), 2);
+    EXPECT_EQ(json::array({trial.at("params").at("np")}), best_np) << path.dump(2);
+  }
+  EXPECT_TRUE(path.at("stages")[1].at("chosen").contains("ctx")) << path.dump(2);
+  EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
+}
+
 // Issue 37: llama.cpp's server closes each streamed answer's connection first, which leaves
 // connections in TIME_WAIT on its port for a minute after it stopped. With a port of each trial's
 // own that holds nothing up: no trial waits for it, and nothing warns.
