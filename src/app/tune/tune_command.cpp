@@ -41,7 +41,12 @@ int tune_command(StudySpec spec, StudyOptions options) {
     std::fflush(stdout);
   };
   try {
-    if (options.resume) spec = read_study_dir(options.study_dir).info.spec;
+    if (options.resume) {
+      // --python may be given again: the machine that resumes may keep Optuna elsewhere.
+      const std::string python = spec.python;
+      spec = read_study_dir(options.study_dir).info.spec;
+      if (!python.empty()) spec.python = python;
+    }
     const StudyResult result = run_study(spec, options);
     if (options.dry_run) return kExitOk;
     return study_exit_code(result);
