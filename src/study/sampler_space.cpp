@@ -181,7 +181,7 @@ void check_sampler_space(SamplerKind kind, const std::vector<ParamSpace>& spaces
 }
 
 int sampler_startup_trials(size_t budget) {
-  return static_cast<int>(std::clamp<size_t>(budget / 3, 2, 10));
+  return static_cast<int>(std::clamp<size_t>((budget + 2) / 3, 2, 10));
 }
 
 std::string bridge_init_request(SamplerKind kind, const std::vector<ParamSpace>& spaces,

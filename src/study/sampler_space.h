@@ -67,7 +67,8 @@ std::string_view sampler_name(SamplerKind kind);  // "tpe", "cmaes", "nsga2"
 void check_sampler_space(SamplerKind kind, const std::vector<ParamSpace>& spaces);
 
 // The random draws before the model takes over (Optuna's n_startup_trials, 10 by default, too
-// many for a budget of a few benchmarks): a third of the budget, at least 2 and at most 10.
+// many for a budget of a few benchmarks): a third of the budget rounded up, at least 2 and at
+// most 10.
 int sampler_startup_trials(size_t budget);
 
 // The bridge's requests, one JSON object each (no newline).

@@ -7,10 +7,12 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 #include <fmt/format.h>
 
+#include "study/exclude.h"
 #include "study/numbers.h"
 
 namespace llmperf {
@@ -98,6 +100,17 @@ bool matches(const Condition& condition, const std::vector<std::string>& values,
       return numbers[condition.param] && *numbers[condition.param] >= condition.number;
   }
   return false;
+}
+
+// Whether --exclude reads `text`: a parameter named like a keyword ("and", "true") or a value
+// that reads as a number but not as --exclude's NUMBER ("1e5") cannot be written as one.
+bool valid_exclude(const std::string& text, const std::vector<ParamSpace>& spaces) {
+  try {
+    parse_exclude(text, spaces);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
 }
 
 }  // namespace
@@ -226,7 +239,7 @@ std::vector<SuggestedExclude> suggest_excludes(const std::vector<TrialRecord>& r
     const Candidate& candidate = candidates[i];
     bool adds = false;
     for (size_t r : candidate.rows) adds = adds || covered.count(r) == 0;
-    if (!adds) continue;
+    if (!adds || !valid_exclude(texts[i], spaces)) continue;
     covered.insert(candidate.rows.begin(), candidate.rows.end());
     const TrialRecord& first = *ran_rows[candidate.rows.front()];
     out.push_back({texts[i], candidate.rows.size(), first.status, first.reason});

@@ -172,7 +172,8 @@ TEST(SamplerSpace, TheBudgetCountsBenchmarksAndEndsAfterThreeTimesAsManyDraws) {
 
   EXPECT_TRUE(reached_benchmark(TrialStatus::kBenchFailed));
   EXPECT_FALSE(reached_benchmark(TrialStatus::kStartFailed));
-  EXPECT_EQ(sampler_startup_trials(8), 2);
+  EXPECT_EQ(sampler_startup_trials(3), 2);
+  EXPECT_EQ(sampler_startup_trials(8), 3);
   EXPECT_EQ(sampler_startup_trials(30), 10);
   EXPECT_EQ(sampler_startup_trials(100), 10);
 }
