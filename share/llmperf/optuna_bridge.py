@@ -31,7 +31,12 @@ no constraints in Optuna 3.1: it sees only that penalty value, the worst so far.
 
 import json
 import math
+import signal
 import sys
+
+# Ctrl-C reaches the whole terminal's process group: llmperf stops the study and then closes this
+# script's input, which ends it; a KeyboardInterrupt here would only cut an answer short.
+signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def answer(obj):
