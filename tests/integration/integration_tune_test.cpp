@@ -595,15 +595,16 @@ constexpr const char* kNoOptuna =
     "no Python here imports optuna: install python3-optuna (scripts/setup.sh --test) to run the "
     "learned searches' tests";
 
-// tpe:3 over the landscape: three configurations benchmarked, the refused ones recorded (and not
-// counted), each configuration drawn at most once, which Python said, and the sampler told the
-// refusals: the study ends with the budget, not the 3N cap.
+// tpe:3 over the landscape: three configurations benchmarked, the refused and excluded ones
+// recorded (and not counted), each configuration drawn at most once, which Python said, and the
+// sampler told the refusals: the study ends with the budget, not the 3N cap.
 TEST(TuneOptuna, TpeCountsBenchmarksNotRefusalsAndSaysWhichPython) {
   if (python_with_optuna().empty()) GTEST_SKIP() << kNoOptuna;
   const std::string marker = tune_marker();
-  std::vector<std::string> args = {"--serve", mock_serve(marker), "--param",
+  std::vector<std::string> args = {"--serve",    mock_serve(marker), "--param",
                                    "B=256,512,1024,2048", "--param", "cp=true,false",
-                                   "--strategy", "tpe:3", "--stop-timeout", "5"};
+                                   "--strategy", "tpe:3",  "--stop-timeout", "5",
+                                   "--exclude",  "B==256 and cp==false"};
   const Study study = run_tune(concat(args, landscape_bench(marker, 128)));
   ASSERT_EQ(study.process.exit_code, 0) << show(study);
   EXPECT_NE(study.process.err.find("--strategy tpe:3: Optuna "), std::string::npos) << show(study);
@@ -613,9 +614,17 @@ TEST(TuneOptuna, TpeCountsBenchmarksNotRefusalsAndSaysWhichPython) {
   for (const json& trial : study.ledger) {
     const std::string status = trial.at("status");
     benchmarked += status == "ok" ? 1 : 0;
-    EXPECT_TRUE(status == "ok" || status == "start_failed") << trial.dump();
-    if (status == "start_failed") {
+    EXPECT_TRUE(status == "ok" || status == "start_failed" || status == "excluded")
+        << trial.dump();
+    if (status != "ok") {
       EXPECT_EQ(trial.at("params").at("cp"), "false") << trial.dump();
+    }
+    // A drawn excluded configuration is recorded without a server (told infeasible).
+    EXPECT_EQ(status == "excluded", trial.at("params").at("B") == "256" &&
+                                        trial.at("params").at("cp") == "false")
+        << trial.dump();
+    if (status == "excluded") {
+      EXPECT_FALSE(trial.contains("port")) << trial.dump();
     }
     EXPECT_TRUE(configurations.insert(trial.at("params").dump()).second)
         << "drawn twice: " << trial.dump();
