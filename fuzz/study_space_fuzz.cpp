@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_lines.h"
 #include "study/exclude.h"
 #include "study/label.h"
 #include "study/space.h"
@@ -27,18 +28,7 @@
 namespace {
 
 using namespace llmperf;
-
-std::vector<std::string_view> lines_of(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start <= text.size() && lines.size() < 16) {
-    const size_t end = text.find('\n', start);
-    lines.push_back(text.substr(start, end == std::string_view::npos ? text.npos : end - start));
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
-  return lines;
-}
+using llmperf::fuzz::lines_of;
 
 void check_label(const std::string& label) {
   for (const char c : label) {

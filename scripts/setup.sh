@@ -10,7 +10,8 @@
 #                             tests/package/deb_install_test.sh), libxml2-utils (xmllint checks
 #                             the JUnit report), python3-yaml and openmpi-bin (the deploy/
 #                             recipes' test), jq (the README's CI example, which the docs test
-#                             runs)
+#                             runs), python3-optuna (the samplers of `llmperf tune --strategy
+#                             tpe:N`, which the tune tests and the docs test run)
 # Every tool the scripts and tests run is installed here: a fresh Debian 12 with only the
 # toolchain lacks some that developers' machines happen to have (scripts/fresh_root_test.sh
 # proves the test command in such a root).
@@ -31,6 +32,9 @@ if [ "${1:-}" = "--test" ]; then
   # sqlite3 reads the databases back (history, benchmark_data.db); the Pushgateway receives the
   # live figures of --push-gateway.
   packages+=(sqlite3 prometheus-pushgateway)
+  # Optuna: the samplers of `llmperf tune --strategy tpe:N|cmaes:N|nsga2:N` (the TuneOptuna tests
+  # are skipped, saying so, without it).
+  packages+=(python3-optuna)
 fi
 
 missing=()

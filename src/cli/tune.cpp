@@ -35,7 +35,10 @@ constexpr const char* kStrategyHelp =
     "random:N: N combinations drawn (seeded by --seed, reproducible); costs N. halving[:ETA] "
     "(ETA default 3): every combination gets a benchmark of -n/ETA^k requests, the best 1/ETA "
     "go on to runs ETA times longer, up to the full -n; costs about (rungs) x (combinations / "
-    "(ETA-1)) short benchmarks, a server start each, and far fewer requests than grid";
+    "(ETA-1)) short benchmarks, a server start each, and far fewer requests than grid. "
+    "tpe:N, cmaes:N (numbers only), nsga2:N: Optuna's samplers (python3-optuna) choose each "
+    "combination from the results before it, failures told as infeasible; N counts "
+    "combinations benchmarked (start failures do not), at most 3N drawn";
 
 }  // namespace
 
@@ -95,6 +98,9 @@ TuneCli parse_tune(int argc, const char* const* argv) {
                  "Finish the study in DIR: trials already in its study.jsonl are kept, "
                  "interrupted ones run again. Takes no other study or benchmark flag")
       ->check(CLI::ExistingDirectory);
+  app.add_option("--python", spec.python,
+                 "The Python that runs Optuna for tpe, cmaes and nsga2 (default: the first of "
+                 "python3 on $PATH and /usr/bin/python3 that imports optuna)");
   app.add_flag("--dry-run", cli.dry_run,
                "Print every trial's server command and benchmark flags; start nothing");
 

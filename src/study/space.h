@@ -1,5 +1,5 @@
 // Parameter spaces and search strategies of `llmperf tune`: `--param NAME=SPEC` parsed into a
-// ParamSpace, `--strategy grid|random:N|halving[:ETA]` into a Strategy, the trials (assignments of
+// ParamSpace, `--strategy grid|random:N|halving[:ETA]|tpe:N|cmaes:N|nsga2:N` into a Strategy, the trials (assignments of
 // a value to every parameter) each strategy visits, and the rungs of successive halving. Pure.
 //
 // SPEC grammar (spaces around the parts are trimmed):
@@ -88,17 +88,21 @@ std::vector<Assignment> random_assignments(const std::vector<ParamSpace>& spaces
                                            uint64_t seed);
 
 // The kind of a `--strategy`.
-enum class StrategyKind { kGrid, kRandom, kHalving };
+// kTpe, kCmaes and kNsga2 are Optuna's samplers, asked for each configuration as the study goes
+// (sampler_space.h); the others are planned before any trial.
+enum class StrategyKind { kGrid, kRandom, kHalving, kTpe, kCmaes, kNsga2 };
 
 // One `--strategy`.
 struct Strategy {
   StrategyKind kind = StrategyKind::kGrid;
-  size_t samples = 0;        // kRandom: the configurations to draw (1..kMaxTrials)
+  size_t samples = 0;        // kRandom: the configurations to draw (1..kMaxTrials); kTpe, kCmaes,
+                             // kNsga2: the configurations to benchmark (sampler_space.h's budget)
   int eta = 3;               // kHalving: the fraction 1/eta goes on to runs eta times longer (>= 2)
-  std::string text() const;  // "grid", "random:20", "halving:3"
+  std::string text() const;  // "grid", "random:20", "halving:3", "tpe:8"
+  bool learned() const;      // kTpe, kCmaes or kNsga2: an Optuna sampler chooses the trials
 };
 
-// Parses `--strategy grid|random:N|halving[:ETA]`. Throws std::invalid_argument naming
+// Parses `--strategy grid|random:N|halving[:ETA]|tpe:N|cmaes:N|nsga2:N`. Throws std::invalid_argument naming
 // --strategy and the text.
 Strategy parse_strategy(std::string_view text);
 

@@ -92,8 +92,18 @@ std::string Strategy::text() const {
       return fmt::format("random:{}", samples);
     case StrategyKind::kHalving:
       return fmt::format("halving:{}", eta);
+    case StrategyKind::kTpe:
+      return fmt::format("tpe:{}", samples);
+    case StrategyKind::kCmaes:
+      return fmt::format("cmaes:{}", samples);
+    case StrategyKind::kNsga2:
+      return fmt::format("nsga2:{}", samples);
   }
   return {};
+}
+
+bool Strategy::learned() const {
+  return kind == StrategyKind::kTpe || kind == StrategyKind::kCmaes || kind == StrategyKind::kNsga2;
 }
 
 Strategy parse_strategy(std::string_view text) {
@@ -107,12 +117,17 @@ Strategy parse_strategy(std::string_view text) {
   if (kind == "grid") {
     if (has_arg) fail_strategy(text, "grid takes no argument");
     strategy.kind = StrategyKind::kGrid;
-  } else if (kind == "random") {
-    if (!has_arg) fail_strategy(text, "random needs a count of configurations: random:N");
+  } else if (kind == "random" || kind == "tpe" || kind == "cmaes" || kind == "nsga2") {
+    if (!has_arg) {
+      fail_strategy(text, fmt::format("{0} needs a count of configurations: {0}:N", kind));
+    }
     if (!parse_int64(arg, number) || number < 1 || number > int64_t{kMaxTrials}) {
       fail_strategy(text, fmt::format("N '{}' must be an integer from 1 to {}", arg, kMaxTrials));
     }
-    strategy.kind = StrategyKind::kRandom;
+    strategy.kind = kind == "random" ? StrategyKind::kRandom
+                    : kind == "tpe"  ? StrategyKind::kTpe
+                    : kind == "cmaes" ? StrategyKind::kCmaes
+                                      : StrategyKind::kNsga2;
     strategy.samples = static_cast<size_t>(number);
   } else if (kind == "halving") {
     strategy.kind = StrategyKind::kHalving;
@@ -123,7 +138,7 @@ Strategy parse_strategy(std::string_view text) {
       strategy.eta = static_cast<int>(number);
     }
   } else {
-    fail_strategy(text, "expected grid, random:N or halving[:ETA]");
+    fail_strategy(text, "expected grid, random:N, halving[:ETA], tpe:N, cmaes:N or nsga2:N");
   }
   return strategy;
 }

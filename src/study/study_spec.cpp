@@ -36,6 +36,7 @@ nlohmann::json to_json(const StudySpec& spec) {
           {"stop_timeout_s", spec.stop_timeout_s},
           {"bench_args", spec.bench_args}};
   if (!spec.stages.empty()) json["stages"] = spec.stages;  // only a staged study's
+  if (!spec.python.empty()) json["python"] = spec.python;  // only when given: older studies match
   return json;
 }
 
@@ -55,6 +56,7 @@ StudySpec study_spec_from_json(const nlohmann::json& json) {
   read(json, "stop_timeout_s", spec.stop_timeout_s);
   read(json, "bench_args", spec.bench_args);
   read(json, "stages", spec.stages);
+  read(json, "python", spec.python);
   if (spec.serve.empty()) throw std::invalid_argument("study.json: \"serve\" is missing");
   return spec;
 }

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -153,6 +154,20 @@ TEST(Tune, GridFindsTheKnownBestAndRecordsTheRefusedConfigurations) {
   }
   // The known best: 1024 with chunked prefill, by about 40 % (docs/mock.md).
   EXPECT_EQ(study.summary.at("best").at("label"), "2-1024-enable") << study.summary.dump(2);
+  // The refusals, as an --exclude for the next study, in the text, the summary and the page.
+  EXPECT_EQ(study.summary.at("suggested_excludes"),
+            json::parse(R"([{"exclude": "B<=1024 and cp==false", "configurations": 2,
+                            "status": "start_failed", "reason": ")" +
+                        trial_with(study, "1-512-disable")->at("reason").get<std::string>() +
+                        "\"}]"))
+      << study.summary.dump(2);
+  EXPECT_NE(study.process.out.find("--exclude 'B<=1024 and cp==false'  (2 configurations, "
+                                   "start_failed: ValueError: max_num_batched_tokens ("),
+            std::string::npos)
+      << study.process.out;
+  EXPECT_NE(read_file((study.dir / "study.html").string())
+                .find("--exclude &#39;B&lt;=1024 and cp==false&#39;"),
+            std::string::npos);
   EXPECT_NE(study.process.out.find("--max-num-batched-tokens 1024 --enable-chunked-prefill true"),
             std::string::npos)
       << "the best configuration's exact server command\n"
@@ -675,6 +690,149 @@ TEST(TuneLlamaServer, AFixedPortIsBoundAgainAtOnce) {
             study.summary.at("best").at("server_command"))
       << "nothing to leave as {port}";
   EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
+}
+
+// --- The learned searches (--strategy tpe:N) with the real Optuna, where python3-optuna is ---
+
+// A Python that imports optuna, as llmperf looks for one; "" when none does.
+std::string python_with_optuna() {
+  for (const char* python : {"python3", "/usr/bin/python3"}) {
+    const ProcessResult probe =
+        run_process({"/bin/sh", "-c", std::string(python) + " -c 'import optuna' 2>/dev/null"},
+                    kTimeoutS);
+    if (probe.exit_code == 0) return python;
+  }
+  return "";
+}
+
+constexpr const char* kNoOptuna =
+    "no Python here imports optuna: install python3-optuna (scripts/setup.sh --test) to run the "
+    "learned searches' tests";
+
+// tpe:3 over the landscape: three configurations benchmarked, the refused and excluded ones
+// recorded (and not counted), each configuration drawn at most once, which Python said, and the
+// sampler told the refusals: the study ends with the budget, not the 3N cap.
+TEST(TuneOptuna, TpeCountsBenchmarksNotRefusalsAndSaysWhichPython) {
+  if (python_with_optuna().empty()) GTEST_SKIP() << kNoOptuna;
+  const std::string marker = tune_marker();
+  std::vector<std::string> args = {"--serve",    mock_serve(marker), "--param",
+                                   "B=256,512,1024,2048", "--param", "cp=true,false",
+                                   "--strategy", "tpe:3",  "--stop-timeout", "5",
+                                   "--exclude",  "B==256 and cp==false"};
+  const Study study = run_tune(concat(args, landscape_bench(marker, 128)));
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  EXPECT_NE(study.process.err.find("--strategy tpe:3: Optuna "), std::string::npos) << show(study);
+  EXPECT_NE(study.process.err.find(" under /"), std::string::npos) << "which Python ran it";
+  int benchmarked = 0;
+  std::set<std::string> configurations;
+  for (const json& trial : study.ledger) {
+    const std::string status = trial.at("status");
+    benchmarked += status == "ok" ? 1 : 0;
+    EXPECT_TRUE(status == "ok" || status == "start_failed" || status == "excluded")
+        << trial.dump();
+    if (status != "ok") {
+      EXPECT_EQ(trial.at("params").at("cp"), "false") << trial.dump();
+    }
+    // A drawn excluded configuration is recorded without a server (told infeasible).
+    EXPECT_EQ(status == "excluded", trial.at("params").at("B") == "256" &&
+                                        trial.at("params").at("cp") == "false")
+        << trial.dump();
+    if (status == "excluded") {
+      EXPECT_FALSE(trial.contains("port")) << trial.dump();
+    }
+    EXPECT_TRUE(configurations.insert(trial.at("params").dump()).second)
+        << "drawn twice: " << trial.dump();
+  }
+  EXPECT_EQ(benchmarked, 3) << show(study);
+  EXPECT_LE(study.ledger.size(), 9u);
+  EXPECT_EQ(study.summary.at("study").at("strategy"), "tpe:3");
+  EXPECT_NE(study.process.out.find("strategy tpe:3, seed 1"), std::string::npos)
+      << study.process.out;
+  EXPECT_TRUE(processes_with(marker).empty()) << "a server outlived the study";
+}
+
+// The same seed draws the same configurations; --resume retells the ledger's trials to the
+// sampler and draws only the rest of the budget.
+TEST(TuneOptuna, ASeedReproducesTheSearchAndResumeRetellsTheLedger) {
+  if (python_with_optuna().empty()) GTEST_SKIP() << kNoOptuna;
+  const std::string marker = tune_marker();
+  std::vector<std::string> args = {"--serve", mock_serve(marker), "--param",
+                                   "B=256,512,1024,2048", "--param", "cp=true,false",
+                                   "--strategy", "tpe:3", "--stop-timeout", "5"};
+  const Study first = run_tune(concat(args, landscape_bench(marker, 64)));
+  const Study second = run_tune(concat(args, landscape_bench(marker, 64)));
+  ASSERT_EQ(first.process.exit_code, 0) << show(first);
+  ASSERT_EQ(second.process.exit_code, 0) << show(second);
+  const auto labels = [](const Study& study) {
+    std::vector<std::string> out;
+    for (const json& trial : study.ledger) out.push_back(trial.at("label"));
+    return out;
+  };
+  EXPECT_EQ(labels(first), labels(second)) << show(first) << show(second);
+
+  // Keep the first line of the ledger and resume: it is kept, and three are benchmarked in all.
+  std::string kept_line;
+  {
+    std::ifstream in(first.dir / "study.jsonl");
+    std::getline(in, kept_line);
+  }
+  {
+    std::ofstream out(first.dir / "study.jsonl", std::ios::trunc);
+    out << kept_line << "\n";
+  }
+  const Study resumed = load_study(
+      run_process({LLMPERF_BIN, "tune", "--resume", first.dir.string()}, kTimeoutS), first.dir);
+  ASSERT_EQ(resumed.process.exit_code, 0) << show(resumed);
+  EXPECT_NE(resumed.process.out.find("kept from the ledger"), std::string::npos)
+      << resumed.process.out;
+  ASSERT_FALSE(resumed.ledger.empty());
+  EXPECT_EQ(resumed.ledger[0].dump(), json::parse(kept_line).dump());
+  int benchmarked = 0;
+  std::set<std::string> configurations;
+  for (const json& trial : resumed.ledger) {
+    benchmarked += trial.at("status") == "ok" ? 1 : 0;
+    EXPECT_TRUE(configurations.insert(trial.at("params").dump()).second)
+        << "drawn again after --resume: " << trial.dump();
+  }
+  EXPECT_EQ(benchmarked, 3) << show(resumed);
+  EXPECT_TRUE(processes_with(marker).empty());
+}
+
+// A Python without Optuna (here: one that skips its site packages) fails before any server
+// starts, naming the Python, why, and the package to install.
+TEST(TuneOptuna, WithoutOptunaTheErrorNamesThePackage) {
+  const std::string dir = make_temp_dir();
+  const std::string python = dir + "/python-without-optuna";
+  {
+    std::ofstream script(python);
+    script << "#!/bin/sh\nexec python3 -S \"$@\"\n";
+  }
+  fs::permissions(python, fs::perms::owner_all);
+  const ProcessResult process = run_process(
+      {LLMPERF_BIN, "tune", "--study-dir", dir + "/study", "--serve", "never-started {port} {B}",
+       "--param", "B=1,2", "--strategy", "tpe:4", "--python", python, "--url",
+       "http://127.0.0.1:{port}/v1/chat/completions", "--model", "m", "--prompt", "hi"},
+      kTimeoutS);
+  EXPECT_EQ(process.exit_code, 2) << process.err;
+  EXPECT_NE(process.err.find("no Python here imports it"), std::string::npos) << process.err;
+  EXPECT_NE(process.err.find(python + " (" + python + "): ModuleNotFoundError"), std::string::npos)
+      << process.err;
+  EXPECT_NE(process.err.find("apt-get install python3-optuna"), std::string::npos) << process.err;
+  EXPECT_NE(process.err.find("--python PATH"), std::string::npos) << process.err;
+  EXPECT_FALSE(fs::exists(dir + "/study/study.jsonl")) << "nothing ran";
+}
+
+// CMA-ES models numbers: a word among the parameters is refused before Optuna is even looked for.
+TEST(TuneOptuna, CmaesRefusesAWordParameter) {
+  const ProcessResult process = run_process(
+      {LLMPERF_BIN, "tune", "--serve", "never-started {port} {B} {cp}", "--param", "B=1,2",
+       "--param", "cp=true,false", "--strategy", "cmaes:4", "--dry-run", "--url",
+       "http://127.0.0.1:{port}/v1/chat/completions", "--model", "m", "--prompt", "hi"},
+      kTimeoutS);
+  EXPECT_EQ(process.exit_code, 2) << process.err;
+  EXPECT_NE(process.err.find("--strategy cmaes: CMA-ES searches numbers only, and --param cp"),
+            std::string::npos)
+      << process.err;
 }
 
 }  // namespace

@@ -87,6 +87,15 @@ zcat /usr/share/man/man1/llmperf.1.gz | grep -q '/usr/share/doc/llmperf/docs/' |
   { echo "llmperf.1 does not point to /usr/share/doc/llmperf/docs/"; exit 1; }
 zcat /usr/share/man/man1/llmperf-mock.1.gz | grep -q '/usr/share/doc/llmperf/docs/mock.md' ||
   { echo "llmperf-mock.1 does not point to /usr/share/doc/llmperf/docs/mock.md"; exit 1; }
+# The Optuna bridge is installed where llmperf looks for it; the root has no Python (the package
+# only recommends python3-optuna), so a learned search stops before anything runs, naming it.
+echo "check: tune --strategy tpe:N without python3-optuna"
+test -s /usr/share/llmperf/optuna_bridge.py || { echo "missing: /usr/share/llmperf/optuna_bridge.py"; exit 1; }
+if llmperf tune --serve 'never-started {port} {a}' --param a=1,2 --strategy tpe:2 --dry-run \
+     --url 'http://127.0.0.1:{port}/v1/chat/completions' --model m --prompt hi 2>/tmp/tpe.txt; then
+  echo "tpe:2 ran without Optuna"; exit 1
+fi
+grep -q "apt-get install python3-optuna" /tmp/tpe.txt || { cat /tmp/tpe.txt; exit 1; }
 echo "check: llmperf-mock on a free loopback port"
 llmperf-mock --port 0 >/tmp/mock.log 2>&1 &
 mock_pid=$!

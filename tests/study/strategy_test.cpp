@@ -53,9 +53,9 @@ TEST(Strategy, ParsesEveryForm) {
 
 TEST(Strategy, ErrorsNameTheFlagAndTheText) {
   EXPECT_EQ(strategy_error("bayes"),
-            "--strategy 'bayes': expected grid, random:N or halving[:ETA]");
-  EXPECT_EQ(strategy_error(""), "--strategy '': expected grid, random:N or halving[:ETA]");
-  EXPECT_EQ(strategy_error("Grid"), "--strategy 'Grid': expected grid, random:N or halving[:ETA]");
+            "--strategy 'bayes': expected grid, random:N, halving[:ETA], tpe:N, cmaes:N or nsga2:N");
+  EXPECT_EQ(strategy_error(""), "--strategy '': expected grid, random:N, halving[:ETA], tpe:N, cmaes:N or nsga2:N");
+  EXPECT_EQ(strategy_error("Grid"), "--strategy 'Grid': expected grid, random:N, halving[:ETA], tpe:N, cmaes:N or nsga2:N");
   EXPECT_EQ(strategy_error("grid:3"), "--strategy 'grid:3': grid takes no argument");
   EXPECT_EQ(strategy_error("random"),
             "--strategy 'random': random needs a count of configurations: random:N");

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -18,6 +19,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/signals.h"
+#include "app/tune/learned_search.h"
 #include "app/tune/server_process.h"
 #include "app/tune/trial_runner.h"
 #include "core/clock.h"
@@ -147,6 +149,10 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
     case StrategyKind::kRandom:
       plan.configs = random_assignments(plan.spaces, plan.strategy.samples, plan.base.seed);
       break;
+    case StrategyKind::kTpe:
+    case StrategyKind::kCmaes:
+    case StrategyKind::kNsga2:
+      break;  // asked of the sampler as the study goes (learned_search.h)
   }
   return plan;
 }
@@ -252,10 +258,23 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
     info.rungs = rungs;
   }
 
+  // A learned search's sampler, started now so that a missing Optuna fails before anything runs.
+  std::unique_ptr<LearnedSearch> learned;
+  if (plan.strategy.learned()) {
+    learned = std::make_unique<LearnedSearch>(LearnedSearchOptions{
+        &plan.spaces, plan.strategy, info.maximize, plan.base.seed, spec.python});
+    if (!options.dry_run) spdlog::info("{}", learned->describe());
+  }
+
   if (options.dry_run) {
     std::string out = fmt::format("llmperf tune --dry-run: {} configuration(s), {} excluded, strategy {}\n",
                                   plan.configs.size(), plan.configs.size() - active.size(),
                                   plan.strategy.text());
+    if (learned) {
+      out = fmt::format("llmperf tune --dry-run: strategy {}: the sampler chooses each "
+                        "configuration from the results before it, so none is listed\n{}\n",
+                        plan.strategy.text(), learned->describe());
+    }
     for (size_t r = 0; r < rungs.size(); ++r) {
       out += fmt::format("  rung {}: {} configuration(s) x -n {}{}\n", r, rungs[r].configs,
                          rungs[r].requests,
@@ -330,7 +349,23 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
     return record;
   };
 
-  if (!halving) {
+  if (learned) {
+    // The configurations as the sampler draws them: trial i is the i-th drawn.
+    const auto run_drawn = [&](size_t i, const Assignment& params) {
+      if (plan.configs.size() <= i) {
+        plan.configs.resize(i + 1);
+        labels.resize(i + 1);
+        excluded.resize(i + 1);
+      }
+      plan.configs[i] = params;
+      labels[i] = trial_label(i, plan.spaces, params);
+      excluded[i] = first_matching_exclude(plan.excludes, params);
+      return run_one(i, 0, -1);
+    };
+    std::vector<TrialRecord> previous;
+    for (size_t line : study_row_lines(ledger.trials)) previous.push_back(ledger.trials[line]);
+    result.trials = learned->run(previous, run_drawn);
+  } else if (!halving) {
     for (size_t i = 0; i < plan.configs.size() && !interrupt_requested(); ++i) {
       result.trials.push_back(run_one(i, 0, -1));
     }

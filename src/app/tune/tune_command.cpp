@@ -42,7 +42,12 @@ int tune_command(StudySpec spec, StudyOptions options) {
     std::fflush(stdout);
   };
   try {
-    if (options.resume) spec = read_study_info(options.study_dir).spec;
+    if (options.resume) {
+      // --python may be given again: the machine that resumes may keep Optuna elsewhere.
+      const std::string python = spec.python;
+      spec = read_study_info(options.study_dir).spec;
+      if (!python.empty()) spec.python = python;
+    }
     const StudyResult result =
         spec.stages.empty() ? run_study(spec, options) : run_staged_study(spec, options);
     if (options.dry_run) return kExitOk;

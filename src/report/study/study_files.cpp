@@ -69,6 +69,14 @@ std::string summary_json(const StudyView& view) {
   if (!view.best_note.empty()) doc["best_note"] = view.best_note;
   doc["pareto"] = {{"throughput_per_user", front_json(view, view.per_user)},
                    {"ttft_p99", front_json(view, view.latency)}};
+  OrderedJson suggested = OrderedJson::array();
+  for (const SuggestedExclude& exclude : view.suggested_excludes) {
+    suggested.push_back({{"exclude", exclude.expression},
+                         {"configurations", exclude.configurations},
+                         {"status", trial_status_name(exclude.status)},
+                         {"reason", exclude.reason}});
+  }
+  doc["suggested_excludes"] = std::move(suggested);
   OrderedJson trials = OrderedJson::array();
   for (const TrialRecord& row : view.rows) trials.push_back(record_json(row));
   doc["trials"] = std::move(trials);
@@ -209,6 +217,10 @@ std::string summary_markdown(const StudyView& view) {
     for (const auto& [row, reason] : reasons) {
       md += fmt::format("- {}: {}\n", markdown_text(view.rows[row].label), markdown_text(reason));
     }
+  }
+  if (const auto lines = suggested_exclude_lines(view); !lines.empty()) {
+    md += "\n## Suggested exclusions\n\nThese failed every time, for the same reason:\n\n";
+    for (const std::string& line : lines) md += "- " + markdown_text(line) + "\n";
   }
   md += "\n## Best configuration\n\n";
   const char* direction = info.maximize ? "higher is better" : "lower is better";

@@ -299,6 +299,12 @@ std::string render_study_html(const StudyView& view) {
       xml_escape(front_labels(view, view.per_user)), xml_escape(front_labels(view, view.latency)));
 
   body += "<h2>Configurations that did not end ok</h2>" + failed_html(view);
+  if (const auto lines = suggested_exclude_lines(view); !lines.empty()) {
+    body += "<h2>Suggested exclusions</h2><p>These failed every time, for the same reason; give "
+            "them to the next study:</p><pre style=\"white-space:pre-wrap\">";
+    for (const std::string& line : lines) body += xml_escape(line) + "\n";
+    body += "</pre>";
+  }
   return html_page(title, body);
 }
 

@@ -94,7 +94,9 @@ std::string study_headline(const StudyView& view) {
                       info.maximize ? "higher is better" : "lower is better");
   if (const std::string note = objective_note(info); !note.empty()) text += " (" + note + ")";
   if (!info.strategy.empty()) text += "; strategy " + info.strategy;
-  if (info.strategy.rfind("random", 0) == 0) text += fmt::format(", seed {}", info.seed);
+  for (const char* seeded : {"random", "tpe", "cmaes", "nsga2"}) {
+    if (info.strategy.rfind(seeded, 0) == 0) text += fmt::format(", seed {}", info.seed);
+  }
   return text;
 }
 
@@ -120,6 +122,27 @@ std::vector<std::pair<size_t, std::string>> study_reasons(const StudyView& view)
                                 : fmt::format("{}: {}", trial_status_name(row.status), row.reason));
   }
   return reasons;
+}
+
+std::vector<std::string> suggested_exclude_lines(const StudyView& view) {
+  std::vector<std::string> lines;
+  for (const SuggestedExclude& suggested : view.suggested_excludes) {
+    // Single quotes unless the expression quotes a word itself.
+    std::string quoted = "'" + suggested.expression + "'";
+    if (suggested.expression.find('\'') != std::string::npos) {
+      quoted = "\"";
+      for (char c : suggested.expression) {
+        if (c == '"' || c == '\\' || c == '$' || c == '`') quoted += '\\';
+        quoted += c;
+      }
+      quoted += "\"";
+    }
+    lines.push_back(fmt::format("--exclude {}  ({} configuration{}, {}: {})", quoted,
+                                suggested.configurations, suggested.configurations == 1 ? "" : "s",
+                                trial_status_name(suggested.status),
+                                one_line(suggested.reason, kLineReasonLength)));
+  }
+  return lines;
 }
 
 }  // namespace report_detail
@@ -169,6 +192,10 @@ std::string study_text(const StudyView& view) {
     for (const auto& [row, reason] : reasons) {
       out += fmt::format("  {}  {}\n", view.rows[row].label, one_line(reason, 400));
     }
+  }
+  if (const auto lines = suggested_exclude_lines(view); !lines.empty()) {
+    out += "\nSuggested exclusions (these failed every time, for the same reason):\n";
+    for (const std::string& line : lines) out += "  " + line + "\n";
   }
   return out + "\n" + best_block(view);
 }

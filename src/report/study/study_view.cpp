@@ -154,6 +154,7 @@ StudyView study_view(const StudyInfo& info, const std::vector<TrialRecord>& tria
   choose_best(view, kept, rows);
   view.per_user = front_of(view.rows, study_metric::kPerUser, true);
   view.latency = front_of(view.rows, study_metric::kTtftP99, false);
+  view.suggested_excludes = suggest_excludes(view.rows, view.spaces);
   return view;
 }
 

@@ -14,6 +14,7 @@
 #include "report/views.h"
 #include "study/space.h"
 #include "study/study_file.h"
+#include "study/suggest_exclude.h"
 #include "study/trial.h"
 
 namespace llmperf::report_detail {
@@ -65,6 +66,8 @@ struct StudyView {
   std::string best_note;  // with a best row: a caveat ("" when none); without: why there is none
   StudyFront per_user;    // output tok/s per user (x, more is better) against output tok/s (y)
   StudyFront latency;     // TTFT p99 (x, less is better) against output tok/s (y)
+  // What failed every time for the same reason, as --exclude expressions (study/suggest_exclude.h)
+  std::vector<SuggestedExclude> suggested_excludes;
 };
 
 // The view of a study. Records pass through their ledger line first (trial_to_json,
@@ -132,6 +135,10 @@ std::vector<std::pair<size_t, std::string>> study_reasons(const StudyView& view)
 
 // The study's closing text (study_table in study_text.h).
 std::string study_text(const StudyView& view);
+
+// The suggested exclusions as lines: "--exclude 'B<=1024 and cp==false'  (3 configurations,
+// start_failed: ValueError: ...)", the expression quoted for a shell.
+std::vector<std::string> suggested_exclude_lines(const StudyView& view);
 
 // "mnbt=512 cp=true": the row's parameters as the table reads them.
 std::string params_text(const StudyView& view, const TrialRecord& record);
