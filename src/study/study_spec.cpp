@@ -34,7 +34,11 @@ nlohmann::json to_json(const StudySpec& spec) {
           {"reset_cache", spec.reset_cache},
           {"ready_timeout_s", spec.ready_timeout_s},
           {"stop_timeout_s", spec.stop_timeout_s},
-          {"bench_args", spec.bench_args}};
+          {"bench_args", spec.bench_args},
+          {"prefer", spec.prefer},
+          {"confirm", spec.confirm},
+          {"gpus_per_trial", spec.gpus_per_trial},
+          {"gpu_hour_cost", spec.gpu_hour_cost}};
 }
 
 StudySpec study_spec_from_json(const nlohmann::json& json) {
@@ -52,6 +56,10 @@ StudySpec study_spec_from_json(const nlohmann::json& json) {
   read(json, "ready_timeout_s", spec.ready_timeout_s);
   read(json, "stop_timeout_s", spec.stop_timeout_s);
   read(json, "bench_args", spec.bench_args);
+  read(json, "prefer", spec.prefer);
+  read(json, "confirm", spec.confirm);
+  read(json, "gpus_per_trial", spec.gpus_per_trial);
+  read(json, "gpu_hour_cost", spec.gpu_hour_cost);
   if (spec.serve.empty()) throw std::invalid_argument("study.json: \"serve\" is missing");
   return spec;
 }

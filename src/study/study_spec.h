@@ -23,6 +23,13 @@ struct StudySpec {
   double ready_timeout_s = 900;       // --ready-timeout
   double stop_timeout_s = 30;         // --stop-timeout: SIGTERM to SIGKILL
   std::vector<std::string> bench_args;  // the benchmark's flags, in order, templates unexpanded
+
+  // A winner only when it is one, and per GPU and per dollar (issue 39, items 3 and 6).
+  std::string prefer;         // --prefer: the tie-break among tied configurations (prefer.h);
+                              // "" = fewer GPUs, then less GPU memory
+  bool confirm = false;       // --confirm: without repeats, rerun the leader and the runner-up
+  int gpus_per_trial = 0;     // --gpus-per-trial: each trial's GPU count; 0 = not given
+  double gpu_hour_cost = 0;   // --gpu-hour-cost: the price of one GPU-hour; 0 = not given
 };
 
 // study.json's "spec" object, and back. The reader throws std::invalid_argument naming the field.
