@@ -101,9 +101,8 @@ TuneCli parse_tune(int argc, const char* const* argv) {
                "Without --num-runs repeats: at the end, run the leader and the runner-up once "
                "more and say whether their order held (if not, they are tied)");
   app.add_option("--gpus-per-trial", spec.gpus_per_trial,
-                 "GPUs each trial's server uses: gives output tok/s per GPU "
-                 "(--objective output_throughput_per_gpu)")
-      ->check(CLI::PositiveNumber);
+                 "GPUs each trial's server uses, a number or a parameter ({tp}): gives output "
+                 "tok/s per GPU (--objective output_throughput_per_gpu)");
   app.add_option("--gpu-hour-cost", spec.gpu_hour_cost,
                  "The price of one GPU-hour (USD): gives the cost per million output tokens at "
                  "each trial's load (--objective cost_per_mtok:min); needs --gpus-per-trial")

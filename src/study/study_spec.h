@@ -28,7 +28,9 @@ struct StudySpec {
   std::string prefer;         // --prefer: the tie-break among tied configurations (prefer.h);
                               // "" = fewer GPUs, then less GPU memory
   bool confirm = false;       // --confirm: without repeats, rerun the leader and the runner-up
-  int gpus_per_trial = 0;     // --gpus-per-trial: each trial's GPU count; 0 = not given
+  // --gpus-per-trial: each trial's GPU count, a number or a template ("{tp}": a parameter's
+  // value, so that tensor parallelism 1 and 2 count 1 and 2 GPUs); "" = not given.
+  std::string gpus_per_trial;
   double gpu_hour_cost = 0;   // --gpu-hour-cost: the price of one GPU-hour; 0 = not given
 };
 

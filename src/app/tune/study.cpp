@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -94,6 +95,7 @@ void check_templates(const StudySpec& spec, const std::vector<ParamSpace>& space
   std::vector<std::string> known(std::begin(kBuiltinNames), std::end(kBuiltinNames));
   for (const ParamSpace& space : spaces) known.push_back(space.name);
   check_template(spec.serve, known, "--serve");
+  if (!spec.gpus_per_trial.empty()) check_template(spec.gpus_per_trial, known, "--gpus-per-trial");
   if (!spec.stop_cmd.empty()) check_template(spec.stop_cmd, known, "--stop-cmd");
   if (!spec.between_cmd.empty()) check_template(spec.between_cmd, known, "--between-cmd");
   for (const std::string& arg : spec.bench_args) {
@@ -105,16 +107,20 @@ void check_templates(const StudySpec& spec, const std::vector<ParamSpace>& space
 // that a study which could never name its figures fails before anything starts.
 void check_gpu_flags(const StudySpec& spec, const Objective& objective,
                      const std::vector<ParamSpace>& spaces) {
-  if (objective.figure == kPerGpuMetric && spec.gpus_per_trial <= 0) {
+  const bool gpus = !spec.gpus_per_trial.empty();
+  if (gpus && template_names(spec.gpus_per_trial).empty()) {
+    gpu_count(spec.gpus_per_trial);  // a number: checked now
+  }
+  if (objective.figure == kPerGpuMetric && !gpus) {
     throw std::invalid_argument(
         "--objective output_throughput_per_gpu needs --gpus-per-trial N (each trial's GPUs)");
   }
   if (objective.figure == kCostPerMtokMetric &&
-      (spec.gpus_per_trial <= 0 || !(spec.gpu_hour_cost > 0))) {
+      (!gpus || !(spec.gpu_hour_cost > 0))) {
     throw std::invalid_argument(
         "--objective cost_per_mtok needs --gpus-per-trial N and --gpu-hour-cost USD");
   }
-  if (spec.gpu_hour_cost > 0 && spec.gpus_per_trial <= 0) {
+  if (spec.gpu_hour_cost > 0 && !gpus) {
     throw std::invalid_argument("--gpu-hour-cost needs --gpus-per-trial N (each trial's GPUs)");
   }
   for (const PreferKey& key : parse_prefer(spec.prefer).keys) {
@@ -202,6 +208,16 @@ struct Key {
 };
 
 }  // namespace
+
+int gpu_count(const std::string& text) {
+  int count = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+  if (error != std::errc() || end != text.data() + text.size() || count <= 0) {
+    throw std::invalid_argument(
+        fmt::format("--gpus-per-trial: '{}' is not a GPU count (a positive integer)", text));
+  }
+  return count;
+}
 
 std::string Objective::name() const { return figure.empty() ? metric.name() : figure; }
 

@@ -34,6 +34,10 @@ struct Objective {
 // rest (cost_per_mtok too) to min. Throws std::invalid_argument naming --objective.
 Objective parse_objective(const std::string& text);
 
+// A trial's GPU count from --gpus-per-trial's text, its templates filled in. Throws
+// std::invalid_argument naming --gpus-per-trial unless it is a positive integer.
+int gpu_count(const std::string& text);
+
 // The objective's value from its metric's value in a run: the metric's itself, or its per-GPU
 // figure for the trial's `gpus` and the spec's --gpu-hour-cost.
 std::optional<double> objective_value(const Objective& objective, std::optional<double> metric,

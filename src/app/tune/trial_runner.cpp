@@ -290,7 +290,6 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   record.label = trial.label;
   record.rung = trial.rung;
   record.params = trial.params;
-  if (spec.gpus_per_trial > 0) record.gpus = spec.gpus_per_trial;  // a slot's count, later
   record.dir = trial.dir;
   record.started = wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
   const int64_t started_ns = now_ns();
@@ -317,6 +316,9 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
     record.port = port;
     const TemplateValues values = template_values(trial, std::to_string(port), outdir.string());
     record.server_command = substitute(spec.serve, values, "--serve");
+    if (!spec.gpus_per_trial.empty()) {  // (a slot's own count, once trials get slots)
+      record.gpus = gpu_count(substitute(spec.gpus_per_trial, values, "--gpus-per-trial"));
+    }
     if (!spec.stop_cmd.empty()) stop_command = substitute(spec.stop_cmd, values, "--stop-cmd");
     args = trial_bench_args(spec.bench_args, values, (outdir / "bench").string());
     record.bench_args = args;
