@@ -195,7 +195,7 @@ TrialRecord trial_from_json(std::string_view line, std::string_view where) {
   Json object;
   try {
     object = Json::parse(line);
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {  // parse_error, and out_of_range for 1e400
     throw std::invalid_argument(fmt::format("{}: not JSON ({})", where, error.what()));
   }
   if (!object.is_object()) {
