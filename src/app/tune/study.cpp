@@ -452,7 +452,10 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
       if (rerun) continue;
       const size_t i = static_cast<size_t>(row.trial);
       spdlog::info("--confirm: running {} once more", row.label);
-      TrialSpec trial{row.trial, row.params, row.label, row.rung, -1,
+      // The rung's own requests, so that a leader measured short is compared like for like.
+      const size_t rung = static_cast<size_t>(row.rung);
+      const int64_t requests = rung + 1 < rungs.size() ? rungs[rung].requests : -1;
+      TrialSpec trial{row.trial, row.params, row.label, row.rung, requests,
                       trial_dir_name(i, row.label, row.rung, halving) + "/confirm"};
       TrialRecord record = run_trial(context, trial);
       record.confirm = true;
