@@ -104,6 +104,22 @@ TuneCli parse_tune(int argc, const char* const* argv) {
   app.add_flag("--dry-run", cli.dry_run,
                "Print every trial's server command and benchmark flags; start nothing");
 
+  // Ties within noise and per-GPU figures (issue 39, items 3 and 6): kept together here.
+  app.add_option("--prefer", spec.prefer,
+                 "The tie-break among configurations tied within noise with the leader: "
+                 "KEY[:min|:max],... where KEY is gpus, gpu_memory, a --param or a metric "
+                 "(default gpus:min,gpu_memory:min: fewer GPUs, then less GPU memory)");
+  app.add_flag("--confirm", spec.confirm,
+               "Without --num-runs repeats: at the end, run the leader and the runner-up once "
+               "more and say whether their order held (if not, they are tied)");
+  app.add_option("--gpus-per-trial", spec.gpus_per_trial,
+                 "GPUs each trial's server uses, a number or a parameter ({tp}): gives output "
+                 "tok/s per GPU (--objective output_throughput_per_gpu)");
+  app.add_option("--gpu-hour-cost", spec.gpu_hour_cost,
+                 "The price of one GPU-hour (USD): gives the cost per million output tokens at "
+                 "each trial's load (--objective cost_per_mtok:min); needs --gpus-per-trial")
+      ->check(CLI::PositiveNumber);
+
   if (auto done = parse_subcommand(app, argc, argv)) {
     cli.outcome = *done;
     return cli;

@@ -25,6 +25,7 @@ std::optional<size_t> best_trial(const std::vector<TrialRecord>& trials, bool ma
 std::vector<size_t> study_row_lines(const std::vector<TrialRecord>& trials) {
   std::map<int64_t, size_t> shown;  // trial index -> the position of its row's line
   for (size_t i = 0; i < trials.size(); ++i) {
+    if (trials[i].confirm) continue;  // a --confirm rerun, not a row
     auto [it, fresh] = shown.emplace(trials[i].trial, i);
     if (!fresh && trials[i].rung >= trials[it->second].rung) it->second = i;
   }
@@ -37,6 +38,94 @@ std::vector<size_t> study_row_lines(const std::vector<TrialRecord>& trials) {
 bool StudyBest::short_of_full() const { return trial.has_value() && rung < full_rung; }
 
 namespace {
+
+bool eligible(const TrialRecord& row) {
+  return row.status == TrialStatus::kOk && row.objective && std::isfinite(*row.objective);
+}
+
+bool better(double a, double b, bool maximize) { return maximize ? a > b : a < b; }
+
+// A row's 95 % interval of its objective, when its repeats gave one.
+struct Interval {
+  double low = 0;
+  double high = 0;
+};
+std::optional<Interval> interval_of(const TrialRecord& row) {
+  if (!row.ci95_low || !row.ci95_high || !std::isfinite(*row.ci95_low) ||
+      !std::isfinite(*row.ci95_high)) {
+    return std::nullopt;
+  }
+  return Interval{*row.ci95_low, *row.ci95_high};
+}
+
+// The last --confirm rerun of `row` (same trial and rung) with a finite objective.
+std::optional<size_t> rerun_of(const std::vector<TrialRecord>& trials, const TrialRecord& row) {
+  std::optional<size_t> found;
+  for (size_t i = 0; i < trials.size(); ++i) {
+    const TrialRecord& line = trials[i];
+    if (line.confirm && line.trial == row.trial && line.rung == row.rung && line.objective &&
+        std::isfinite(*line.objective)) {
+      found = i;
+    }
+  }
+  return found;
+}
+
+// The tie-break's order: the preference's keys, then the better objective, then the lower trial
+// index. Returns what separates `a` from `b`: < 0 when `a` comes first, and in `*by` the key that
+// decided.
+int tie_order(const TrialRecord& a, const TrialRecord& b, const Preference& prefer, bool maximize,
+              std::string* by) {
+  for (const PreferKey& key : prefer.keys) {
+    if (const int order = prefer_compare(a, b, key); order != 0) {
+      if (by != nullptr) *by = key.name;
+      return order;
+    }
+  }
+  if (*a.objective != *b.objective) {
+    if (by != nullptr) *by = "objective";
+    return better(*a.objective, *b.objective, maximize) ? -1 : 1;
+  }
+  if (by != nullptr) *by = "trial";
+  return a.trial < b.trial ? -1 : a.trial > b.trial ? 1 : 0;
+}
+
+// The rows tied with the leader (out.leader) among `rung_rows` (row lines at its rung), by
+// overlapping intervals or by a --confirm whose order did not hold; then the tie-break names the
+// best of them.
+void break_ties(const std::vector<TrialRecord>& trials, const std::vector<size_t>& rung_rows,
+                bool maximize, const Preference& prefer, StudyBest& out) {
+  const size_t leader = *out.leader;
+  std::vector<size_t> tied;
+  if (const std::optional<Interval> lead = interval_of(trials[leader])) {
+    for (size_t line : rung_rows) {
+      if (line == leader || !eligible(trials[line])) continue;
+      const std::optional<Interval> other = interval_of(trials[line]);
+      if (other && other->low <= lead->high && lead->low <= other->high) tied.push_back(line);
+    }
+    if (!tied.empty()) out.tied_by = "repeats";
+  } else if (const std::optional<size_t> second = runner_up(trials, leader, maximize)) {
+    const std::optional<size_t> a = rerun_of(trials, trials[leader]);
+    const std::optional<size_t> b = rerun_of(trials, trials[*second]);
+    if (a && b) {
+      const bool held = !better(*trials[*b].objective, *trials[*a].objective, maximize);
+      out.confirmation = StudyBest::Confirmation{*second, *a, *b, held};
+      if (!held) {
+        tied.push_back(*second);
+        out.tied_by = "confirm";
+      }
+    }
+  }
+  if (tied.empty()) return;
+  tied.push_back(leader);
+  std::sort(tied.begin(), tied.end(), [&](size_t a, size_t b) {
+    return tie_order(trials[a], trials[b], prefer, maximize, nullptr) < 0;
+  });
+  out.tied = tied;
+  out.trial = tied.front();
+  out.tie_break = prefer.text();
+  tie_order(trials[tied[0]], trials[tied[1]], prefer, maximize, &out.decided_by);
+}
 
 // Why no row qualifies: `rows` are the rows' lines, and none has an ok status with a finite
 // objective at any rung.
@@ -71,7 +160,19 @@ void explain_no_best(const std::vector<TrialRecord>& trials, const std::vector<s
 
 }  // namespace
 
-StudyBest study_best(const std::vector<TrialRecord>& trials, size_t planned_rungs, bool maximize) {
+std::optional<size_t> runner_up(const std::vector<TrialRecord>& trials, size_t leader,
+                                bool maximize) {
+  std::optional<size_t> second;
+  for (size_t line : study_row_lines(trials)) {
+    const TrialRecord& row = trials[line];
+    if (line == leader || row.rung != trials[leader].rung || !eligible(row)) continue;
+    if (!second || better(*row.objective, *trials[*second].objective, maximize)) second = line;
+  }
+  return second;
+}
+
+StudyBest study_best(const std::vector<TrialRecord>& trials, size_t planned_rungs, bool maximize,
+                     const Preference& prefer) {
   StudyBest out;
   const std::vector<size_t> rows = study_row_lines(trials);
   for (size_t line : rows) out.deepest_rung = std::max(out.deepest_rung, trials[line].rung);
@@ -86,7 +187,9 @@ StudyBest study_best(const std::vector<TrialRecord>& trials, size_t planned_rung
     }
     if (const std::optional<size_t> best = best_trial(at_rung, maximize)) {
       out.trial = lines[*best];
+      out.leader = out.trial;
       out.rung = rung;
+      break_ties(trials, lines, maximize, prefer, out);
       return out;
     }
   }

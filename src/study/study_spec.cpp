@@ -37,6 +37,11 @@ nlohmann::json to_json(const StudySpec& spec) {
           {"bench_args", spec.bench_args}};
   if (!spec.stages.empty()) json["stages"] = spec.stages;  // only a staged study's
   if (!spec.python.empty()) json["python"] = spec.python;  // only when given: older studies match
+  // Only when given, so that a study that uses none of them writes the study.json it did before.
+  if (!spec.prefer.empty()) json["prefer"] = spec.prefer;
+  if (spec.confirm) json["confirm"] = spec.confirm;
+  if (!spec.gpus_per_trial.empty()) json["gpus_per_trial"] = spec.gpus_per_trial;
+  if (spec.gpu_hour_cost > 0) json["gpu_hour_cost"] = spec.gpu_hour_cost;
   return json;
 }
 
@@ -57,6 +62,10 @@ StudySpec study_spec_from_json(const nlohmann::json& json) {
   read(json, "bench_args", spec.bench_args);
   read(json, "stages", spec.stages);
   read(json, "python", spec.python);
+  read(json, "prefer", spec.prefer);
+  read(json, "confirm", spec.confirm);
+  read(json, "gpus_per_trial", spec.gpus_per_trial);
+  read(json, "gpu_hour_cost", spec.gpu_hour_cost);
   if (spec.serve.empty()) throw std::invalid_argument("study.json: \"serve\" is missing");
   return spec;
 }

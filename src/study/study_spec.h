@@ -25,6 +25,15 @@ struct StudySpec {
   std::vector<std::string> bench_args;  // the benchmark's flags, in order, templates unexpanded
   std::vector<std::string> stages;      // --stage, in order (stages.h); empty: one study
   std::string python;  // --python: the Python of the learned searches' Optuna bridge ("" = look)
+
+  // A winner only when it is one, and per GPU and per dollar (issue 39, items 3 and 6).
+  std::string prefer;         // --prefer: the tie-break among tied configurations (prefer.h);
+                              // "" = fewer GPUs, then less GPU memory
+  bool confirm = false;       // --confirm: without repeats, rerun the leader and the runner-up
+  // --gpus-per-trial: each trial's GPU count, a number or a template ("{tp}": a parameter's
+  // value, so that tensor parallelism 1 and 2 count 1 and 2 GPUs); "" = not given.
+  std::string gpus_per_trial;
+  double gpu_hour_cost = 0;   // --gpu-hour-cost: the price of one GPU-hour; 0 = not given
 };
 
 // study.json's "spec" object, and back. The reader throws std::invalid_argument naming the field.

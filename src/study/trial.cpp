@@ -98,6 +98,12 @@ void read_lists(const Reader& in, TrialRecord& record) {
       record.runs.push_back(std::move(out));
     }
   }
+  if (const Json* repeats = in.array("repeats")) {
+    for (const Json& value : *repeats) {
+      if (!value.is_number()) in.fail("'repeats' must hold numbers");
+      record.repeats.push_back(value.get<double>());
+    }
+  }
   if (const Json* gpus = in.array("gpu")) {
     for (const Json& gpu : *gpus) {
       if (!gpu.is_object()) in.fail("'gpu' must hold objects");
@@ -170,6 +176,17 @@ std::string trial_to_json(const TrialRecord& record) {
     }
     line["gpu"] = std::move(gpus);
   }
+  if (record.gpus) line["gpus"] = *record.gpus;
+  if (!record.repeats.empty()) {
+    Json repeats = Json::array();
+    for (const double value : record.repeats) {
+      if (std::isfinite(value)) repeats.push_back(value);
+    }
+    line["repeats"] = std::move(repeats);
+  }
+  put_number(line, "ci95_low", record.ci95_low);
+  put_number(line, "ci95_high", record.ci95_high);
+  if (record.confirm) line["confirm"] = true;
   put_text(line, "server_log", record.server_log);
   if (!record.log_tail.empty()) line["log_tail"] = record.log_tail;
   return line.dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -179,7 +196,7 @@ TrialRecord trial_from_json(std::string_view line, std::string_view where) {
   Json object;
   try {
     object = Json::parse(line);
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {  // parse_error, and out_of_range for 1e400
     throw std::invalid_argument(fmt::format("{}: not JSON ({})", where, error.what()));
   }
   if (!object.is_object()) {
@@ -237,6 +254,16 @@ TrialRecord trial_from_json(std::string_view line, std::string_view where) {
     }
   }
   read_lists(in, record);
+  if (const std::optional<int64_t> gpus = in.integer("gpus", object)) {
+    if (*gpus < 0 || *gpus > 1'000'000) in.fail("'gpus' must be a GPU count");
+    record.gpus = static_cast<int>(*gpus);
+  }
+  record.ci95_low = in.number("ci95_low");
+  record.ci95_high = in.number("ci95_high");
+  if (const Json* confirm = in.find("confirm")) {
+    if (!confirm->is_boolean()) in.fail("'confirm' must be true or false");
+    record.confirm = confirm->get<bool>();
+  }
   record.server_log = in.text("server_log");
   return record;
 }

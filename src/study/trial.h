@@ -86,6 +86,18 @@ struct TrialRecord {
   std::map<std::string, double> metrics;  // "ttft.p50", "output_throughput", ...: summary values
   std::vector<TrialRun> runs;             // each benchmark run
   std::vector<GpuMemory> gpu;             // peak memory per GPU (empty without nvidia-smi)
+  // How many GPUs the trial had: --gpus-per-trial (a slot's own count when trials get slots).
+  // Output tok/s per GPU and the cost per million tokens follow from it (gpu_cost.h).
+  std::optional<int> gpus;
+  // --num-runs K >= 2: the objective of each repeat, in run order, and the two-sided 95 %
+  // confidence interval of their mean (Student t over the K repeats, as `llmperf --num-runs`
+  // gives its figures); best.h ties the configurations whose intervals overlap the leader's.
+  std::vector<double> repeats;
+  std::optional<double> ci95_low;
+  std::optional<double> ci95_high;
+  // A --confirm rerun of a configuration (the leader or the runner-up), not one of the table's
+  // rows: best.h reads whether their order held.
+  bool confirm = false;
   std::string server_log;                 // the server's log, relative to the study's directory
   std::vector<std::string> log_tail;      // the log's last lines (start failures)
 };

@@ -18,6 +18,19 @@ TuneCli tune_argv(std::vector<std::string> args) {
   return parse_tune(static_cast<int>(argv.size()), argv.data());
 }
 
+TEST(TuneCli, TakesTheTieAndPerGpuFlags) {
+  const TuneCli cli = tune_argv({"--serve", "x {port}", "--param", "tp=1,2", "--prefer",
+                                 "gpus:min,np:max", "--confirm", "--gpus-per-trial", "{tp}",
+                                 "--gpu-hour-cost", "2.5", "--url", "http://127.0.0.1:{port}/"});
+  ASSERT_TRUE(cli.proceed) << cli.outcome.err;
+  EXPECT_EQ(cli.spec.prefer, "gpus:min,np:max");
+  EXPECT_TRUE(cli.spec.confirm);
+  EXPECT_EQ(cli.spec.gpus_per_trial, "{tp}");
+  EXPECT_DOUBLE_EQ(cli.spec.gpu_hour_cost, 2.5);
+  EXPECT_EQ(cli.spec.bench_args, (std::vector<std::string>{"--url", "http://127.0.0.1:{port}/"}));
+  EXPECT_FALSE(tune_argv({"--serve", "x", "--param", "a=1", "--gpu-hour-cost", "-1"}).proceed);
+}
+
 TEST(TuneCli, SplitsTheStudysFlagsFromTheBenchmarksInOrder) {
   const TuneCli cli = tune_argv(
       {"--serve", "vllm serve q --port {port} --max-num-seqs {mns}", "--param", "mns=64,128",

@@ -180,6 +180,37 @@ TEST_F(StudyHtmlTest, BestServerCommandIsTheOneToPaste) {
             std::string::npos);
 }
 
+// Issue 39: the ties within noise and their tie-break under the best configuration, and the
+// Pareto front of output tok/s per GPU against output tok/s per user with GPU counts.
+TEST_F(StudyHtmlTest, TiesAndThePerGpuFrontAreShown) {
+  std::vector<TrialRecord> trials = study_html_trials();
+  EXPECT_EQ(html_.find("tied within noise"), std::string::npos);
+  EXPECT_EQ(html_.find("<h2>Per GPU</h2>"), std::string::npos);
+  for (TrialRecord& t : trials) {
+    if (!t.objective) continue;
+    t.ci95_low = *t.objective - 100;
+    t.ci95_high = *t.objective + 100;
+    t.gpus = t.trial % 2 ? 1 : 2;
+    t.metrics["output_throughput_per_gpu"] = *t.objective / *t.gpus;
+  }
+  const std::string html = render_study_html(study_html_info(), trials);
+  // Trial 12 (1550, [1450, 1650]) leads; trials 11 (1400), 5 (1350) and 4 (1200) reach it
+  // within their +-100. 11 and 5 run on 1 GPU, and 11 used less GPU memory (21392 MiB): the best.
+  EXPECT_NE(html.find("<li>tied within noise: 11-disable-2048, 5-enable-4096, 4-enable-2048, "
+                      "12-disable-4096 (their 95 % intervals of output_throughput overlap "
+                      "12-disable-4096&#39;s [1450, 1650])</li>"),
+            std::string::npos)
+      << html.substr(html.find("Best configuration"), 1000);
+  EXPECT_NE(html.find("<li>tie-break gpus:min,gpu_memory:min: 11-disable-2048 (gpu_memory 21392 "
+                      "MiB), over the leader 12-disable-4096</li>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<b>11-disable-2048</b>"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Per GPU</h2>"), std::string::npos);
+  EXPECT_NE(html.find("Output tok/s per GPU against output tok/s per user</text>"),
+            std::string::npos);
+  EXPECT_NE(html.find("95 % CI"), std::string::npos);
+}
+
 TEST_F(StudyHtmlTest, RenderIsTheFileWritten) {
   EXPECT_EQ(render_study_html(study_html_info(), study_html_trials()), html_);
 }

@@ -371,6 +371,51 @@ TEST(StudyText, TiesGoToTheLowerIndex) {
   EXPECT_NE(text.find("higher is better): 1-enable-512"), std::string::npos) << text;
 }
 
+// Issue 39: intervals from --num-runs repeats. Trial 1 leads (1200, [1100, 1300]); trial 0's
+// [850, 1250] reaches it, trial 4's [700, 900] does not. Trial 0 has 1 GPU, trial 1 has 2: the
+// default tie-break (fewer GPUs) names trial 0, and its per-GPU figures are columns.
+std::vector<TrialRecord> tied_trials() {
+  auto trials = study_report_trials();
+  trials[0].ci95_low = 850;
+  trials[0].ci95_high = 1250;
+  trials[1].ci95_low = 1100;
+  trials[1].ci95_high = 1300;
+  trials[4].ci95_low = 700;
+  trials[4].ci95_high = 900;
+  trials[0].gpus = 1;
+  trials[1].gpus = 2;
+  trials[0].metrics["output_throughput_per_gpu"] = 900;
+  trials[1].metrics["output_throughput_per_gpu"] = 600;
+  trials[0].metrics["cost_per_mtok"] = 0.77;
+  trials[1].metrics["cost_per_mtok"] = 1.16;
+  return trials;
+}
+
+TEST(StudyText, TiedWithinNoiseNamesTheTieBreak) {
+  const std::string text = study_table(study_report_info(), tied_trials());
+  EXPECT_NE(text.find("higher is better): 0-enable-64-no-enable-prefix-caching\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  tied within noise: 0-enable-64-no-enable-prefix-caching, "
+                      "1-enable-512-no-enable-prefix-caching (their 95 % intervals of "
+                      "output_throughput overlap 1-enable-512-no-enable-prefix-caching's "
+                      "[1100, 1300])\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  tie-break gpus:min,gpu_memory:min: 0-enable-64-no-enable-prefix-caching "
+                      "(gpus 1), over the leader 1-enable-512-no-enable-prefix-caching\n"),
+            std::string::npos)
+      << text;
+  for (const char* column : {"95 % CI", "Output tok/s/GPU", "USD/Mtok"}) {
+    EXPECT_NE(text.find(column), std::string::npos) << column;
+  }
+  // Without intervals or GPU counts, none of it.
+  const std::string plain = study_table(study_report_info(), study_report_trials());
+  for (const char* absent : {"95 % CI", "Output tok/s/GPU", "USD/Mtok", "tied within noise"}) {
+    EXPECT_EQ(plain.find(absent), std::string::npos) << absent;
+  }
+}
+
 TEST(StudyText, NoBestWhenEveryBenchmarkedTrialMissedAnSlo) {
   auto trials = study_report_trials();
   for (TrialRecord& t : trials) {
@@ -566,6 +611,29 @@ TEST_F(StudyFilesTest, JsonHoldsTheBestAndTheParetoFronts) {
   EXPECT_EQ(summary["trials"][2]["log_tail"][1], "<script>alert(1)</script>");
   EXPECT_EQ(summary["trials"][0]["gpu"][0]["used_mib"], 19344);
   EXPECT_TRUE(summary["superseded"].empty());
+}
+
+TEST_F(StudyFilesTest, JsonAndCsvHoldTheTiesAndThePerGpuFigures) {
+  const auto summary =
+      nlohmann::json::parse(study_summary_json(study_report_info(), tied_trials()));
+  EXPECT_EQ(summary["best"]["trial"], 0);
+  EXPECT_EQ(summary["tied"], nlohmann::json::parse(R"({"by": "repeats", "leader": 1,
+      "trials": [0, 1], "labels": ["0-enable-64-no-enable-prefix-caching",
+      "1-enable-512-no-enable-prefix-caching"], "tie_break": "gpus:min,gpu_memory:min",
+      "decided_by": "gpus", "best": 0})"));
+  EXPECT_TRUE(summary["confirm"].is_null());
+  // Per user (x: 30, 20) against per GPU (y: 900, 600): trial 0 dominates trial 1.
+  EXPECT_EQ(summary["pareto"]["per_gpu_per_user"]["trials"], nlohmann::json({0}));
+  EXPECT_EQ(summary["trials"][0]["ci95_low"], 850);
+  EXPECT_EQ(summary["trials"][0]["gpus"], 1);
+  const std::string csv = study_summary_csv(study_report_info(), tied_trials());
+  EXPECT_NE(csv.find(",objective,objective_ci95_low,objective_ci95_high,"), std::string::npos);
+  EXPECT_NE(csv.find(",900,850,1250,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",900,0.77,"), std::string::npos) << csv;
+  const std::string md = study_summary_markdown(study_report_info(), tied_trials());
+  EXPECT_NE(md.find("- tied within noise: "), std::string::npos) << md;
+  EXPECT_TRUE(nlohmann::json::parse(study_summary_json(study_report_info(), study_report_trials()))
+                  ["tied"].is_null());
 }
 
 TEST_F(StudyFilesTest, JsonKeepsEarlierRungsAsSuperseded) {

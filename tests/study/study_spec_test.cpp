@@ -24,10 +24,18 @@ TEST(StudySpec, RoundTripsEveryField) {
   spec.ready_timeout_s = 12.5;
   spec.stop_timeout_s = 2;
   spec.bench_args = {"--url", "http://127.0.0.1:{port}/v1/completions", "-n", "10"};
+  spec.prefer = "np:min";
+  spec.confirm = true;
+  spec.gpus_per_trial = "{tp}";
+  spec.gpu_hour_cost = 2.5;
   const StudySpec back = study_spec_from_json(nlohmann::json::parse(to_json(spec).dump()));
   EXPECT_EQ(to_json(back), to_json(spec));
   EXPECT_EQ(back.bench_args, spec.bench_args);
   EXPECT_FALSE(back.reset_cache);
+  EXPECT_EQ(back.prefer, "np:min");
+  EXPECT_TRUE(back.confirm);
+  EXPECT_EQ(back.gpus_per_trial, "{tp}");
+  EXPECT_DOUBLE_EQ(back.gpu_hour_cost, 2.5);
 }
 
 TEST(StudySpec, DefaultsAndErrors) {

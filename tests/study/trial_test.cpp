@@ -175,6 +175,34 @@ TEST(TrialRecord, UnknownFieldsAreIgnoredAndOptionalOnesMayBeMissing) {
   EXPECT_EQ(record.gpu[0].total_mib, 0);
 }
 
+// Issue 39: the GPU count, the repeats with their interval and a --confirm rerun.
+TEST(TrialRecord, TiesAndGpuFieldsRoundTrip) {
+  TrialRecord record;
+  record.trial = 3;
+  record.gpus = 2;
+  record.repeats = {100, 110, 120};
+  record.ci95_low = 85.157;
+  record.ci95_high = 134.843;
+  record.confirm = true;
+  const std::string line = trial_to_json(record);
+  EXPECT_NE(line.find(R"("gpus":2,"repeats":[100.0,110.0,120.0],"ci95_low":85.157,)"
+                      R"("ci95_high":134.843,"confirm":true)"),
+            std::string::npos)
+      << line;
+  const TrialRecord back = trial_from_json(line, "study.jsonl:1");
+  EXPECT_EQ(back.gpus, 2);
+  EXPECT_EQ(back.repeats, record.repeats);
+  EXPECT_EQ(back.ci95_high, record.ci95_high);
+  EXPECT_TRUE(back.confirm);
+  EXPECT_EQ(trial_to_json(back), line);
+  EXPECT_EQ(trial_to_json(TrialRecord{}).find("confirm"), std::string::npos);
+  // A number JSON cannot hold as a double is an error of the line, not a crash.
+  EXPECT_THROW(trial_from_json(R"({"schema":"llmperf.study.trial/1","trial":1,"status":"ok",)"
+                               R"("objective":2e400})",
+                               "study.jsonl:2"),
+               std::invalid_argument);
+}
+
 TEST(TrialRecord, ErrorsNameTheLine) {
   EXPECT_EQ(trial_error("{\"schema\":").rfind("study.jsonl:7: not JSON (", 0), 0u);
   EXPECT_EQ(trial_error("[1]"), "study.jsonl:7: not a JSON object");

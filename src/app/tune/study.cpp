@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -30,6 +31,8 @@
 #include "report/study/study_text.h"
 #include "study/best.h"
 #include "study/exclude.h"
+#include "study/gpu_cost.h"
+#include "study/prefer.h"
 #include "study/label.h"
 #include "study/study_file.h"
 #include "study/template.h"
@@ -94,10 +97,48 @@ void check_templates(const StudySpec& spec, const std::vector<ParamSpace>& space
   std::vector<std::string> known(std::begin(kBuiltinNames), std::end(kBuiltinNames));
   for (const ParamSpace& space : spaces) known.push_back(space.name);
   check_template(spec.serve, known, "--serve");
+  if (!spec.gpus_per_trial.empty()) check_template(spec.gpus_per_trial, known, "--gpus-per-trial");
   if (!spec.stop_cmd.empty()) check_template(spec.stop_cmd, known, "--stop-cmd");
   if (!spec.between_cmd.empty()) check_template(spec.between_cmd, known, "--between-cmd");
   for (const std::string& arg : spec.bench_args) {
     check_template(arg, known, fmt::format("benchmark argument '{}'", arg));
+  }
+}
+
+// --prefer's keys, --gpus-per-trial and --gpu-hour-cost against what the objective needs, so
+// that a study which could never name its figures fails before anything starts.
+void check_gpu_flags(const StudySpec& spec, const Objective& objective,
+                     const std::vector<ParamSpace>& spaces) {
+  const bool gpus = !spec.gpus_per_trial.empty();
+  if (gpus && template_names(spec.gpus_per_trial).empty()) {
+    gpu_count(spec.gpus_per_trial);  // a number: checked now
+  }
+  if (objective.figure == kPerGpuMetric && !gpus) {
+    throw std::invalid_argument(
+        "--objective output_throughput_per_gpu needs --gpus-per-trial N (each trial's GPUs)");
+  }
+  if (objective.figure == kCostPerMtokMetric &&
+      (!gpus || !(spec.gpu_hour_cost > 0))) {
+    throw std::invalid_argument(
+        "--objective cost_per_mtok needs --gpus-per-trial N and --gpu-hour-cost USD");
+  }
+  if (spec.gpu_hour_cost > 0 && !gpus) {
+    throw std::invalid_argument("--gpu-hour-cost needs --gpus-per-trial N (each trial's GPUs)");
+  }
+  for (const PreferKey& key : parse_prefer(spec.prefer).keys) {
+    if (key.name == kPreferGpus || key.name == kPreferGpuMemory || key.name == kPerGpuMetric ||
+        key.name == kCostPerMtokMetric || key.name == "output_throughput_per_user") {
+      continue;
+    }
+    const bool param = std::any_of(spaces.begin(), spaces.end(),
+                                   [&](const ParamSpace& space) { return space.name == key.name; });
+    if (param) continue;
+    try {
+      parse_metric(key.name, "--prefer");
+    } catch (const std::invalid_argument&) {
+      throw std::invalid_argument(fmt::format(
+          "--prefer: '{}' is neither gpus, gpu_memory, a --param nor a metric", key.name));
+    }
   }
 }
 
@@ -107,6 +148,7 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
   plan.strategy = parse_strategy(spec.strategy);
   for (const std::string& text : spec.excludes) plan.excludes.push_back(parse_exclude(text, plan.spaces));
   plan.objective = parse_objective(spec.objective);
+  check_gpu_flags(spec, plan.objective, plan.spaces);
   check_templates(spec, plan.spaces);
   // The benchmark's flags must parse before anything runs: for the first configuration of the
   // grid, or (when a linked parameter makes some configurations' flags invalid, such as
@@ -180,7 +222,33 @@ struct Key {
 
 }  // namespace
 
-std::string Objective::text() const { return metric.name() + (maximize ? ":max" : ":min"); }
+int gpu_count(const std::string& text) {
+  int count = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+  if (error != std::errc() || end != text.data() + text.size() || count <= 0) {
+    throw std::invalid_argument(
+        fmt::format("--gpus-per-trial: '{}' is not a GPU count (a positive integer)", text));
+  }
+  return count;
+}
+
+std::string Objective::name() const { return figure.empty() ? metric.name() : figure; }
+
+std::string Objective::unit() const {
+  if (figure == kPerGpuMetric) return "tok/s/GPU";
+  if (figure == kCostPerMtokMetric) return "USD/Mtok";
+  return metric.unit;
+}
+
+std::string Objective::text() const { return name() + (maximize ? ":max" : ":min"); }
+
+std::optional<double> objective_value(const Objective& objective, std::optional<double> metric,
+                                      std::optional<int> gpus, const StudySpec& spec) {
+  if (!metric || objective.figure.empty()) return metric;
+  if (!gpus) return std::nullopt;
+  if (objective.figure == kPerGpuMetric) return throughput_per_gpu(*metric, *gpus);
+  return cost_per_mtok(*metric, *gpus, spec.gpu_hour_cost);
+}
 
 Objective parse_objective(const std::string& text) {
   std::string name = text;
@@ -195,6 +263,12 @@ Objective parse_objective(const std::string& text) {
     name = text.substr(0, colon);
   }
   Objective objective;
+  if (name == kPerGpuMetric || name == kCostPerMtokMetric) {
+    objective.figure = name;
+    objective.metric = parse_metric("output_throughput", "--objective");
+    objective.maximize = direction.value_or(name == kPerGpuMetric);
+    return objective;
+  }
   objective.metric = parse_metric(name, "--objective");
   objective.maximize = direction.value_or(higher_is_better(objective.metric));
   return objective;
@@ -223,8 +297,8 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   info.spec = spec;
   info.version = std::string("llmperf ") + kLlmperfVersion;
   info.started = wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
-  info.objective = plan.objective.metric.name();
-  info.unit = plan.objective.metric.unit;
+  info.objective = plan.objective.name();
+  info.unit = plan.objective.unit();
   info.maximize = plan.objective.maximize;
   info.strategy = plan.strategy.text();
   info.seed = plan.base.seed;
@@ -315,8 +389,13 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
     write_study_file(result.dir, info);
   }
   std::map<Key, TrialRecord> done;
+  std::vector<TrialRecord> reruns;  // --confirm's reruns already in the ledger
   for (const TrialRecord& record : ledger.trials) {
-    if (trial_status_final(record.status)) done[{record.trial, record.rung}] = record;
+    if (record.confirm) {
+      if (trial_status_final(record.status)) reruns.push_back(record);
+    } else if (trial_status_final(record.status)) {
+      done[{record.trial, record.rung}] = record;
+    }
   }
   LedgerWriter writer(ledger_path, ledger);
   init_transport();  // before any thread: the readiness probes and the benchmark use libcurl
@@ -391,11 +470,47 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
       std::sort(survivors.begin(), survivors.end());
     }
   }
+  const Preference prefer = parse_prefer(spec.prefer);
+  result.trials.insert(result.trials.end(), reruns.begin(), reruns.end());
+  if (spec.confirm && spec.num_runs > 1) {
+    spdlog::warn("--confirm is not used: with --num-runs {}, each configuration's repeats give "
+                 "its 95 % interval", spec.num_runs);
+  } else if (spec.confirm && !interrupt_requested()) {
+    // Without repeats: the leader and the runner-up once more, at the leader's rung, each on a
+    // fresh server (best.h reads whether their order held).
+    const StudyBest best = study_best(result.trials, rungs.size(), info.maximize, prefer);
+    std::optional<size_t> second;
+    if (best.leader) second = runner_up(result.trials, *best.leader, info.maximize);
+    if (!second) {
+      spdlog::warn("--confirm: {}", best.leader ? "no runner-up to compare the leader with"
+                                                : "no leader to confirm");
+    }
+    for (const size_t line : {best.leader.value_or(0), second.value_or(0)}) {
+      if (!second || interrupt_requested()) break;
+      const TrialRecord row = result.trials[line];
+      const bool rerun = std::any_of(reruns.begin(), reruns.end(), [&](const TrialRecord& r) {
+        return r.trial == row.trial && r.rung == row.rung;
+      });
+      if (rerun) continue;
+      const size_t i = static_cast<size_t>(row.trial);
+      spdlog::info("--confirm: running {} once more", row.label);
+      // The rung's own requests, so that a leader measured short is compared like for like.
+      const size_t rung = static_cast<size_t>(row.rung);
+      const int64_t requests = rung + 1 < rungs.size() ? rungs[rung].requests : -1;
+      TrialSpec trial{row.trial, row.params, row.label, row.rung, requests,
+                      trial_dir_name(i, row.label, row.rung, halving) + "/confirm"};
+      TrialRecord record = run_trial(context, trial);
+      record.confirm = true;
+      writer.append(record);
+      print(trial_line(record, info) + "  (--confirm rerun)\n");
+      result.trials.push_back(std::move(record));
+    }
+  }
   result.interrupted = interrupt_requested();
   stop_all_servers();
 
   // The best configuration, by the rule the study's outputs follow (study/best.h).
-  result.best = study_best(result.trials, rungs.size(), info.maximize).trial;
+  result.best = study_best(result.trials, rungs.size(), info.maximize, prefer).trial;
   result.text = write_study_outputs(result.dir, info, result.trials);
   print(result.text);
   return result;

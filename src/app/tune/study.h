@@ -19,14 +19,29 @@ namespace llmperf {
 
 // `--objective METRIC[.STAT][:max|:min]`.
 struct Objective {
-  Slo metric;             // the metric, in its natural unit (verdict/slo.h's parse_metric)
+  Slo metric;             // the metric, in its natural unit (verdict/slo.h's parse_metric); for
+                          // a per-GPU figure, output_throughput, which it is drawn from
   bool maximize = true;   // more is better
+  // study/gpu_cost.h's kPerGpuMetric or kCostPerMtokMetric: the objective is that figure of the
+  // metric, per the trial's GPUs and --gpu-hour-cost; "" for a metric of the run itself.
+  std::string figure;
+  std::string name() const;  // "output_throughput", "cost_per_mtok"
+  std::string unit() const;  // "tok/s", "tok/s/GPU", "USD/Mtok"
   std::string text() const;  // "output_throughput:max"
 };
 
-// Parses --objective; rates and throughputs default to max, the rest to min. Throws
-// std::invalid_argument naming --objective.
+// Parses --objective; rates and throughputs (and output_throughput_per_gpu) default to max, the
+// rest (cost_per_mtok too) to min. Throws std::invalid_argument naming --objective.
 Objective parse_objective(const std::string& text);
+
+// A trial's GPU count from --gpus-per-trial's text, its templates filled in. Throws
+// std::invalid_argument naming --gpus-per-trial unless it is a positive integer.
+int gpu_count(const std::string& text);
+
+// The objective's value from its metric's value in a run: the metric's itself, or its per-GPU
+// figure for the trial's `gpus` and the spec's --gpu-hour-cost.
+std::optional<double> objective_value(const Objective& objective, std::optional<double> metric,
+                                      std::optional<int> gpus, const StudySpec& spec);
 
 // Parses a trial's benchmark flags as `llmperf` would (cli/tune.h's tune_bench_config, which the
 // caller passes in: the app stage does not read flags). Throws std::invalid_argument with the flags'

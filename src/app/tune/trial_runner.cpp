@@ -25,6 +25,8 @@
 #include "app/tune/server_process.h"
 #include "core/clock.h"
 #include "metrics/catalogue.h"
+#include "metrics/stats/confidence.h"
+#include "study/gpu_cost.h"
 
 namespace llmperf {
 namespace {
@@ -135,7 +137,21 @@ struct BenchOutcome {
   std::string unmet;    // --search without an answer: why (the chosen run is the lowest probe)
 };
 
-BenchOutcome judge(const BenchmarkResult& result, const Objective& objective) {
+// Output tok/s per GPU and the cost per million output tokens (study/gpu_cost.h), from the
+// record's GPU count and --gpu-hour-cost.
+void add_gpu_figures(TrialRecord& record, const StudySpec& spec) {
+  const auto output = record.metrics.find("output_throughput");
+  if (!record.gpus || output == record.metrics.end()) return;
+  if (const auto per_gpu = throughput_per_gpu(output->second, *record.gpus)) {
+    record.metrics[std::string(kPerGpuMetric)] = *per_gpu;
+  }
+  if (const auto cost = cost_per_mtok(output->second, *record.gpus, spec.gpu_hour_cost)) {
+    record.metrics[std::string(kCostPerMtokMetric)] = *cost;
+  }
+}
+
+BenchOutcome judge(const BenchmarkResult& result, const Objective& objective,
+                   std::optional<int> gpus, const StudySpec& spec) {
   BenchOutcome out;
   const RunResult* best_passing = nullptr;
   const RunResult* best_any = nullptr;
@@ -147,8 +163,10 @@ BenchOutcome judge(const BenchmarkResult& result, const Objective& objective) {
   for (const RunResult& run : result.runs) {
     TrialRun entry;
     entry.name = fs::path(run.info.output_dir).filename().string();
-    entry.objective = run.summary.succeeded > 0 ? metric_value(objective.metric, run.summary)
-                                                : std::nullopt;
+    entry.objective = run.summary.succeeded > 0
+                          ? objective_value(objective, metric_value(objective.metric, run.summary),
+                                            gpus, spec)
+                          : std::nullopt;
     if (!run.verdict.results.empty()) entry.passed_slo = run.verdict.passed();
     out.runs.push_back(entry);
     if (!entry.objective) continue;
@@ -298,6 +316,9 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
     record.port = port;
     const TemplateValues values = template_values(trial, std::to_string(port), outdir.string());
     record.server_command = substitute(spec.serve, values, "--serve");
+    if (!spec.gpus_per_trial.empty()) {  // (a slot's own count, once trials get slots)
+      record.gpus = gpu_count(substitute(spec.gpus_per_trial, values, "--gpus-per-trial"));
+    }
     if (!spec.stop_cmd.empty()) stop_command = substitute(spec.stop_cmd, values, "--stop-cmd");
     args = trial_bench_args(spec.bench_args, values, (outdir / "bench").string());
     record.bench_args = args;
@@ -388,7 +409,7 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
 
   for (const BenchmarkResult& result : results) {
     outcomes.push_back(result.search ? judge_search(result, *result.search)
-                                     : judge(result, *context.objective));
+                                     : judge(result, *context.objective, record.gpus, spec));
   }
   for (const BenchOutcome& outcome : outcomes) {
     record.runs.insert(record.runs.end(), outcome.runs.begin(), outcome.runs.end());
@@ -418,6 +439,7 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
     const BenchOutcome& last = outcomes.back();
     if (!last.unmet.empty() && last.chosen->summary.succeeded > 0) {
       fill_metrics(*last.chosen, record.metrics);
+      add_gpu_figures(record, spec);
       return finish(TrialStatus::kSloViolated, last.unmet);
     }
     return finish(TrialStatus::kBenchFailed,
@@ -428,9 +450,18 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   const BenchOutcome& median = outcomes[order[(order.size() - 1) / 2]];
   record.objective = median.objective;
   fill_metrics(*median.chosen, record.metrics);
+  add_gpu_figures(record, spec);
   if (order.size() > 1) {
     record.metrics["objective.min"] = *outcomes[order.front()].objective;
     record.metrics["objective.max"] = *outcomes[order.back()].objective;
+    // Each repeat's objective and the 95 % interval of their mean (Student t over the repeats,
+    // as `llmperf --num-runs` gives its figures): best.h ties the overlapping ones.
+    for (const BenchOutcome& outcome : outcomes) {
+      if (outcome.objective) record.repeats.push_back(*outcome.objective);
+    }
+    const MeanInterval interval = mean_interval(record.repeats);
+    record.ci95_low = interval.ci95_low;
+    record.ci95_high = interval.ci95_high;
   }
   if (!median.passed) return finish(TrialStatus::kSloViolated, slo_reason(*median.chosen));
   return finish(TrialStatus::kOk, "");

@@ -39,6 +39,39 @@ OrderedJson front_json(const StudyView& view, const StudyFront& front) {
           {"maximize_y", true},  {"trials", std::move(trials)}, {"labels", std::move(labels)}};
 }
 
+// "tied": the configurations tied within noise with the leader and the tie-break that named the
+// best of them; null when nothing is tied.
+OrderedJson tied_json(const StudyView& view) {
+  if (!view.ties) return nullptr;
+  const StudyTies& ties = *view.ties;
+  OrderedJson trials = OrderedJson::array();
+  OrderedJson labels = OrderedJson::array();
+  for (size_t row : ties.rows) {
+    trials.push_back(view.rows[row].trial);
+    labels.push_back(view.rows[row].label);
+  }
+  return {{"by", ties.by},
+          {"leader", view.rows[ties.leader].trial},
+          {"trials", std::move(trials)},
+          {"labels", std::move(labels)},
+          {"tie_break", ties.tie_break},
+          {"decided_by", ties.decided_by},
+          {"best", view.rows[ties.rows.front()].trial}};
+}
+
+// "confirm": --confirm's reruns of the leader and the runner-up; null without them.
+OrderedJson confirm_json(const StudyView& view) {
+  if (!view.confirmation) return nullptr;
+  const StudyConfirmation& c = *view.confirmation;
+  return {{"leader", view.rows[c.leader].trial},
+          {"runner_up", view.rows[c.runner_up].trial},
+          {"leader_objective", number_or_null(view.rows[c.leader].objective)},
+          {"runner_up_objective", number_or_null(view.rows[c.runner_up].objective)},
+          {"leader_rerun", number_or_null(c.leader_rerun)},
+          {"runner_up_rerun", number_or_null(c.runner_up_rerun)},
+          {"held", c.held}};
+}
+
 std::string summary_json(const StudyView& view) {
   OrderedJson doc;
   doc["schema"] = kStudySummarySchema;
@@ -67,8 +100,11 @@ std::string summary_json(const StudyView& view) {
     doc["best"] = nullptr;
   }
   if (!view.best_note.empty()) doc["best_note"] = view.best_note;
+  doc["tied"] = tied_json(view);
+  doc["confirm"] = confirm_json(view);
   doc["pareto"] = {{"throughput_per_user", front_json(view, view.per_user)},
-                   {"ttft_p99", front_json(view, view.latency)}};
+                   {"ttft_p99", front_json(view, view.latency)},
+                   {"per_gpu_per_user", front_json(view, view.per_gpu)}};
   OrderedJson suggested = OrderedJson::array();
   for (const SuggestedExclude& exclude : view.suggested_excludes) {
     suggested.push_back({{"exclude", exclude.expression},
@@ -107,6 +143,8 @@ constexpr CsvMetric kCsvMetrics[] = {
     {"output_throughput", study_metric::kOutputThroughput},
     {"total_throughput", study_metric::kTotalThroughput},
     {"output_throughput_per_user", study_metric::kPerUser},
+    {"output_throughput_per_gpu", study_metric::kPerGpu},
+    {"cost_per_mtok", study_metric::kCostPerMtok},
     {"qps", study_metric::kQps},
     {"completed", study_metric::kCompleted},
     {"failed", study_metric::kFailed},
@@ -114,7 +152,9 @@ constexpr CsvMetric kCsvMetrics[] = {
 };
 
 std::string summary_csv(const StudyView& view) {
-  std::vector<std::string> fixed = {"trial", "label", "rung", "status", "reason", "objective"};
+  std::vector<std::string> fixed = {"trial",     "label",         "rung",          "status",
+                                    "reason",    "objective",     "objective_ci95_low",
+                                    "objective_ci95_high"};
   for (const CsvMetric& metric : kCsvMetrics) fixed.emplace_back(metric.column);
   for (const char* column : {"gpu_used_mib", "gpu_total_mib", "ready_s", "duration_s", "port",
                              "dir", "server_command"}) {
@@ -139,6 +179,8 @@ std::string summary_csv(const StudyView& view) {
     cells.emplace_back(trial_status_name(row.status));
     cells.push_back(row.reason);
     cells.push_back(csv_number(row.objective));
+    cells.push_back(csv_number(row.ci95_low));
+    cells.push_back(csv_number(row.ci95_high));
     for (const CsvMetric& metric : kCsvMetrics) {
       cells.push_back(csv_number(study_metric_value(row, metric.key)));
     }
@@ -234,6 +276,8 @@ std::string summary_markdown(const StudyView& view) {
   if (!best.params.empty()) md += "; " + markdown_text(params_text(view, best));
   md += "\n\n";
   if (!view.best_note.empty()) md += "Note: " + markdown_text(view.best_note) + "\n\n";
+  for (const std::string& line : ties_lines(view)) md += "- " + markdown_text(line) + "\n";
+  if (view.ties || view.confirmation) md += "\n";
   const std::string command = paste_command(best);
   md += command.find("{port}") != std::string::npos
             ? "The server command (`{port}`: the port to serve on):\n\n"

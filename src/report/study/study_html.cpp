@@ -174,11 +174,12 @@ std::optional<svg::ChartSpec> objective_chart(const StudyView& view, const std::
 
 // A Pareto chart: every benchmarked row as a point, the front's rows joined and labelled.
 svg::ChartSpec pareto_chart(const StudyView& view, const StudyFront& front,
-                            const std::string& title, const std::string& x_label) {
+                            const std::string& title, const std::string& x_label,
+                            const std::string& y_label = "Output tok/s") {
   svg::ChartSpec chart;
   chart.title = title;
   chart.x_label = x_label;
-  chart.y_label = "Output tok/s";
+  chart.y_label = y_label;
   chart.empty_text = "No benchmarked trial has both figures";
   svg::Series all{"Configurations", {}, {}, svg::SeriesKind::kPoints, "", {}};
   svg::Series line{"Pareto front", {}, {}, svg::SeriesKind::kLine, "", {}};
@@ -223,6 +224,11 @@ std::string best_html(const StudyView& view) {
   out += "</div>";
   if (!view.best_note.empty()) {
     out += "<p class=\"note\">" + xml_escape(view.best_note) + "</p>";
+  }
+  if (const std::vector<std::string> ties = ties_lines(view); !ties.empty()) {
+    out += "<ul class=\"ties\">";
+    for (const std::string& line : ties) out += "<li>" + xml_escape(line) + "</li>";
+    out += "</ul>";
   }
   const std::string command = paste_command(best);
   out += command.find("{port}") != std::string::npos
@@ -297,6 +303,19 @@ std::string render_study_html(const StudyView& view) {
       "both): {}. On the front of output tok/s against TTFT p99 (less TTFT is better): {}. Only "
       "benchmarked trials (ok or slo_violated) are drawn.</p>",
       xml_escape(front_labels(view, view.per_user)), xml_escape(front_labels(view, view.latency)));
+
+  if (view.per_gpu_figures) {
+    body += "<h2>Per GPU</h2>";
+    body += chart_grid({pareto_chart(view, view.per_gpu,
+                                     "Output tok/s per GPU against output tok/s per user",
+                                     "Output tok/s per user (output tok/s / concurrency)",
+                                     "Output tok/s per GPU")});
+    body += fmt::format(
+        "<p class=\"note\">On the front of tokens/s per GPU against tokens/s per user (more is "
+        "better on both), as InferenceX and vLLM draw it: {}. A configuration on N GPUs must give N "
+        "times the tokens/s of one on a single GPU to stand level with it.</p>",
+        xml_escape(front_labels(view, view.per_gpu)));
+  }
 
   body += "<h2>Configurations that did not end ok</h2>" + failed_html(view);
   if (const auto lines = suggested_exclude_lines(view); !lines.empty()) {

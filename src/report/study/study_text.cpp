@@ -36,6 +36,7 @@ std::string best_block(const StudyView& view) {
   out += fmt::format("  {}: {}\n", info.objective, objective_text(info, best.objective));
   if (view.halving) out += fmt::format("  rung: {}\n", best.rung);
   if (!view.best_note.empty()) out += "  note: " + view.best_note + "\n";
+  for (const std::string& line : ties_lines(view)) out += "  " + line + "\n";
   const std::string command = paste_command(best);
   out += fmt::format(
       "  server command{}:\n    {}\n",
@@ -61,11 +62,15 @@ TextTable study_table_cells(const StudyView& view) {
   for (const std::string& name : view.param_names) table.headers.push_back(name);
   table.headers.push_back("Status");
   table.headers.push_back(objective_heading(view.info));
-  const std::pair<const char*, std::string_view> metrics[] = {
+  if (view.repeats) table.headers.push_back("95 % CI");
+  std::vector<std::pair<const char*, std::string_view>> metrics = {
       {"TTFT p50 (ms)", study_metric::kTtftP50},         {"TTFT p99 (ms)", study_metric::kTtftP99},
       {"ITL p50 (ms)", study_metric::kItlP50},           {"ITL p99 (ms)", study_metric::kItlP99},
       {"TPOT p50 (ms)", study_metric::kTpotP50},         {"TPOT p99 (ms)", study_metric::kTpotP99},
-      {"Output tok/s", study_metric::kOutputThroughput}, {"Failed", study_metric::kFailed}};
+      {"Output tok/s", study_metric::kOutputThroughput}};
+  if (view.per_gpu_figures) metrics.emplace_back("Output tok/s/GPU", study_metric::kPerGpu);
+  if (view.cost_figures) metrics.emplace_back("USD/Mtok", study_metric::kCostPerMtok);
+  metrics.emplace_back("Failed", study_metric::kFailed);
   for (const auto& [heading, key] : metrics) table.headers.push_back(heading);
   if (view.gpu) table.headers.push_back("GPU MiB (peak)");
   for (const TrialRecord& row : view.rows) {
@@ -77,6 +82,7 @@ TextTable study_table_cells(const StudyView& view) {
     }
     cells.emplace_back(trial_status_name(row.status));
     cells.push_back(format_number(row.objective));
+    if (view.repeats) cells.push_back(interval_text(row));
     for (const auto& [heading, key] : metrics) {
       cells.push_back(format_number(study_metric_value(row, key)));
     }

@@ -12,6 +12,7 @@
 #include "report/internal.h"
 #include "study/best.h"
 #include "study/pareto.h"
+#include "study/prefer.h"
 
 namespace llmperf::report_detail {
 namespace {
@@ -55,10 +56,10 @@ TrialRecord as_ledger_keeps_it(const TrialRecord& record) {
 }
 
 StudyFront front_of(const std::vector<TrialRecord>& rows, std::string_view x_metric,
-                    bool maximize_x) {
+                    bool maximize_x, std::string_view y_metric = study_metric::kOutputThroughput) {
   StudyFront front;
   front.x_metric = x_metric;
-  front.y_metric = study_metric::kOutputThroughput;
+  front.y_metric = y_metric;
   front.maximize_x = maximize_x;
   std::vector<ParetoPoint> points;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -106,12 +107,36 @@ std::string no_best_text(const StudyView& view, const StudyBest& best,
 // the position in `lines` of each row.
 void choose_best(StudyView& view, const std::vector<TrialRecord>& lines,
                  const std::vector<size_t>& rows) {
-  const StudyBest best = study_best(lines, view.info.rungs.size(), view.info.maximize);
+  Preference prefer;
+  try {
+    prefer = parse_prefer(view.info.spec.prefer);
+  } catch (const std::invalid_argument&) {
+    prefer = parse_prefer("");  // a study.json from another version
+  }
+  const StudyBest best = study_best(lines, view.info.rungs.size(), view.info.maximize, prefer);
   if (!best.trial) {
     view.best_note = no_best_text(view, best, lines);
     return;
   }
-  view.best = static_cast<size_t>(std::find(rows.begin(), rows.end(), *best.trial) - rows.begin());
+  const auto row_of = [&](size_t line) {
+    return static_cast<size_t>(std::find(rows.begin(), rows.end(), line) - rows.begin());
+  };
+  view.best = row_of(*best.trial);
+  if (!best.tied.empty()) {
+    StudyTies ties;
+    for (size_t line : best.tied) ties.rows.push_back(row_of(line));
+    ties.leader = row_of(*best.leader);
+    ties.by = best.tied_by;
+    ties.tie_break = best.tie_break;
+    ties.decided_by = best.decided_by;
+    view.ties = std::move(ties);
+  }
+  if (best.confirmation) {
+    const StudyBest::Confirmation& c = *best.confirmation;
+    view.confirmation = StudyConfirmation{row_of(*best.leader), row_of(c.runner_up),
+                                          lines[c.leader_rerun].objective,
+                                          lines[c.runner_up_rerun].objective, c.held};
+  }
   if (!best.short_of_full()) return;
   const size_t rung_index = static_cast<size_t>(best.rung);
   const std::string requests =
@@ -150,11 +175,15 @@ StudyView study_view(const StudyInfo& info, const std::vector<TrialRecord>& tria
   for (const TrialRecord& row : view.rows) {
     view.halving = view.halving || row.rung > 0;
     view.gpu = view.gpu || !row.gpu.empty();
+    view.per_gpu_figures = view.per_gpu_figures || study_metric_value(row, study_metric::kPerGpu);
+    view.cost_figures = view.cost_figures || study_metric_value(row, study_metric::kCostPerMtok);
+    view.repeats = view.repeats || (row.ci95_low && row.ci95_high);
   }
   choose_best(view, kept, rows);
   view.per_user = front_of(view.rows, study_metric::kPerUser, true);
   view.latency = front_of(view.rows, study_metric::kTtftP99, false);
   view.suggested_excludes = suggest_excludes(view.rows, view.spaces);
+  view.per_gpu = front_of(view.rows, study_metric::kPerUser, true, study_metric::kPerGpu);
   return view;
 }
 
@@ -167,6 +196,52 @@ std::optional<double> study_metric_value(const TrialRecord& record, std::string_
     if (output && users && *users > 0) return *output / *users;
   }
   return std::nullopt;
+}
+
+std::string interval_text(const TrialRecord& record) {
+  if (!record.ci95_low || !record.ci95_high) return "-";
+  return fmt::format("[{}, {}]", format_number(record.ci95_low), format_number(record.ci95_high));
+}
+
+std::vector<std::string> ties_lines(const StudyView& view) {
+  std::vector<std::string> lines;
+  const auto label = [&](size_t row) { return view.rows[row].label; };
+  if (view.confirmation) {
+    const StudyConfirmation& c = *view.confirmation;
+    lines.push_back(fmt::format(
+        "--confirm: {} and {} ran once more: {} then {} ({} {} against {}): {}", label(c.leader),
+        label(c.runner_up), objective_text(view.info, c.leader_rerun),
+        objective_text(view.info, c.runner_up_rerun), view.info.objective,
+        objective_text(view.info, view.rows[c.leader].objective),
+        objective_text(view.info, view.rows[c.runner_up].objective),
+        c.held ? "their order held" : "their order did not hold"));
+  }
+  if (view.ties) {
+    const StudyTies& ties = *view.ties;
+    std::vector<std::string> labels;
+    for (size_t row : ties.rows) labels.push_back(label(row));
+    const TrialRecord& leader = view.rows[ties.leader];
+    const std::string why =
+        ties.by == "repeats"
+            ? fmt::format("their 95 % intervals of {} overlap {}'s {}", view.info.objective,
+                          leader.label, interval_text(leader))
+            : "the order of the leader and the runner-up did not hold when run again";
+    lines.push_back(fmt::format("tied within noise: {} ({})", fmt::join(labels, ", "), why));
+    const TrialRecord& best = view.rows[ties.rows.front()];
+    std::string decided;
+    if (ties.decided_by == "objective") {
+      decided = "the better " + view.info.objective;
+    } else if (ties.decided_by == "trial") {
+      decided = "the lower trial index";
+    } else {
+      decided = prefer_value_text(best, ties.decided_by);
+    }
+    lines.push_back(fmt::format("tie-break {}: {} ({}){}", ties.tie_break, best.label, decided,
+                                ties.rows.front() == ties.leader
+                                    ? ""
+                                    : fmt::format(", over the leader {}", leader.label)));
+  }
+  return lines;
 }
 
 std::string study_param_value(const TrialRecord& record, const std::string& name) {

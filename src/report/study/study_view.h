@@ -38,7 +38,31 @@ inline constexpr std::string_view kQps = "qps";                  // req/s
 inline constexpr std::string_view kFailed = "failed";            // failed requests
 inline constexpr std::string_view kCompleted = "completed";      // successful requests
 inline constexpr std::string_view kConcurrency = "concurrency";  // the benchmark's concurrency
+// Per GPU and per dollar (study/gpu_cost.h): output tok/s per GPU and USD per million output
+// tokens, with the trial's GPU count (--gpus-per-trial) and --gpu-hour-cost.
+inline constexpr std::string_view kPerGpu = "output_throughput_per_gpu";
+inline constexpr std::string_view kCostPerMtok = "cost_per_mtok";
 }  // namespace study_metric
+
+// The configurations tied within noise with the leader, and how the best was named among them
+// (study/best.h's rule, rows instead of ledger lines).
+struct StudyTies {
+  std::vector<size_t> rows;  // the tied rows, the best first (indices into StudyView::rows);
+                             // empty when nothing is tied
+  size_t leader = 0;         // the row with the best objective
+  std::string by;            // "repeats" (overlapping 95 % intervals) or "confirm"
+  std::string tie_break;     // the rule applied: "gpus:min,gpu_memory:min", "np:min"
+  std::string decided_by;    // the key that named the best: a --prefer key, "objective", "trial"
+};
+
+// --confirm's outcome: the leader and the runner-up, each measured once more.
+struct StudyConfirmation {
+  size_t leader = 0;                 // rows
+  size_t runner_up = 0;
+  std::optional<double> leader_rerun;  // the reruns' objectives
+  std::optional<double> runner_up_rerun;
+  bool held = true;  // the leader's rerun was at least as good as the runner-up's
+};
 
 // A Pareto front over the study's rows.
 struct StudyFront {
@@ -68,7 +92,23 @@ struct StudyView {
   StudyFront latency;     // TTFT p99 (x, less is better) against output tok/s (y)
   // What failed every time for the same reason, as --exclude expressions (study/suggest_exclude.h)
   std::vector<SuggestedExclude> suggested_excludes;
+  // Output tok/s per user (x) against output tok/s per GPU (y), InferenceX's and vLLM's axes;
+  // no points without GPU counts.
+  StudyFront per_gpu;
+  bool per_gpu_figures = false;  // some row has output tok/s per GPU (--gpus-per-trial)
+  bool cost_figures = false;     // some row has a cost per million tokens (--gpu-hour-cost)
+  bool repeats = false;          // some row has a 95 % interval (--num-runs K >= 2)
+  std::optional<StudyTies> ties;                  // with tied rows only
+  std::optional<StudyConfirmation> confirmation;  // --confirm ran both reruns
 };
+
+// "tied within noise (95 % intervals of 3 repeats overlap): 0-a, 1-b; tie-break
+// gpus:min,gpu_memory:min: 1-b (gpus 1)": the ties and the confirmation in words, one line
+// each, for the text, the Markdown and the page; empty when there are none.
+std::vector<std::string> ties_lines(const StudyView& view);
+
+// "[85.2, 134.8]": a row's 95 % interval of its objective, "-" without one.
+std::string interval_text(const TrialRecord& record);
 
 // The view of a study. Records pass through their ledger line first (trial_to_json,
 // trial_from_json), so a study's outputs are the same whether drawn from the records in memory or
