@@ -42,8 +42,13 @@ std::vector<int> processes_with(const std::string& marker) {
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string cmdline;
+    try {
+      std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+      cmdline.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (const std::exception&) {
+      continue;  // it exited while being read (libstdc++ throws for read()'s ESRCH): gone
+    }
     if (cmdline.find(marker) != std::string::npos) pids.push_back(std::stoi(name));
   }
   return pids;
