@@ -178,7 +178,8 @@ std::vector<StageOutcome> read_stage_path(const std::string& dir, const StudySpe
       if (std::find(seen.begin(), seen.end(), trial.trial) == seen.end()) seen.push_back(trial.trial);
     }
     outcome.trials = seen.size();
-    const StudyBest best = study_best(trials, study.info.rungs.size(), study.info.maximize);
+    const StudyBest best = study_best(trials, study.info.rungs.size(), study.info.maximize,
+                                      parse_prefer(spec.prefer));
     if (!best.trial) {
       outcome.why_ended = why_no_best(best.why_none);
       path.push_back(std::move(outcome));
@@ -187,11 +188,21 @@ std::vector<StageOutcome> read_stage_path(const std::string& dir, const StudySpe
     const TrialRecord& record = trials[*best.trial];
     outcome.best_label = record.label;
     outcome.best_objective = record.objective;
+    // The best's values, or the values of every configuration tied with it within noise (the best
+    // first), which the next stage then searches again beside its own.
+    std::vector<size_t> kept = best.tied.empty() ? std::vector<size_t>{*best.trial} : best.tied;
     for (const ParamSpace& space : stages[k].params) {
-      for (const auto& [name, value] : record.params) {
-        if (name == space.name) outcome.chosen.emplace_back(name, std::vector<std::string>{value});
+      std::vector<std::string> values;
+      for (const size_t line : kept) {
+        for (const auto& [name, value] : trials[line].params) {
+          if (name == space.name && std::find(values.begin(), values.end(), value) == values.end()) {
+            values.push_back(value);
+          }
+        }
       }
+      if (!values.empty()) outcome.chosen.emplace_back(space.name, std::move(values));
     }
+    outcome.tied = best.tied.size();
     chosen.insert(chosen.end(), outcome.chosen.begin(), outcome.chosen.end());
     path.push_back(std::move(outcome));
   }

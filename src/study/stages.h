@@ -6,6 +6,8 @@
 //
 // A --stage lists the parameters it searches as --param writes them, separated by ';':
 //   --stage 'tp=1,2,4'  --stage 'mns=64,128,256;mnbt=2048,8192'
+// A stage whose best is tied within noise with other configurations (--num-runs, --confirm) fixes
+// the values of all of them: the next stage searches them again beside its own parameters.
 // Until its own stage, a parameter takes its --param value (which must then be a single one:
 // --param mnbt=2048), or else the first value its stage lists. A --param in no stage must have a
 // single value: it is the same in every stage.
@@ -62,7 +64,10 @@ struct StageOutcome {
   size_t trials = 0;      // its trials (rungs counted once)
   std::optional<std::string> best_label;  // its best configuration's label; none: the path ends
   std::optional<double> best_objective;
-  StageChoices chosen;    // what it fixes for the stages after it (its parameters' best values)
+  // What it fixes for the stages after it: its parameters' values in its best configuration, or
+  // in every configuration tied with the best within noise (study/best.h).
+  StageChoices chosen;
+  size_t tied = 0;        // the configurations tied with its best (0: none)
   std::string why_ended;  // when the path ends here: "no configuration met every --slo", ...
 };
 

@@ -39,7 +39,9 @@ TextTable stage_table(const StudyInfo& info, const std::vector<StageOutcome>& st
     table.rows.push_back({fmt::format("{}", k + 1), stage.text, choices_text(stage.fixed),
                           fmt::format("{}", stage.trials), stage.best_label.value_or("-"),
                           objective_text(info, stage.best_objective),
-                          stage.best_label ? choices_text(stage.chosen) : stage.why_ended});
+                          !stage.best_label ? stage.why_ended
+                          : stage.tied > 0  ? choices_text(stage.chosen) + " (tied within noise)"
+                                            : choices_text(stage.chosen)});
   }
   return table;
 }
@@ -85,6 +87,7 @@ std::string stages_json(const StudyInfo& info, const std::vector<StageOutcome>& 
       item["best"] = *stage.best_label;
       if (stage.best_objective) item["objective"] = *stage.best_objective;
       item["chosen"] = choices_json(stage.chosen);
+      if (stage.tied > 0) item["tied"] = stage.tied;
     } else {
       item["best"] = nullptr;
       item["why_ended"] = stage.why_ended;
