@@ -23,7 +23,7 @@ void read(const nlohmann::json& json, const char* key, T& field) {
 }  // namespace
 
 nlohmann::json to_json(const StudySpec& spec) {
-  return {{"serve", spec.serve},
+  nlohmann::json json = {{"serve", spec.serve},
           {"stop_cmd", spec.stop_cmd},
           {"between_cmd", spec.between_cmd},
           {"params", spec.params},
@@ -34,11 +34,14 @@ nlohmann::json to_json(const StudySpec& spec) {
           {"reset_cache", spec.reset_cache},
           {"ready_timeout_s", spec.ready_timeout_s},
           {"stop_timeout_s", spec.stop_timeout_s},
-          {"bench_args", spec.bench_args},
-          {"prefer", spec.prefer},
-          {"confirm", spec.confirm},
-          {"gpus_per_trial", spec.gpus_per_trial},
-          {"gpu_hour_cost", spec.gpu_hour_cost}};
+          {"bench_args", spec.bench_args}};
+  if (!spec.stages.empty()) json["stages"] = spec.stages;  // only a staged study's
+  // Items 3 and 6 of issue 39, only when given: a study.json without them reads as before.
+  if (!spec.prefer.empty()) json["prefer"] = spec.prefer;
+  if (spec.confirm) json["confirm"] = true;
+  if (!spec.gpus_per_trial.empty()) json["gpus_per_trial"] = spec.gpus_per_trial;
+  if (spec.gpu_hour_cost > 0) json["gpu_hour_cost"] = spec.gpu_hour_cost;
+  return json;
 }
 
 StudySpec study_spec_from_json(const nlohmann::json& json) {
@@ -56,6 +59,7 @@ StudySpec study_spec_from_json(const nlohmann::json& json) {
   read(json, "ready_timeout_s", spec.ready_timeout_s);
   read(json, "stop_timeout_s", spec.stop_timeout_s);
   read(json, "bench_args", spec.bench_args);
+  read(json, "stages", spec.stages);
   read(json, "prefer", spec.prefer);
   read(json, "confirm", spec.confirm);
   read(json, "gpus_per_trial", spec.gpus_per_trial);

@@ -23,6 +23,7 @@ struct StudySpec {
   double ready_timeout_s = 900;       // --ready-timeout
   double stop_timeout_s = 30;         // --stop-timeout: SIGTERM to SIGKILL
   std::vector<std::string> bench_args;  // the benchmark's flags, in order, templates unexpanded
+  std::vector<std::string> stages;      // --stage, in order (stages.h); empty: one study
 
   // A winner only when it is one, and per GPU and per dollar (issue 39, items 3 and 6).
   std::string prefer;         // --prefer: the tie-break among tied configurations (prefer.h);
