@@ -10,6 +10,7 @@
 
 #include "core/text.h"
 #include "study/best.h"
+#include "study/prefer.h"
 #include "study/study_file.h"
 
 namespace llmperf {
@@ -178,7 +179,10 @@ std::vector<StageOutcome> read_stage_path(const std::string& dir, const StudySpe
       if (std::find(seen.begin(), seen.end(), trial.trial) == seen.end()) seen.push_back(trial.trial);
     }
     outcome.trials = seen.size();
-    const StudyBest best = study_best(trials, study.info.rungs.size(), study.info.maximize);
+    // The stage's tie-break (--prefer, validated when the study started); a tied set fixes all of
+    // its values for the stages after it.
+    const StudyBest best = study_best(trials, study.info.rungs.size(), study.info.maximize,
+                                      parse_prefer(study.info.spec.prefer));
     if (!best.trial) {
       outcome.why_ended = why_no_best(best.why_none);
       path.push_back(std::move(outcome));
@@ -187,10 +191,17 @@ std::vector<StageOutcome> read_stage_path(const std::string& dir, const StudySpe
     const TrialRecord& record = trials[*best.trial];
     outcome.best_label = record.label;
     outcome.best_objective = record.objective;
+    const std::vector<size_t> set = best.tied.empty() ? std::vector<size_t>{*best.trial} : best.tied;
     for (const ParamSpace& space : stages[k].params) {
-      for (const auto& [name, value] : record.params) {
-        if (name == space.name) outcome.chosen.emplace_back(name, std::vector<std::string>{value});
+      std::vector<std::string> values;  // the best's first, each once
+      for (size_t line : set) {
+        for (const auto& [name, value] : trials[line].params) {
+          if (name == space.name && std::find(values.begin(), values.end(), value) == values.end()) {
+            values.push_back(value);
+          }
+        }
       }
+      if (!values.empty()) outcome.chosen.emplace_back(space.name, std::move(values));
     }
     chosen.insert(chosen.end(), outcome.chosen.begin(), outcome.chosen.end());
     path.push_back(std::move(outcome));
