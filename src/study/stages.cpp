@@ -10,6 +10,7 @@
 
 #include "core/text.h"
 #include "study/best.h"
+#include "study/prefer.h"
 #include "study/study_file.h"
 
 namespace llmperf {
@@ -178,8 +179,10 @@ std::vector<StageOutcome> read_stage_path(const std::string& dir, const StudySpe
       if (std::find(seen.begin(), seen.end(), trial.trial) == seen.end()) seen.push_back(trial.trial);
     }
     outcome.trials = seen.size();
+    // The stage's tie-break (--prefer, validated when the study started); a tied set fixes all of
+    // its values for the stages after it.
     const StudyBest best = study_best(trials, study.info.rungs.size(), study.info.maximize,
-                                      parse_prefer(spec.prefer));
+                                      parse_prefer(study.info.spec.prefer));
     if (!best.trial) {
       outcome.why_ended = why_no_best(best.why_none);
       path.push_back(std::move(outcome));
@@ -188,12 +191,10 @@ std::vector<StageOutcome> read_stage_path(const std::string& dir, const StudySpe
     const TrialRecord& record = trials[*best.trial];
     outcome.best_label = record.label;
     outcome.best_objective = record.objective;
-    // The best's values, or the values of every configuration tied with it within noise (the best
-    // first), which the next stage then searches again beside its own.
-    std::vector<size_t> kept = best.tied.empty() ? std::vector<size_t>{*best.trial} : best.tied;
+    const std::vector<size_t> set = best.tied.empty() ? std::vector<size_t>{*best.trial} : best.tied;
     for (const ParamSpace& space : stages[k].params) {
-      std::vector<std::string> values;
-      for (const size_t line : kept) {
+      std::vector<std::string> values;  // the best's first, each once
+      for (size_t line : set) {
         for (const auto& [name, value] : trials[line].params) {
           if (name == space.name && std::find(values.begin(), values.end(), value) == values.end()) {
             values.push_back(value);
