@@ -152,10 +152,11 @@ void report(const char* label, const std::string& stream, size_t requests = 0) {
   }
   const double events = static_cast<double>(totals.events);
   const double cpu_seconds = static_cast<double>(best_cpu_ns) / 1e9;
-  std::printf("%-20s cpu: %10.0f events/s %7.1f ns/event %7.1f MB/s | wall: %7.1f ns/event\n",
-              label, events / cpu_seconds, static_cast<double>(best_cpu_ns) / events,
-              static_cast<double>(stream.size() * std::max<size_t>(1, requests)) / cpu_seconds / 1e6,
-              static_cast<double>(best_wall_ns) / events);
+  std::printf(
+      "%-20s cpu: %10.0f events/s %7.1f ns/event %7.1f MB/s | wall: %7.1f ns/event\n", label,
+      events / cpu_seconds, static_cast<double>(best_cpu_ns) / events,
+      static_cast<double>(stream.size() * std::max<size_t>(1, requests)) / cpu_seconds / 1e6,
+      static_cast<double>(best_wall_ns) / events);
   std::printf("%-20s events=%llu", "", static_cast<unsigned long long>(totals.events));
   if (kDecode) {
     std::printf(" output_chunks=%llu output_chars=%lld completion_tokens=%lld",
@@ -178,7 +179,8 @@ int main(int argc, char** argv) {
   llmperf::report<true>("sse parse + decode", stream);
   std::string request;
   llmperf::append_request(request, 0);
-  llmperf::report<true, true>("response handler", request,
-                              (events + llmperf::kChunksPerRequest - 1) / llmperf::kChunksPerRequest);
+  llmperf::report<true, true>(
+      "response handler", request,
+      (events + llmperf::kChunksPerRequest - 1) / llmperf::kChunksPerRequest);
   return 0;
 }

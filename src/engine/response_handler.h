@@ -68,7 +68,7 @@ class ResponseHandler {
   int64_t usage_cached_ = -1;      // last usage.prompt_tokens_details.cached_tokens seen
   int64_t usage_reasoning_ = -1;   // last usage.completion_tokens_details.reasoning_tokens seen
   const ApiAdapter* api_ = nullptr;
-  std::string* answer_ = nullptr;  // where the answer text goes (start's `answer`)
+  std::string* answer_ = nullptr;                // where the answer text goes (start's `answer`)
   std::optional<int64_t> keep_alive_timeout_s_;  // from a Keep-Alive header, if any
 };
 

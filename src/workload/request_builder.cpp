@@ -94,8 +94,8 @@ RequestBuilder::RequestBuilder(const Config& config, const std::string& model)
 
   std::vector<std::pair<std::string, std::string>> headers = {
       {"Content-Type", "application/json"},
-      {"Accept", config.stream && generates_text(config.api_kind) ? "text/event-stream"
-                                                                  : "application/json"},
+      {"Accept",
+       config.stream && generates_text(config.api_kind) ? "text/event-stream" : "application/json"},
   };
   if (!config.api_key.empty()) headers.emplace_back("Authorization", "Bearer " + config.api_key);
   for (const auto& extra : config.headers) {  // (clang 14 cannot capture structured bindings)

@@ -22,13 +22,14 @@ class RequestBuilder {
   RequestBuilder(RequestBuilder&&) noexcept;
   RequestBuilder& operator=(RequestBuilder&&) noexcept;
 
-  // The JSON body for one request, shaped by the API's adapter (workload/api/). For chat: {"model","messages":[{"role":"user",...}],...};
-  // for completions: {"model","prompt",...}; for the Responses API: {"model","input",
-  // "max_output_tokens",...}; for embeddings: {"model","input":[texts]}; for rerank:
-  // {"model","query","documents":[texts]} (no generation parameters for those two). Synthetic
-  // images are made here, on the worker thread, as base64 PNG image_url (input_image) parts. Streaming bodies carry
-  // "stream": true and "stream_options": {"include_usage": true}. A prompt's body_json keeps its
-  // own keys (CLI values fill only missing ones); --extra-args is merged last and wins. A prompt's
+  // The JSON body for one request, shaped by the API's adapter (workload/api/). For chat:
+  // {"model","messages":[{"role":"user",...}],...}; for completions: {"model","prompt",...}; for
+  // the Responses API: {"model","input","max_output_tokens",...}; for embeddings:
+  // {"model","input":[texts]}; for rerank: {"model","query","documents":[texts]} (no generation
+  // parameters for those two). Synthetic images are made here, on the worker thread, as base64
+  // PNG image_url (input_image) parts. Streaming bodies carry "stream": true and
+  // "stream_options": {"include_usage": true}. A prompt's body_json keeps its own keys (CLI values
+  // fill only missing ones); --extra-args is merged last and wins. A prompt's
   // target_output_tokens is its max_tokens; its token_ids are sent as "prompt": [ids].
   // `request` (the request's id) varies the synthetic images' pixels from request to request.
   std::string build_body(const Prompt& prompt, uint64_t request = 0) const;

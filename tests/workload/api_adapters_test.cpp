@@ -141,8 +141,10 @@ TEST(ChatApi, DecodesARecordedVllmStream) {
 
 TEST(ChatApi, ABodyWithoutOutputIsNoOutput) {
   DecodedChunk out;
-  const BodyVerdict verdict = api_adapter(ApiKind::kChat).decode_body(
-      R"({"choices":[{"message":{"content":""},"finish_reason":"stop"}]})", 0, out);
+  const BodyVerdict verdict =
+      api_adapter(ApiKind::kChat)
+          .decode_body(R"({"choices":[{"message":{"content":""},"finish_reason":"stop"}]})", 0,
+                       out);
   EXPECT_TRUE(out.valid_json);
   EXPECT_EQ(verdict.error, ErrorKind::kNoOutput);
   EXPECT_EQ(api_adapter(ApiKind::kChat)
@@ -158,7 +160,8 @@ TEST(CompletionsApi, BodyCarriesThePromptTextJoinedMessagesOrTokenIds) {
             R"("top_k":40})");
   const Json joined = Json::parse(adapter_body(
       ApiKind::kCompletions,
-      messages(R"([{"role":"system","content":"a"},{"role":"user","content":[{"type":"text","text":"b"}]}])")));
+      messages(
+          R"([{"role":"system","content":"a"},{"role":"user","content":[{"type":"text","text":"b"}]}])")));
   EXPECT_EQ(joined["prompt"], "a\nb");
   Prompt ids;
   ids.token_ids = {1, 2, 3};
@@ -192,9 +195,10 @@ TEST(ResponsesApi, BodyNamesItsOwnParametersAndTakesInput) {
   BodySettings quiet = some_settings();
   quiet.stream = false;
   quiet.max_tokens.reset();
-  EXPECT_EQ(adapter_body(ApiKind::kResponses, messages(R"([{"role":"user","content":"x"}])"), quiet),
-            R"({"input":[{"content":"x","role":"user"}],"model":"m","stream":false,)"
-            R"("temperature":0.5})");
+  EXPECT_EQ(
+      adapter_body(ApiKind::kResponses, messages(R"([{"role":"user","content":"x"}])"), quiet),
+      R"({"input":[{"content":"x","role":"user"}],"model":"m","stream":false,)"
+      R"("temperature":0.5})");
 }
 
 TEST(ResponsesApi, SyntheticImagesAreInputImagePartsOfOneUserMessage) {
@@ -226,9 +230,9 @@ TEST(ResponsesApi, DecodesARecordedReasoningStreamToItsEnd) {
 
 TEST(ResponsesApi, DecodesARecordedNonStreamBody) {
   DecodedChunk out;
-  const BodyVerdict verdict = api_adapter(ApiKind::kResponses)
-                                  .decode_body(read_fixture("responses/nonstream_reasoning.json"),
-                                               0, out);
+  const BodyVerdict verdict =
+      api_adapter(ApiKind::kResponses)
+          .decode_body(read_fixture("responses/nonstream_reasoning.json"), 0, out);
   EXPECT_TRUE(out.valid_json);
   EXPECT_TRUE(out.has_output);
   EXPECT_EQ(verdict.error, ErrorKind::kNone);

@@ -37,21 +37,21 @@ namespace llmperf {
 // images' size.
 struct BodySettings {
   std::string model;
-  bool stream = true;                          // --stream (APIs that generate text only)
-  std::optional<int64_t> max_tokens;           // --max-tokens
-  std::optional<int64_t> min_tokens;           // --min-tokens
-  std::optional<double> temperature;           // --temperature
-  std::optional<double> top_p;                 // --top-p
-  std::optional<int64_t> top_k;                // --top-k
-  std::optional<double> frequency_penalty;     // --frequency-penalty
-  std::optional<double> repetition_penalty;    // --repetition-penalty
-  bool logprobs = false;                       // --logprobs
-  std::optional<int64_t> n_choices;            // --n-choices: "n"
-  std::optional<uint64_t> seed;                // --seed, when it is sent as "seed"
-  std::vector<std::string> stop;               // --stop
-  std::vector<int64_t> stop_token_ids;         // --stop-token-ids
-  bool ignore_eos = false;                     // --ignore-eos
-  int image_width = 512;                       // --image-width, --image-height
+  bool stream = true;                        // --stream (APIs that generate text only)
+  std::optional<int64_t> max_tokens;         // --max-tokens
+  std::optional<int64_t> min_tokens;         // --min-tokens
+  std::optional<double> temperature;         // --temperature
+  std::optional<double> top_p;               // --top-p
+  std::optional<int64_t> top_k;              // --top-k
+  std::optional<double> frequency_penalty;   // --frequency-penalty
+  std::optional<double> repetition_penalty;  // --repetition-penalty
+  bool logprobs = false;                     // --logprobs
+  std::optional<int64_t> n_choices;          // --n-choices: "n"
+  std::optional<uint64_t> seed;              // --seed, when it is sent as "seed"
+  std::vector<std::string> stop;             // --stop
+  std::vector<int64_t> stop_token_ids;       // --stop-token-ids
+  bool ignore_eos = false;                   // --ignore-eos
+  int image_width = 512;                     // --image-width, --image-height
   int image_height = 512;
 };
 

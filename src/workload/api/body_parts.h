@@ -44,8 +44,7 @@ void pooling_facts(const PoolingResponse& pooled, DecodedChunk& out);
 class ChoicesApi : public ApiAdapter {
  public:
   void add_settings(const BodySettings& settings, nlohmann::json& base) const override;
-  void decode_event(std::string_view event, std::string_view data,
-                    DecodedChunk& out) const final;
+  void decode_event(std::string_view event, std::string_view data, DecodedChunk& out) const final;
   std::string_view stream_end() const final;
   BodyVerdict decode_body(std::string_view body, int64_t items, DecodedChunk& out) const final;
 };
@@ -55,8 +54,7 @@ class ChoicesApi : public ApiAdapter {
 class PoolingApi : public ApiAdapter {
  public:
   void add_settings(const BodySettings& settings, nlohmann::json& base) const final;
-  void decode_event(std::string_view event, std::string_view data,
-                    DecodedChunk& out) const final;
+  void decode_event(std::string_view event, std::string_view data, DecodedChunk& out) const final;
   std::string_view stream_end() const final;
 };
 

@@ -32,8 +32,9 @@ class ChatApi final : public ChoicesApi {
     if (prompt.synthetic_images <= 0) return prompt.text;
     Json parts = Json::array({{{"type", "text"}, {"text", prompt.text}}});
     for (int32_t i = 0; i < prompt.synthetic_images; ++i) {
-      parts.push_back({{"type", "image_url"},
-                       {"image_url", {{"url", synthetic_image_url(prompt, request, i, settings)}}}});
+      parts.push_back(
+          {{"type", "image_url"},
+           {"image_url", {{"url", synthetic_image_url(prompt, request, i, settings)}}}});
     }
     return parts;
   }
