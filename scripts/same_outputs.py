@@ -77,12 +77,32 @@ SCENARIOS = {
     "search_parallel": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
                         "--search", "parallel", "--search-range", "1", "2", "-n", "4",
                         "--max-tokens", "8", "--slo", "success_rate>=99%", "--max-errors", "100"],
+    # Each API kind's adapter (workload/api/): completions, rerank, the Responses API streamed and
+    # not, and synthetic images in chat's image_url parts and the Responses API's input_image ones
+    # (chat and embeddings are above). The URL's path is in PATHS.
+    "completions": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
+                    "--parallel", "2", "-n", "6", "--max-tokens", "8"],
+    "rerank": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl", "--documents",
+               "3", "--parallel", "2", "-n", "6"],
+    "responses": ["--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
+                  "--parallel", "2", "-n", "6", "--max-tokens", "8"],
+    "responses_images_no_stream": ["--dataset", "random", "--input-tokens", "16",
+                                   "--output-tokens", "8", "--image-num", "1", "--image-width",
+                                   "8", "--image-height", "8", "--no-stream", "--parallel", "2",
+                                   "-n", "4"],
+    "chat_images": ["--dataset", "random", "--input-tokens", "16", "--output-tokens", "8",
+                    "--image-num", "2", "--image-width", "16", "--image-height", "8",
+                    "--parallel", "2", "-n", "4"],
     # No --model: the one the server lists (SERVED_MODEL).
     "served_model": ["{served-model}", "--dataset", "openqa", "--dataset-path",
                      "datasets/open_qa.jsonl", "--parallel", "2", "-n", "6", "--max-tokens", "8"],
 }
 # A scenario's flag that drops the --model run() adds, so that the server's model is used.
 SERVED_MODEL = "{served-model}"
+# The URL's path of the scenarios that do not use the chat API.
+PATHS = {"embeddings": "/v1/embeddings", "completions": "/v1/completions",
+         "rerank": "/v1/rerank", "responses": "/v1/responses",
+         "responses_images_no_stream": "/v1/responses"}
 
 MASKS = [
     (re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?Z?"), "<time>"),
@@ -100,6 +120,7 @@ MASKS = [
     (re.compile(r'"noisy": (true|false)'), '"noisy": <bool>'),
     (re.compile(r",(true|false)$", re.M), ",<bool>"),
     (re.compile(r" +noisy$", re.M), ""),
+    (re.compile(r" noisy \|$", re.M), " |"),  # sweep_repeats.md's table cell
 ]
 # The exact comparison's one mask: the time a file was written (vllm_result.json's "date").
 WRITTEN_AT = re.compile(r'"date":"\d{8}-\d{6}"')
@@ -168,7 +189,7 @@ def start_mock(bin_dir, log_path):
 
 
 def run(bin_dir, base_url, flags, out, name):
-    api = "/v1/embeddings" if "openai_embedding" in flags else "/v1/chat/completions"
+    api = PATHS.get(name, "/v1/chat/completions")
     model = [] if SERVED_MODEL in flags else ["--model", "llmperf-mock"]
     args = ([str(bin_dir / "llmperf"), "--url", base_url + api] + model +
             ["--outputs-dir", str(out), "--name", name, "--no-timestamp", "--seed", "7",

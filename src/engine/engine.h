@@ -32,7 +32,6 @@ struct RequestSettings {
   std::string cacert;               // --cacert
   HttpMode http_mode = HttpMode::kHttp1;   // --http2, --http2-prior-knowledge
   int64_t max_streams_per_connection = 0;  // HTTP/2 streams per connection; 0: the server's limit
-  ApiKind api = ApiKind::kChat;     // which API the URL serves
   bool stream = true;               // --stream (APIs that generate text only)
   bool history_recorded = false;    // --history recorded: later turns carry the dataset's answers
   double keep_text_mib = 64;        // --keep-text: answer text kept for the records, at most

@@ -10,8 +10,6 @@
 
 #include "core/text.h"
 #include "protocol/keep_alive.h"
-#include "protocol/pooling_response.h"
-#include "protocol/responses_decoder.h"
 
 namespace llmperf {
 namespace {
@@ -37,10 +35,10 @@ std::string excerpt(std::string_view body) {
 
 }  // namespace
 
-void ResponseHandler::start(RequestRecord* record, std::string* answer, ApiKind api) {
+void ResponseHandler::start(RequestRecord* record, std::string* answer, const ApiAdapter& api) {
   record_ = record;
   answer_ = answer;
-  api_ = api;
+  api_ = &api;
   chunk_.want_content = answer != nullptr;
   sse_.reset();
   chunk_.clear();
@@ -122,12 +120,8 @@ void ResponseHandler::on_event(const SseEvent& event, int64_t now_ns) {
     return;
   }
   chunk_.want_response_id = rec.response_id.empty();
-  if (api_ == ApiKind::kResponses) {
-    decode_responses_event(event.event, event.data, chunk_);
-    done_seen_ = done_seen_ || chunk_.completed;
-  } else {
-    decode_chunk(event.data, chunk_);
-  }
+  api_->decode_event(event.event, event.data, chunk_);
+  done_seen_ = done_seen_ || chunk_.completed;  // the Responses API's end
   if (!chunk_.valid_json) {
     ++rec.malformed_events;
     return;
@@ -208,9 +202,7 @@ void ResponseHandler::finish_stream() {
   } else {
     fail(ErrorKind::kNoOutput,
          fmt::format("stream of {} events ended without generated output{}", events_,
-                     done_seen_                      ? ""
-                     : api_ == ApiKind::kResponses ? " (no response.completed)"
-                                                   : " (no [DONE])"));
+                     done_seen_ ? "" : fmt::format(" (no {})", api_->stream_end())));
   }
 }
 
@@ -227,16 +219,8 @@ void ResponseHandler::finish_buffered_body() {
     fail(ErrorKind::kBadResponse, "response body larger than 64 MiB");
     return;
   }
-  if (!generates_text(api_)) {
-    finish_pooling_body();
-    return;
-  }
   chunk_.want_response_id = true;
-  if (api_ == ApiKind::kResponses) {
-    decode_responses_event("", body_, chunk_);
-  } else {
-    decode_chunk(body_, chunk_);
-  }
+  const BodyVerdict verdict = api_->decode_body(body_, rec.items, chunk_);
   if (!chunk_.valid_json) {
     fail(ErrorKind::kBadResponse,
          fmt::format("HTTP {} response is not JSON: {}", rec.http_status, excerpt(body_)));
@@ -256,40 +240,7 @@ void ResponseHandler::finish_buffered_body() {
   rec.finish_reason = chunk_.finish_reason;
   rec.output_chars = chunk_.output_chars;
   if (answer_ != nullptr) *answer_ = chunk_.content;
-  if (!chunk_.has_output) {
-    fail(ErrorKind::kNoOutput, "response carried no generated output");
-  }
-}
-
-void ResponseHandler::finish_pooling_body() {
-  RequestRecord& rec = *record_;
-  PoolingResponse pooled;
-  const bool embeddings = api_ == ApiKind::kEmbeddings;
-  decode_pooling_response(embeddings ? PoolingKind::kEmbeddings : PoolingKind::kRerank, body_,
-                          pooled);
-  if (!pooled.valid_json) {
-    fail(ErrorKind::kBadResponse,
-         fmt::format("HTTP {} response is not JSON: {}", rec.http_status, excerpt(body_)));
-    return;
-  }
-  rec.response_id = pooled.response_id;
-  if (pooled.has_error) {
-    fail(ErrorKind::kStreamError, fmt::format("error in response: {}", pooled.error_message));
-    return;
-  }
-  if (pooled.prompt_tokens >= 0) usage_prompt_ = pooled.prompt_tokens;
-  const char* what = embeddings ? "vectors" : "scores";
-  // One vector per input; a rerank reply may hold fewer scores than documents (top_n).
-  if (embeddings ? pooled.items != rec.items : pooled.items == 0 || pooled.items > rec.items) {
-    fail(ErrorKind::kItemCount, fmt::format("response holds {} {} for {} {}", pooled.items, what,
-                                            rec.items, embeddings ? "inputs" : "documents"));
-  } else if (pooled.bad_items > 0) {
-    fail(ErrorKind::kItemCount,
-         fmt::format("response holds {} malformed {} of {}{}", pooled.bad_items, what,
-                     pooled.items,
-                     embeddings ? " (empty, not numbers, or of another dimension)"
-                                : " (no numeric relevance_score)"));
-  }
+  if (verdict.error != ErrorKind::kNone) fail(verdict.error, verdict.message);
 }
 
 void ResponseHandler::fill_tokens() {

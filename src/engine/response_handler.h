@@ -1,5 +1,6 @@
 // Turns the bytes of one HTTP response into a RequestRecord: status line and Content-Type from
-// the headers, SSE events through SseParser and ChunkDecoder, and the final verdict (success or a
+// the headers, SSE events through SseParser and the API's adapter (workload/api/), which decodes
+// each event or the whole body into a DecodedChunk's facts, and the final verdict (success or a
 // failure kind with a readable message). Knows nothing about curl, so it is unit-tested directly.
 //
 // Hot path: on_body() is called from curl's write callback with the time the bytes were read;
@@ -15,6 +16,7 @@
 #include "core/record.h"
 #include "protocol/chunk_decoder.h"
 #include "protocol/sse_parser.h"
+#include "workload/api/api_adapter.h"
 
 namespace llmperf {
 
@@ -22,10 +24,11 @@ class ResponseHandler {
  public:
   // Starts a new response for `record` (which must outlive the response). Keeps buffers' capacity.
   // With `answer`, the answer text received (content, or completion text) is appended to it: the
-  // next turn of a conversation carries it. `api` decides how the body is read: chat and
-  // completions chunks, the Responses API's typed events, or one embeddings or rerank body whose
-  // vectors (scores) must number record->items.
-  void start(RequestRecord* record, std::string* answer = nullptr, ApiKind api = ApiKind::kChat);
+  // next turn of a conversation carries it. `api` (which must outlive the response) reads the
+  // body: chat and completions chunks, the Responses API's typed events, or one embeddings or
+  // rerank body whose vectors (scores) must number record->items.
+  void start(RequestRecord* record, std::string* answer = nullptr,
+             const ApiAdapter& api = api_adapter(ApiKind::kChat));
 
   // One raw header line as curl delivers it (status line, "Name: value", or the blank line).
   void on_header_line(std::string_view line, int64_t now_ns);
@@ -47,7 +50,6 @@ class ResponseHandler {
   void on_event(const SseEvent& event, int64_t now_ns);
   void fail(ErrorKind kind, std::string message);
   void finish_buffered_body();
-  void finish_pooling_body();
   void decode(const SseEvent& event);
   void finish_stream();
   void fill_tokens();
@@ -65,8 +67,8 @@ class ResponseHandler {
   int64_t usage_completion_ = -1;  // last usage.completion_tokens seen
   int64_t usage_cached_ = -1;      // last usage.prompt_tokens_details.cached_tokens seen
   int64_t usage_reasoning_ = -1;   // last usage.completion_tokens_details.reasoning_tokens seen
-  ApiKind api_ = ApiKind::kChat;
-  std::string* answer_ = nullptr;  // where the answer text goes (start's `answer`)
+  const ApiAdapter* api_ = nullptr;
+  std::string* answer_ = nullptr;                // where the answer text goes (start's `answer`)
   std::optional<int64_t> keep_alive_timeout_s_;  // from a Keep-Alive header, if any
 };
 

@@ -393,9 +393,10 @@ void Worker::start_turn(Slot& slot, int64_t planned_ns) {
 
 void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
   RequestRecord& record = slot.record;
-  const ApiKind api = shared_.settings->api;
-  record.stream = shared_.settings->stream && generates_text(api);
-  if (!generates_text(api)) {
+  // The API's adapter builds the body and reads the answer.
+  const ApiAdapter& api = shared_.builder->adapter();
+  record.stream = shared_.settings->stream && generates_text(api.kind());
+  if (!generates_text(api.kind())) {
     record.items = static_cast<int32_t>(std::max<size_t>(1, prompt.texts.size()));
   }
   slot.busy = true;
@@ -419,7 +420,7 @@ void Worker::send(Slot& slot, const Prompt& prompt, int64_t planned_ns) {
   // The answer text is collected for the next turn of a conversation, and kept in the record while
   // the run's --keep-text budget lasts (one atomic load per request).
   const auto keep_bytes = static_cast<int64_t>(shared_.settings->keep_text_mib * 1048576);
-  slot.keep_text = !record.warmup && generates_text(api) &&
+  slot.keep_text = !record.warmup && generates_text(api.kind()) &&
                    shared_.kept_text_bytes.load(std::memory_order_relaxed) < keep_bytes;
   std::string* answer = shared_.sessions != nullptr ? &slot.answer
                         : slot.keep_text            ? &record.output_text

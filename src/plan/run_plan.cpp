@@ -144,7 +144,6 @@ RequestSettings request_settings(const Config& config) {
                        : config.http2_prior_knowledge ? HttpMode::kHttp2PriorKnowledge
                                                       : HttpMode::kHttp1;
   settings.max_streams_per_connection = config.max_streams_per_connection;
-  settings.api = config.api_kind;
   settings.stream = config.stream;
   settings.history_recorded = config.history_recorded;
   settings.keep_text_mib = config.keep_text_mib;

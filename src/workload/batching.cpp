@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "workload/request_builder.h"
+#include "workload/api/body_parts.h"
 
 namespace llmperf {
 

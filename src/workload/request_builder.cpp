@@ -1,6 +1,7 @@
 // Request builder: turns a Prompt into an OpenAI-compatible JSON body and the Config into curl
 // header lines. The generation parameters and the parsed --extra-args are prepared once; each
-// build_body() copies that base and adds the prompt.
+// build_body() copies that base and adds the prompt. What differs from one API to another is its
+// adapter's (workload/api/).
 #include "workload/request_builder.h"
 
 #include <algorithm>
@@ -10,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "workload/synthetic/png_image.h"
+#include "workload/api/body_parts.h"
 
 namespace llmperf {
 namespace {
@@ -24,89 +25,36 @@ bool same_header_name(std::string_view a, std::string_view b) {
   });
 }
 
-// Appends the text of one message content (a string or a list of parts) to pieces.
-void collect_text(const Json& content, std::vector<std::string_view>& pieces) {
-  if (content.is_string()) {
-    pieces.emplace_back(content.get_ref<const std::string&>());
-    return;
-  }
-  if (!content.is_array()) return;
-  for (const auto& part : content) {
-    if (!part.is_object()) continue;
-    if (part.contains("text") && part["text"].is_string()) {
-      pieces.emplace_back(part["text"].get_ref<const std::string&>());
-    }
-  }
-}
-
-// All message contents joined with "\n", for a messages prompt sent to the completions API.
-std::string join_contents(const Json& messages) {
-  std::vector<std::string_view> pieces;
-  for (const auto& message : messages) {
-    if (!message.is_object()) continue;
-    const auto content = message.find("content");
-    if (content != message.end()) collect_text(*content, pieces);
-  }
-  std::string joined;
-  for (size_t i = 0; i < pieces.size(); ++i) {
-    if (i > 0) joined += '\n';
-    joined += pieces[i];
-  }
-  return joined;
-}
-
-Json parse_prompt_json(const std::string& text, std::string_view what) {
-  try {
-    return Json::parse(text);
-  } catch (const Json::exception& error) {  // parse_error, or out_of_range for 1e999
-    throw std::invalid_argument(std::string("prompt ") + std::string(what) +
-                                " is not valid JSON: " + error.what());
-  }
+// The body's share of the Config.
+BodySettings body_settings(const Config& config, const std::string& model) {
+  BodySettings settings;
+  settings.model = model;
+  settings.stream = config.stream;
+  settings.max_tokens = config.max_tokens;
+  settings.min_tokens = config.min_tokens;
+  settings.temperature = config.temperature;
+  settings.top_p = config.top_p;
+  settings.top_k = config.top_k;
+  settings.frequency_penalty = config.frequency_penalty;
+  settings.repetition_penalty = config.repetition_penalty;
+  settings.logprobs = config.logprobs;
+  settings.n_choices = config.n_choices;
+  if (config.seed_in_body) settings.seed = config.seed;
+  settings.stop = config.stop;
+  settings.stop_token_ids = config.stop_token_ids;
+  settings.ignore_eos = config.ignore_eos.value_or(false);
+  settings.image_width = config.image_width;
+  settings.image_height = config.image_height;
+  return settings;
 }
 
 }  // namespace
 
 struct RequestBuilder::Impl {
-  ApiKind api_kind = ApiKind::kChat;  // the body's shape
-  Json base;                          // model and generation parameters from the Config
-  Json extra;                         // parsed --extra-args object (empty object when none)
-  int image_width = 512;              // --image-width, --image-height
-  int image_height = 512;
-
-  // The user message of a text prompt, with its synthetic images: a plain string without images;
-  // with them, chat's text and image_url parts, or the Responses API's input_text and
-  // input_image parts.
-  Json user_content(const Prompt& prompt, uint64_t request) const {
-    if (prompt.synthetic_images <= 0) return prompt.text;
-    const bool chat = api_kind == ApiKind::kChat;
-    Json parts = Json::array({{{"type", chat ? "text" : "input_text"}, {"text", prompt.text}}});
-    for (int32_t i = 0; i < prompt.synthetic_images; ++i) {
-      const uint64_t seed = prompt.image_seed ^ (request * 0x9E3779B97F4A7C15ull) ^
-                            (static_cast<uint64_t>(i) * 0xBF58476D1CE4E5B9ull);
-      std::string url = png_data_url(image_width, image_height, seed);
-      if (chat) {
-        parts.push_back({{"type", "image_url"}, {"image_url", {{"url", std::move(url)}}}});
-      } else {
-        parts.push_back({{"type", "input_image"}, {"image_url", std::move(url)}});
-      }
-    }
-    return parts;
-  }
-
-  // Embeddings and rerank: the texts a prompt carries, and its own text.
-  void add_pooling_inputs(const Prompt& prompt, Json& body) const {
-    if (api_kind == ApiKind::kEmbeddings) {
-      if (!prompt.texts.empty()) {
-        body["input"] = prompt.texts;
-      } else {
-        body["input"] = Json::array({prompt_text(prompt)});
-      }
-      return;
-    }
-    body["query"] = prompt_text(prompt);
-    body["documents"] = prompt.texts.empty() ? Json::array({prompt_text(prompt)})
-                                             : Json(prompt.texts);
-  }
+  const ApiAdapter* api = nullptr;  // the body's shape
+  BodySettings settings;            // the model, generation parameters, images' size
+  Json base;                        // the keys every request carries: model and the settings
+  Json extra;                       // parsed --extra-args object (empty object when none)
 
   // Applies --extra-args: top-level keys replace the body's; a null value removes the key
   // (JSON merge patch, RFC 7386, at the top level only).
@@ -123,36 +71,12 @@ struct RequestBuilder::Impl {
 
 RequestBuilder::RequestBuilder(const Config& config, const std::string& model)
     : impl_(std::make_unique<Impl>()) {
-  impl_->api_kind = config.api_kind;
-  impl_->image_width = config.image_width;
-  impl_->image_height = config.image_height;
+  impl_->api = &api_adapter(config.api_kind);
+  impl_->settings = body_settings(config, model);
   Json& base = impl_->base;
   base = Json::object();
   base["model"] = model;
-  if (config.api_kind == ApiKind::kResponses) {
-    // The Responses API names max_tokens max_output_tokens and has no stream_options: usage
-    // comes with response.completed.
-    if (config.max_tokens) base["max_output_tokens"] = *config.max_tokens;
-    if (config.temperature) base["temperature"] = *config.temperature;
-    if (config.top_p) base["top_p"] = *config.top_p;
-    base["stream"] = config.stream;
-  } else if (generates_text(config.api_kind)) {
-    if (config.max_tokens) base["max_tokens"] = *config.max_tokens;
-    if (config.min_tokens) base["min_tokens"] = *config.min_tokens;
-    if (config.temperature) base["temperature"] = *config.temperature;
-    if (config.top_p) base["top_p"] = *config.top_p;
-    if (config.top_k) base["top_k"] = *config.top_k;
-    if (config.frequency_penalty) base["frequency_penalty"] = *config.frequency_penalty;
-    if (config.repetition_penalty) base["repetition_penalty"] = *config.repetition_penalty;
-    if (config.logprobs) base["logprobs"] = true;
-    if (config.n_choices) base["n"] = *config.n_choices;
-    if (config.seed_in_body) base["seed"] = config.seed;
-    if (!config.stop.empty()) base["stop"] = config.stop;
-    if (!config.stop_token_ids.empty()) base["stop_token_ids"] = config.stop_token_ids;
-    if (config.ignore_eos.value_or(false)) base["ignore_eos"] = true;
-    base["stream"] = config.stream;
-    if (config.stream) base["stream_options"] = {{"include_usage", true}};
-  }
+  impl_->api->add_settings(impl_->settings, base);
 
   impl_->extra = Json::object();
   if (!config.extra_args.empty()) {
@@ -170,8 +94,8 @@ RequestBuilder::RequestBuilder(const Config& config, const std::string& model)
 
   std::vector<std::pair<std::string, std::string>> headers = {
       {"Content-Type", "application/json"},
-      {"Accept", config.stream && generates_text(config.api_kind) ? "text/event-stream"
-                                                                  : "application/json"},
+      {"Accept",
+       config.stream && generates_text(config.api_kind) ? "text/event-stream" : "application/json"},
   };
   if (!config.api_key.empty()) headers.emplace_back("Authorization", "Bearer " + config.api_key);
   for (const auto& extra : config.headers) {  // (clang 14 cannot capture structured bindings)
@@ -210,46 +134,13 @@ std::string RequestBuilder::build_body(const Prompt& prompt, uint64_t request) c
     }
   } else {
     body = impl_->base;
-    const ApiKind kind = impl_->api_kind;
-    if (!generates_text(kind)) {
-      impl_->add_pooling_inputs(prompt, body);
-    } else if (!prompt.messages_json.empty()) {
-      Json messages = parse_prompt_json(prompt.messages_json, "messages");
-      if (kind == ApiKind::kChat) {
-        body["messages"] = std::move(messages);
-      } else if (kind == ApiKind::kResponses) {
-        body["input"] = std::move(messages);
-      } else {
-        body["prompt"] = join_contents(messages);
-      }
-    } else if (!prompt.token_ids.empty()) {
-      body["prompt"] = prompt.token_ids;  // --tokenize-prompt (the completions API)
-    } else if (kind == ApiKind::kChat) {
-      body["messages"] = Json::array({{{"role", "user"}, {"content", impl_->user_content(prompt, request)}}});
-    } else if (kind == ApiKind::kResponses) {
-      if (prompt.synthetic_images > 0) {
-        body["input"] =
-            Json::array({{{"role", "user"}, {"content", impl_->user_content(prompt, request)}}});
-      } else {
-        body["input"] = prompt.text;
-      }
-    } else {
-      body["prompt"] = prompt.text;
-    }
-    if (prompt.target_output_tokens >= 0 && generates_text(kind)) {
-      body[kind == ApiKind::kResponses ? "max_output_tokens" : "max_tokens"] =
-          prompt.target_output_tokens;
-    }
+    impl_->api->add_prompt(prompt, request, impl_->settings, body);
   }
   impl_->apply_extra(body);
   return body.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-std::string prompt_text(const Prompt& prompt) {
-  if (!prompt.text.empty() || prompt.messages_json.empty()) return prompt.text;
-  const Json messages = Json::parse(prompt.messages_json, nullptr, false);
-  return messages.is_array() ? join_contents(messages) : prompt.text;
-}
+const ApiAdapter& RequestBuilder::adapter() const { return *impl_->api; }
 
 std::vector<std::string> server_header_lines(const Config& config) {
   std::vector<std::string> lines;

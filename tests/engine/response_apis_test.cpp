@@ -18,7 +18,7 @@ struct ApiExchange {
     record.stream = stream;
     record.sent_ns = 0;
     record.items = items;
-    handler.start(&record, nullptr, api);
+    handler.start(&record, nullptr, api_adapter(api));
   }
   void headers(int status, const std::string& content_type, int64_t t = 10) {
     handler.on_header_line("HTTP/1.1 " + std::to_string(status) + " X", t);
