@@ -2,7 +2,9 @@
 """Checks that two builds of llmperf write the same outputs: for refactors that must not change
 behaviour.
 
-Usage: scripts/same_outputs.py OLD_BIN_DIR NEW_BIN_DIR [--keep]
+Usage: scripts/same_outputs.py OLD_BIN_DIR NEW_BIN_DIR [--keep] [SCENARIO...]
+
+(every scenario when none is named)
 
 Each BIN_DIR holds an `llmperf` (and NEW_BIN_DIR an `llmperf-mock`, started once on a free
 loopback port). For every scenario below, both builds run the same benchmark with a fixed seed,
@@ -19,6 +21,16 @@ and two things are compared:
    (table columns are as wide as their numbers); the HTML pages, whose charts follow the
    timings, only by name. What is left (file names, keys and their order, texts, prompts, every
    per-request count of tokens and characters) must be identical.
+
+`llmperf tune` studies (TUNE_SCENARIOS) run once per build against servers the study starts from
+NEW_BIN_DIR's llmperf-mock, and are compared structurally only: study.jsonl,
+study_summary.json/.csv/.md, study.json, each trial's server.log and run directory, and stdout with
+every number (timings, ports) masked and paths as <out>; study.html by name.
+
+Where other tools' formats are compared: vllm_result.json and EvalScope's benchmark_summary.json,
+benchmark_percentile.json and benchmark_data.db are in every run directory (openqa, ...);
+vLLM's --save-result file in rate_vllm_file; EvalScope's legacy text summary in
+no_stream_legacy's stdout.
 
 Prints SAME or DIFFERENT per scenario and file, and exits 1 on any difference.
 """
@@ -80,6 +92,26 @@ SCENARIOS = {
     # No --model: the one the server lists (SERVED_MODEL).
     "served_model": ["{served-model}", "--dataset", "openqa", "--dataset-path",
                      "datasets/open_qa.jsonl", "--parallel", "2", "-n", "6", "--max-tokens", "8"],
+}
+# name -> `llmperf tune` flags ({mock} is NEW_BIN_DIR's llmperf-mock, {out} the scenario's
+# directory). The parameters are far apart and one trial is better on every figure, so that
+# neither the best trial nor the Pareto fronts follow the timings.
+TUNE_SCENARIOS = {
+    # A grid of two servers, the default objective (output_throughput) under an SLO.
+    "tune_grid": ["--serve", "{mock} --port {port} --ttft-ms {t} --itl-ms {t} --output-tokens 16",
+                  "--param", "t=1,25", "--stop-timeout", "5",
+                  "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", "llmperf-mock",
+                  "--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
+                  "--parallel", "2", "-n", "6", "--max-tokens", "8", "--slo", "ttft.p99<=30s"],
+    # A latency objective (ttft.p99, lower is better) with a trial whose server cannot start
+    # (start_failed, its own error in the study's files) and --num-runs' spread.
+    "tune_latency_objective": [
+        "--serve", "{mock} --port {port} --ttft-ms {ttft} --itl-ms 1 --output-tokens 16 {bad}",
+        "--param", "ttft=2,60", "--param", "bad=flag:--no-such-flag", "--objective", "ttft.p99",
+        "--num-runs", "2", "--stop-timeout", "5", "--ready-timeout", "20",
+        "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", "llmperf-mock",
+        "--dataset", "random", "--input-tokens", "16", "--output-tokens", "8",
+        "--parallel", "2", "-n", "4"],
 }
 # A scenario's flag that drops the --model run() adds, so that the server's model is used.
 SERVED_MODEL = "{served-model}"
@@ -180,6 +212,16 @@ def run(bin_dir, base_url, flags, out, name):
     return done.returncode, done.stdout.replace(str(out), "<out>")
 
 
+def run_tune(bin_dir, mock_bin, flags, out):
+    args = ([str(bin_dir / "llmperf"), "tune", "--study-dir", str(out / "study"), "--seed", "7",
+             "--sleep-interval", "0"] +
+            [f.replace("{out}", str(out)).replace("{mock}", str(mock_bin)) for f in flags])
+    done = subprocess.run(args, cwd=REPO, capture_output=True, text=True, timeout=600)
+    if done.returncode not in (0, 3):
+        print(f"    {bin_dir / 'llmperf'} tune exited {done.returncode}: {done.stderr[-2000:]}")
+    return done.returncode, done.stdout.replace(str(out), "<out>")
+
+
 def files_of(root):
     return sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file())
 
@@ -224,11 +266,16 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     old, new = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
+    only = [a for a in sys.argv[3:] if a != "--keep"]
+    unknown = set(only) - set(SCENARIOS) - set(TUNE_SCENARIOS)
+    if unknown:
+        sys.exit(f"no scenario {sorted(unknown)}")
+    chosen = lambda scenarios: {k: v for k, v in scenarios.items() if not only or k in only}
     work = pathlib.Path(tempfile.mkdtemp(prefix="llmperf-same-"))
     mock, base_url = start_mock(new, work / "mock.log")
     failures = 0
     try:
-        for scenario, flags in SCENARIOS.items():
+        for scenario, flags in chosen(SCENARIOS).items():
             problems = []
             outs = {}
             for side, bin_dir in (("old", old), ("new", new)):
@@ -263,6 +310,28 @@ def main():
             verdict = "SAME" if not problems else "DIFFERENT"
             print(f"{verdict:9} {scenario}: {count} files live (masked), {rebuilt} rebuilt "
                   f"(exact), exit {code_new}")
+            for problem in problems:
+                print(f"    {problem}")
+            failures += bool(problems)
+        for scenario, flags in chosen(TUNE_SCENARIOS).items():
+            problems = []
+            outs = {}
+            for side, bin_dir in (("old", old), ("new", new)):
+                out = work / side / scenario
+                code, stdout = run_tune(bin_dir, new / "llmperf-mock", flags, out)
+                outs[side] = (out, code, stdout)
+            (out_old, code_old, text_old), (out_new, code_new, text_new) = outs["old"], outs["new"]
+            if code_old != code_new:
+                problems.append(f"exit codes differ: {code_old} (old) and {code_new} (new)")
+            if masked(text_old) != masked(text_new):
+                diff = difflib.unified_diff(masked(text_old).splitlines(),
+                                            masked(text_new).splitlines(), lineterm="", n=0)
+                problems.append("stdout differs after masking:\n      " +
+                                "\n      ".join(line[:160] for line in list(diff)[2:12]))
+            found, count = compare_trees(out_old, out_new, masked, "study (masked)")
+            problems += found
+            verdict = "SAME" if not problems else "DIFFERENT"
+            print(f"{verdict:9} {scenario}: {count} files of the study (masked), exit {code_new}")
             for problem in problems:
                 print(f"    {problem}")
             failures += bool(problems)
