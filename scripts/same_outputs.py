@@ -262,6 +262,24 @@ def compare_trees(a, b, transform, label):
     return different, len(names_a)
 
 
+def run_both(run_one, outs, bins, label):
+    """Runs `run_one(bin_dir, out)` with each build into outs["old"] and outs["new"], and compares
+    their exit codes, stdout and files (masked). Returns the problems, the two directories, the new
+    build's exit code and how many files it wrote."""
+    (code_old, text_old), (code_new, text_new) = (run_one(bins[0], outs["old"]),
+                                                  run_one(bins[1], outs["new"]))
+    problems = []
+    if code_old != code_new:
+        problems.append(f"exit codes differ: {code_old} (old) and {code_new} (new)")
+    if masked(text_old) != masked(text_new):
+        diff = difflib.unified_diff(masked(text_old).splitlines(), masked(text_new).splitlines(),
+                                    lineterm="", n=0)
+        problems.append("stdout differs after masking:\n      " +
+                        "\n      ".join(line[:160] for line in list(diff)[2:12]))
+    found, count = compare_trees(outs["old"], outs["new"], masked, label)
+    return problems + found, (outs["old"], outs["new"]), code_new, count
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -276,22 +294,10 @@ def main():
     failures = 0
     try:
         for scenario, flags in chosen(SCENARIOS).items():
-            problems = []
-            outs = {}
-            for side, bin_dir in (("old", old), ("new", new)):
-                out = work / side / scenario / "out"
-                code, stdout = run(bin_dir, base_url, flags, out, scenario)
-                outs[side] = (out, code, stdout)
-            (out_old, code_old, text_old), (out_new, code_new, text_new) = outs["old"], outs["new"]
-            if code_old != code_new:
-                problems.append(f"exit codes differ: {code_old} (old) and {code_new} (new)")
-            if masked(text_old) != masked(text_new):
-                diff = difflib.unified_diff(masked(text_old).splitlines(),
-                                            masked(text_new).splitlines(), lineterm="", n=0)
-                problems.append("stdout differs after masking:\n      " +
-                                "\n      ".join(line[:160] for line in list(diff)[2:12]))
-            found, count = compare_trees(out_old, out_new, masked, "live runs (masked)")
-            problems += found
+            problems, (out_old, out_new), code_new, count = run_both(
+                lambda bin_dir, out: run(bin_dir, base_url, flags, out, scenario),
+                {side: work / side / scenario / "out" for side in ("old", "new")},
+                (old, new), "live runs (masked)")
             # Exact: the new run's directory rebuilt by each build, in the same place (paths are
             # part of the files), then moved aside.
             place = work / "rebuilt" / scenario / "out"
@@ -314,22 +320,10 @@ def main():
                 print(f"    {problem}")
             failures += bool(problems)
         for scenario, flags in chosen(TUNE_SCENARIOS).items():
-            problems = []
-            outs = {}
-            for side, bin_dir in (("old", old), ("new", new)):
-                out = work / side / scenario
-                code, stdout = run_tune(bin_dir, new / "llmperf-mock", flags, out)
-                outs[side] = (out, code, stdout)
-            (out_old, code_old, text_old), (out_new, code_new, text_new) = outs["old"], outs["new"]
-            if code_old != code_new:
-                problems.append(f"exit codes differ: {code_old} (old) and {code_new} (new)")
-            if masked(text_old) != masked(text_new):
-                diff = difflib.unified_diff(masked(text_old).splitlines(),
-                                            masked(text_new).splitlines(), lineterm="", n=0)
-                problems.append("stdout differs after masking:\n      " +
-                                "\n      ".join(line[:160] for line in list(diff)[2:12]))
-            found, count = compare_trees(out_old, out_new, masked, "study (masked)")
-            problems += found
+            problems, _, code_new, count = run_both(
+                lambda bin_dir, out: run_tune(bin_dir, new / "llmperf-mock", flags, out),
+                {side: work / side / scenario for side in ("old", "new")}, (old, new),
+                "study (masked)")
             verdict = "SAME" if not problems else "DIFFERENT"
             print(f"{verdict:9} {scenario}: {count} files of the study (masked), exit {code_new}")
             for problem in problems:
