@@ -99,7 +99,7 @@ SCENARIOS = {
 TUNE_SCENARIOS = {
     # A grid of two servers, the default objective (output_throughput) under an SLO.
     "tune_grid": ["--serve", "{mock} --port {port} --ttft-ms {t} --itl-ms {t} --output-tokens 16",
-                  "--param", "t=1,25", "--stop-timeout", "5",
+                  "--param", "t=1,80", "--stop-timeout", "5",
                   "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", "llmperf-mock",
                   "--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
                   "--parallel", "2", "-n", "6", "--max-tokens", "8", "--slo", "ttft.p99<=30s"],
