@@ -15,7 +15,8 @@ and two things are compared:
    file must be byte-identical, except the time vllm_result.json says it was written.
 2. Structurally: the two live runs' directories and stdout. They cannot match byte for byte
    (the mock's timings vary from run to run), so requests.jsonl is compared without its timing
-   fields (*_ns, *_ms, *_s, the mock's response ids, the worker), in id order; the other files
+   fields (*_ns, *_ms, *_s, the mock's response ids, the worker), in id order; vLLM's result
+   files with their per-request arrays sorted (they are in completion order); the other files
    (benchmark_data.db as its tables' rows, sorted, as rows go in when requests complete) and
    stdout with every number, date and client-bound flag masked and runs of blanks made one
    (table columns are as wide as their numbers); the HTML pages, whose charts follow the
@@ -161,6 +162,16 @@ def records(text):
     return "\n".join([json.dumps(sorted(i for i in ids if i is not None))] + sorted(rows))
 
 
+def vllm_arrays(text):
+    """vLLM's result file masked, with its per-request arrays (ttfts, itls, generated_texts, ...:
+    in the order requests completed, which follows the timings) each sorted."""
+    result = json.loads(text)
+    for key, value in result.items():
+        if isinstance(value, list):
+            result[key] = sorted(masked(json.dumps(item, ensure_ascii=False)) for item in value)
+    return masked(json.dumps(result, ensure_ascii=False))
+
+
 def db_rows(path, root):
     """An SQLite file (benchmark_data.db, history.db) as text: each table's columns, then its
     rows, with `root` (the run's directory) as <out> and hexadecimal ids as <id>, each masked like
@@ -251,6 +262,8 @@ def compare_trees(a, b, transform, label):
             right = right.decode(errors="replace").replace(str(b), "<out>")
             if name.name == "requests.jsonl":
                 left, right = records(left), records(right)
+            elif name.name == "vllm_result.json" or name.parent.name == "vllm":
+                left, right = vllm_arrays(left), vllm_arrays(right)
             else:
                 left, right = transform(left), transform(right)
         if left != right:
