@@ -6,7 +6,8 @@
 // configurations drawn from those spaces. Checked: a grid lists as many values as it counts,
 // each once; a label holds only safe characters; text without '{' substitutes to itself and every
 // name template_names finds is known when substitution succeeds; a ledger line read back writes
-// the same line again.
+// the same line again. Each line is also a --stage against those spaces (stages.h): every
+// stage's --param texts must parse again, each stage's own parameters keeping their values.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -19,6 +20,7 @@
 #include "study/exclude.h"
 #include "study/label.h"
 #include "study/space.h"
+#include "study/stages.h"
 #include "study/template.h"
 #include "study/trial.h"
 
@@ -60,6 +62,40 @@ void fuzz_templates(std::string_view text, const Assignment& assignment) {
     }
   } catch (const std::invalid_argument&) {
     if (names.empty()) std::abort();  // only an unknown name is an error
+  }
+}
+
+void fuzz_stages(const std::vector<std::string_view>& lines, const std::vector<ParamSpace>& spaces) {
+  std::vector<std::string> texts(lines.begin(), lines.end());
+  std::vector<Stage> stages;
+  try {
+    stages = parse_stages(texts, spaces);
+  } catch (const std::invalid_argument&) {
+    return;
+  }
+  for (size_t k = 0; k < stages.size(); ++k) {
+    // The stages before k fixed at their first grid value (as a best would be one of them).
+    StageChoices chosen;
+    for (size_t s = 0; s < k; ++s) {
+      for (const ParamSpace& space : stages[s].params) {
+        if (grid_value_count(space) > 64) return;
+        chosen.emplace_back(space.name, std::vector<std::string>{grid_values(space).front()});
+      }
+    }
+    try {
+      const std::vector<ParamSpace> parsed = parse_params(stage_param_texts(stages, k, spaces, chosen));
+      for (const ParamSpace& own : stages[k].params) {
+        bool found = false;
+        for (const ParamSpace& space : parsed) {
+          if (space.name != own.name) continue;
+          found = true;
+          if (grid_value_count(space) != grid_value_count(own)) std::abort();
+        }
+        if (!found) std::abort();
+      }
+    } catch (const std::invalid_argument&) {
+      // A value with a ',' (a choice cannot hold one) does not read back as one value.
+    }
   }
 }
 
@@ -129,6 +165,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const std::invalid_argument&) {
     }
   }
+  fuzz_stages(lines, spaces);
   fuzz_templates(text, assignments.empty() ? Assignment{} : assignments.front());
   if (!lines.empty())
     fuzz_templates(lines.back(), assignments.empty() ? Assignment{} : assignments.front());

@@ -10,7 +10,8 @@
 #   3. builds llmperf and its multi-threaded tests with clang and ThreadSanitizer (at -O0) into
 #      build-tsan/ and runs them (the tests labelled "threads": engine, app, integration,
 #      interruption).
-# The whole suite runs once, under ASan+UBSan, which checks more than a plain build does. QUICK=1,
+# The whole suite runs once, under ASan+UBSan, which checks more than a plain build does, but for
+# the three capacity tests, which measure a server and run in step 1's Release build. QUICK=1,
 # the developers' loop, instead builds the suite with g++ at -O1 into build-quick/ and runs it
 # there, and stops: no package, deploy recipes, sanitizers or fuzzing.
 # Every build is a unity build (fewer, larger translation units: less than half the compile time),
@@ -144,14 +145,24 @@ step "the strict rate check in the g++ Release build (build/), alone"
 # controls of the same run instead. Its executable is the only test code this build compiles; the
 # next run's Release build turns the tests off again.
 cmake -S . -B build -DBUILD_TESTING=ON >/dev/null
-cmake --build build --parallel "$jobs" --target integration_timing_tests
+cmake --build build --parallel "$jobs" --target integration_timing_tests integration_serial_tests
 (cd build && ctest -R '^IntegrationLoad\.ConstantRateIsHeldWithinTwoPercent$' --no-tests=error \
   --output-on-failure --timeout 600)
+
+step "the capacity tests in the g++ Release build (build/), one at a time"
+# The tests labelled "capacity" (integration_search_test: --search rate's answer against an
+# independent sweep, on llmperf-mock's scheduler and on llama.cpp's server) measure a server's
+# capacity for minutes, mostly waiting on it. They run here, where the foreground waits for the
+# sanitizer builds anyway and nothing but those niced compilers shares the cores; in the
+# ASan+UBSan suite they ran alone (RUN_SERIAL) for 149 s, with the cores otherwise idle. They
+# measure a server, and an unsanitized llmperf measures it best.
+(cd build && ctest -L capacity --no-tests=error --output-on-failure --timeout 900)
 
 step "clang ASan+UBSan build, fuzz smoke and the whole suite (build-sanitize/)"
 wait_for_build build-sanitize
 FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-3}"
-(cd build-sanitize && ctest --output-on-failure --timeout 600 -j "$test_jobs")
+# The capacity tests ran in build/ above.
+(cd build-sanitize && ctest -LE capacity --output-on-failure --timeout 600 -j "$test_jobs")
 
 step "clang ThreadSanitizer build and the multi-threaded tests (build-tsan/)"
 wait_for_build build-tsan

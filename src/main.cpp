@@ -8,7 +8,6 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 
 #include "app/calibrate/calibrate.h"
 #include "app/command.h"
@@ -17,6 +16,7 @@
 #include "app/tune/tune_command.h"
 #include "cli/calibrate.h"
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/history_cli.h"
 #include "cli/history_import.h"
 #include "cli/subcommands.h"
@@ -96,34 +96,25 @@ CommandOutcome benchmark(int argc, const char* const* argv) {
   }
 }
 
-struct Subcommand {
-  std::string_view name;  // the words after `llmperf` that name it: "compare", "history import"
-  CommandOutcome (*run)(int argc, const char* const* argv);
-};
+using Runner = CommandOutcome (*)(int argc, const char* const* argv);
 
-// The first whose name the command line starts with runs; `history import` comes before
-// `history`. cli/cli.cpp's command_names() suggests them for a mistyped first word.
-constexpr Subcommand kSubcommands[] = {
-    {"calibrate", calibrate}, {"tune", tune},       {"history import", history_import},
-    {"history", history},     {"compare", compare}, {"report", report},
-    {"merge", merge},
-};
-
-// Whether argv[1...] start with the words of `name`.
-bool names(std::string_view name, int argc, const char* const* argv) {
-  for (int i = 1; !name.empty(); ++i) {
-    const size_t space = name.find(' ');
-    if (i >= argc || std::string_view(argv[i]) != name.substr(0, space)) return false;
-    name = space == std::string_view::npos ? std::string_view() : name.substr(space + 1);
+// What runs each command (cli/commands.h names them); the compiler checks that each has one.
+Runner runner(Command command) {
+  switch (command) {
+    case Command::kBenchmark: return benchmark;
+    case Command::kCalibrate: return calibrate;
+    case Command::kTune: return tune;
+    case Command::kHistoryImport: return history_import;
+    case Command::kHistory: return history;
+    case Command::kCompare: return compare;
+    case Command::kReport: return report;
+    case Command::kMerge: return merge;
   }
-  return true;
+  return benchmark;
 }
 
 CommandOutcome run(int argc, const char* const* argv) {
-  for (const Subcommand& subcommand : kSubcommands) {
-    if (names(subcommand.name, argc, argv)) return subcommand.run(argc, argv);
-  }
-  return benchmark(argc, argv);
+  return runner(named_command(argc, argv))(argc, argv);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "core/exit_codes.h"
 #include "core/version.h"
 
+#include "cli/commands.h"
 #include "cli/compat.h"
 #include "cli/flags.h"
 #include "cli/shards.h"
@@ -204,11 +205,6 @@ void resolve_rates_and_percentiles(const CLI::App& app, Config& config) {
     }
   }
   std::sort(config.percentiles.begin(), config.percentiles.end());
-}
-
-// The commands main() dispatches on llmperf's first word, for a mistyped one.
-std::vector<std::string> command_names() {
-  return {"bench serve", "compare", "report", "merge", "calibrate", "tune", "history"};
 }
 
 // The values of the flags that are resolved after parsing.

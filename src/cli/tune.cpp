@@ -51,6 +51,12 @@ TuneCli parse_tune(int argc, const char* const* argv) {
                  "A parameter: name=a,b,c (choices), name=int:LO:HI[:STEP], "
                  "name=float:LO:HI[:N], name=log:LO:HI[:N] (N points in a grid), "
                  "name=flag:--some-flag (the flag or nothing). Repeatable");
+  app.add_option("--stage", spec.stages,
+                 "Search in stages, in the order given: each --stage lists the parameters it "
+                 "searches as --param does, several separated by ';' (e.g. --stage 'tp=1,2,4' "
+                 "--stage 'mns=64,128;mnbt=2048,8192'). Each stage is a study of its own with the "
+                 "stages before it fixed at their best; until its stage, a parameter takes its "
+                 "--param value (one), or else the first value its stage lists. Repeatable");
   app.add_option("--strategy", spec.strategy, kStrategyHelp)->capture_default_str();
   app.add_option("--objective", spec.objective,
                  "What to optimise: METRIC[.STAT][:max|:min], METRIC as in --slo (e.g. "
@@ -112,14 +118,17 @@ TuneCli parse_tune(int argc, const char* const* argv) {
     return usage(why);
   }
   if (!cli.resume_dir.empty()) {
-    if (!spec.serve.empty() || !spec.params.empty() || !spec.bench_args.empty()) {
+    if (!spec.serve.empty() || !spec.params.empty() || !spec.stages.empty() ||
+        !spec.bench_args.empty()) {
       return usage("--resume DIR takes the study's flags from DIR/study.json; give no others");
     }
     cli.proceed = true;
     return cli;
   }
   if (spec.serve.empty()) return usage("--serve CMD is required (the server's command line)");
-  if (spec.params.empty()) return usage("at least one --param name=VALUES is required");
+  if (spec.params.empty() && spec.stages.empty()) {
+    return usage("at least one --param name=VALUES (or --stage) is required");
+  }
   cli.proceed = true;
   return cli;
 }

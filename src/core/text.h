@@ -15,6 +15,19 @@ constexpr std::string_view trim(std::string_view text) {
   return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
 }
 
+// The parts of `text` between each `separator` (views into it): "a,,b" -> {"a", "", "b"}; one
+// part, "", for "".
+inline std::vector<std::string_view> split_text(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t at = text.find(separator, start);
+    parts.push_back(text.substr(start, at == std::string_view::npos ? text.npos : at - start));
+    if (at == std::string_view::npos) return parts;
+    start = at + 1;
+  }
+}
+
 // `text` with ASCII letters in lower case (other bytes, UTF-8 included, unchanged).
 inline std::string ascii_lower(std::string_view text) {
   std::string out(text);

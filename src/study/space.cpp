@@ -37,20 +37,9 @@ bool is_identifier(std::string_view name) {
                      [&](char c) { return alpha(c) || (c >= '0' && c <= '9') || c == '_'; });
 }
 
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t at = text.find(separator, start);
-    parts.push_back(text.substr(start, at == std::string_view::npos ? text.npos : at - start));
-    if (at == std::string_view::npos) return parts;
-    start = at + 1;
-  }
-}
-
 void parse_choices(std::string_view text, std::string_view spec, ParamSpace& space) {
   std::set<std::string> seen;
-  const std::vector<std::string_view> parts = split(spec, ',');
+  const std::vector<std::string_view> parts = split_text(spec, ',');
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string value(trim(parts[i]));
     if (value.empty()) {
@@ -165,7 +154,7 @@ ParamSpace parse_param(std::string_view text) {
   space.spec = std::string(spec);
   if (spec.empty()) fail(text, "no values after '='");
 
-  const std::vector<std::string_view> parts = split(spec, ':');
+  const std::vector<std::string_view> parts = split_text(spec, ':');
   const std::string_view kind = trim(parts[0]);
   if (parts.size() > 1 && kind == "int") {
     space.kind = ParamKind::kInt;
@@ -173,10 +162,13 @@ ParamSpace parse_param(std::string_view text) {
   } else if (parts.size() > 1 && (kind == "float" || kind == "log")) {
     space.kind = kind == "float" ? ParamKind::kFloat : ParamKind::kLog;
     parse_real_range(text, parts, space);
-  } else if (parts.size() > 1 && kind == "flag") {
+  } else if (parts.size() > 1 && (kind == "flag" || kind == "flag-on" || kind == "flag-off")) {
     space.kind = ParamKind::kFlag;
     space.flag = std::string(trim(spec.substr(spec.find(':') + 1)));
-    if (space.flag.empty()) fail(text, "flag: needs the flag's text, e.g. flag:--enable-x");
+    if (space.flag.empty()) {
+      fail(text, fmt::format("{}: needs the flag's text, e.g. {}:--enable-x", kind, kind));
+    }
+    if (kind != "flag") space.flag_fixed = kind == "flag-on" ? FlagFixed::kOn : FlagFixed::kOff;
   } else {
     space.kind = ParamKind::kChoices;
     parse_choices(text, spec, space);
@@ -216,7 +208,7 @@ uint64_t grid_value_count(const ParamSpace& space) {
     case ParamKind::kLog:
       return static_cast<uint64_t>(space.points);  // distinct: parse_param checks
     case ParamKind::kFlag:
-      return 2;
+      return space.flag_fixed == FlagFixed::kNo ? 2 : 1;
   }
   return 0;
 }
@@ -245,6 +237,8 @@ std::vector<std::string> grid_values(const ParamSpace& space) {
     case ParamKind::kLog:
       return real_grid(space);
     case ParamKind::kFlag:
+      if (space.flag_fixed == FlagFixed::kOn) return {space.flag};
+      if (space.flag_fixed == FlagFixed::kOff) return {""};
       return {space.flag, ""};
   }
   return values;

@@ -11,6 +11,7 @@
 //                       drawn uniformly in [LO, HI] by random
 //   log:LO:HI[:N]       N log-spaced points (0 < LO < HI, N as float's); log-uniform draws
 //   flag:TEXT           TEXT (e.g. --enable-prefix-caching) or nothing: the values TEXT and ""
+//   flag-on:TEXT        TEXT alone; flag-off:TEXT: nothing alone (how a --stage fixes a flag)
 // A value is text: integers print without ".0", floats as the shortest text that reads back the
 // same double. Grid points are rounded to 12 significant digits (so float:0:0.3 gives 0.1, not
 // 0.09999999999999999; points that are not distinct so are refused) and random draws to 4, so
@@ -29,6 +30,9 @@ namespace llmperf {
 // The kind of a parameter's SPEC.
 enum class ParamKind { kChoices, kInt, kFloat, kLog, kFlag };
 
+// A flag parameter fixed to one of its values (flag-on:TEXT, flag-off:TEXT), or not (flag:TEXT).
+enum class FlagFixed { kNo, kOn, kOff };
+
 // One `--param NAME=SPEC`.
 struct ParamSpace {
   std::string name;  // [A-Za-z_][A-Za-z0-9_]*, not a builtin (port, trial, outdir)
@@ -42,6 +46,7 @@ struct ParamSpace {
   double hi = 0;                     // kFloat, kLog: highest value (> lo)
   int points = 4;                    // kFloat, kLog: grid points, both ends included (2..1000)
   std::string flag;                  // kFlag: the text put in when present (trimmed, not empty)
+  FlagFixed flag_fixed = FlagFixed::kNo;  // kFlag: both values, or only one
 };
 
 // The names a template knows besides the parameters: {port}, {trial}, {outdir}.

@@ -67,6 +67,7 @@ std::string draw_value(const ParamSpace& space, std::mt19937_64& rng) {
       return format_number(std::clamp(round_significant(value, kDrawDigits), space.lo, space.hi));
     }
     case ParamKind::kFlag:
+      if (space.flag_fixed != FlagFixed::kNo) return grid_values(space).front();
       return uniform_below(rng, 2) == 0 ? space.flag : std::string();
   }
   return {};

@@ -155,22 +155,18 @@ bool is_study_dir(const std::string& dir) {
          fs::is_regular_file(fs::path(dir) / kLedgerFileName, error);
 }
 
-StudyDir read_study_dir(const std::string& dir) {
+StudyInfo read_study_info(const std::string& dir) {
   std::error_code error;
   if (!fs::is_directory(dir, error)) {
     throw std::runtime_error(fmt::format("{} is not a directory", dir));
   }
   const fs::path info_path = fs::path(dir) / kStudyFileName;
-  const fs::path ledger_path = fs::path(dir) / kLedgerFileName;
-  for (const fs::path& path : {info_path, ledger_path}) {
-    if (!fs::exists(path, error)) {
-      throw std::runtime_error(fmt::format(
-          "{} is not a study directory: it has no {} (llmperf tune writes study.json and "
-          "study.jsonl)",
-          dir, path.filename().string()));
-    }
+  if (!fs::exists(info_path, error)) {
+    throw std::runtime_error(fmt::format(
+        "{} is not a study directory: it has no {} (llmperf tune writes study.json and "
+        "study.jsonl)",
+        dir, kStudyFileName));
   }
-  StudyDir out;
   const std::string text = read_file(info_path);
   nlohmann::json json;
   try {
@@ -179,7 +175,7 @@ StudyDir read_study_dir(const std::string& dir) {
     throw std::runtime_error(fmt::format("{}: not JSON ({})", info_path.string(), parse.what()));
   }
   try {
-    out.info = study_info_from_json(json);
+    return study_info_from_json(json);
   } catch (const std::invalid_argument& invalid) {
     // "study.json: what" -> "DIR/study.json: what"
     std::string what = invalid.what();
@@ -187,6 +183,20 @@ StudyDir read_study_dir(const std::string& dir) {
     if (what.rfind(prefix, 0) == 0) what.erase(0, prefix.size());
     throw std::runtime_error(fmt::format("{}: {}", info_path.string(), what));
   }
+}
+
+StudyDir read_study_dir(const std::string& dir) {
+  const fs::path ledger_path = fs::path(dir) / kLedgerFileName;
+  std::error_code error;
+  if (fs::is_directory(dir, error) && fs::exists(fs::path(dir) / kStudyFileName, error) &&
+      !fs::exists(ledger_path, error)) {
+    throw std::runtime_error(fmt::format(
+        "{} is not a study directory: it has no {} (llmperf tune writes study.json and "
+        "study.jsonl)",
+        dir, kLedgerFileName));
+  }
+  StudyDir out;
+  out.info = read_study_info(dir);
   out.ledger = read_ledger(ledger_path.string());
   return out;
 }

@@ -70,6 +70,10 @@ struct StudyDir {
 // Whether `dir` holds both study.json and study.jsonl.
 bool is_study_dir(const std::string& dir);
 
+// Reads `<dir>/study.json` alone (a staged study's directory has no ledger of its own), with
+// read_study_dir's errors.
+StudyInfo read_study_info(const std::string& dir);
+
 // Reads `<dir>/study.json` and `<dir>/study.jsonl`. Throws std::runtime_error saying what is wrong
 // and where: "DIR is not a study directory: it has no study.json (llmperf tune writes ...)",
 // "DIR/study.json: cannot read it: ...", "DIR/study.json: not JSON (...)", "DIR/study.json:

@@ -23,7 +23,7 @@ void read(const nlohmann::json& json, const char* key, T& field) {
 }  // namespace
 
 nlohmann::json to_json(const StudySpec& spec) {
-  return {{"serve", spec.serve},
+  nlohmann::json json = {{"serve", spec.serve},
           {"stop_cmd", spec.stop_cmd},
           {"between_cmd", spec.between_cmd},
           {"params", spec.params},
@@ -35,6 +35,8 @@ nlohmann::json to_json(const StudySpec& spec) {
           {"ready_timeout_s", spec.ready_timeout_s},
           {"stop_timeout_s", spec.stop_timeout_s},
           {"bench_args", spec.bench_args}};
+  if (!spec.stages.empty()) json["stages"] = spec.stages;  // only a staged study's
+  return json;
 }
 
 StudySpec study_spec_from_json(const nlohmann::json& json) {
@@ -52,6 +54,7 @@ StudySpec study_spec_from_json(const nlohmann::json& json) {
   read(json, "ready_timeout_s", spec.ready_timeout_s);
   read(json, "stop_timeout_s", spec.stop_timeout_s);
   read(json, "bench_args", spec.bench_args);
+  read(json, "stages", spec.stages);
   if (spec.serve.empty()) throw std::invalid_argument("study.json: \"serve\" is missing");
   return spec;
 }

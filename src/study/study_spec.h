@@ -23,6 +23,7 @@ struct StudySpec {
   double ready_timeout_s = 900;       // --ready-timeout
   double stop_timeout_s = 30;         // --stop-timeout: SIGTERM to SIGKILL
   std::vector<std::string> bench_args;  // the benchmark's flags, in order, templates unexpanded
+  std::vector<std::string> stages;      // --stage, in order (stages.h); empty: one study
 };
 
 // study.json's "spec" object, and back. The reader throws std::invalid_argument naming the field.

@@ -129,6 +129,7 @@ std::string trial_to_json(const TrialRecord& record) {
   line["trial"] = record.trial;
   line["label"] = record.label;
   line["rung"] = record.rung;
+  if (record.stage > 0) line["stage"] = record.stage;
   Json params = Json::object();
   for (const auto& [name, value] : record.params) params[name] = value;
   line["params"] = std::move(params);
@@ -206,6 +207,7 @@ TrialRecord trial_from_json(std::string_view line, std::string_view where) {
   record.status = *parsed;
   record.label = in.text("label");
   record.rung = static_cast<int>(in.integer("rung", object).value_or(0));
+  record.stage = static_cast<int>(in.integer("stage", object).value_or(0));
   if (const Json* params = in.find("params")) {
     if (!params->is_object()) in.fail("'params' must be an object");
     for (const auto& [name, value] : params->items()) {

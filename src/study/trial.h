@@ -63,6 +63,7 @@ struct TrialRecord {
   int64_t trial = 0;  // the trial's index (0-based, in the strategy's order)
   std::string label;  // "0-enable-64" (label.h)
   int rung = 0;       // successive halving's rung (0 for grid and random)
+  int stage = 0;      // the --stage it belongs to, from 1 (0: the study has no stages)
   Assignment params;  // the trial's values, in --param order
   TrialStatus status = TrialStatus::kOk;
   std::string reason;                     // why it ended so: the server's first error line, the

@@ -452,6 +452,88 @@ TEST(TuneLifecycle, CtrlCLeavesNoServerAndResumeFinishesTheStudy) {
   EXPECT_TRUE(processes_with(marker).empty());
 }
 
+// --stage (issue 39): the token budget first, with chunked prefill at its stage's first value
+// (true), then chunked prefill with the budget fixed at stage 1's best. 3 + 2 trials instead of
+// the grid's 6, and the path ends at the grid's known best (1024 with chunked prefill); at 1024,
+// stage 2's cp=false is refused at start-up, as the grid test shows. Then a stage cut short: its
+// ledger loses a line, and --resume runs that trial alone and ends on the same path.
+TEST(TuneStages, EachStageFixesTheBestOfTheOneBeforeAndResumeGoesOnMidStage) {
+  const std::string marker = tune_marker();
+  const std::vector<std::string> args =
+      concat({"--serve", mock_serve(marker), "--stage", "B=512,1024,2048", "--stage",
+              "cp=true,false", "--stop-timeout", "5"},
+             landscape_bench(marker, 256));
+  const Study study = run_tune(args);
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  const fs::path stage1 = study.dir / "stage_1_B";
+  const fs::path stage2 = study.dir / "stage_2_cp";
+  const std::vector<json> first = read_ledger_lines(stage1);
+  const std::vector<json> second = read_ledger_lines(stage2);
+  ASSERT_EQ(first.size(), 3u) << show(study);
+  ASSERT_EQ(second.size(), 2u) << show(study);
+  for (const json& trial : first) {
+    EXPECT_EQ(trial.at("stage"), 1) << trial.dump();
+    EXPECT_EQ(trial.at("params").at("cp"), "true") << trial.dump();
+  }
+  for (const json& trial : second) {
+    EXPECT_EQ(trial.at("stage"), 2) << trial.dump();
+    EXPECT_EQ(trial.at("params").at("B"), "1024") << "stage 1's best fixed\n" << trial.dump();
+  }
+  const json stage1_summary = json::parse(read_file((stage1 / "study_summary.json").string()));
+  EXPECT_EQ(stage1_summary.at("best").at("label"), "1-1024-enable") << stage1_summary.dump(2);
+  const json* refused = nullptr;
+  for (const json& trial : second) {
+    if (trial.at("params").at("cp") == "false") refused = &trial;
+  }
+  ASSERT_NE(refused, nullptr);
+  EXPECT_EQ(refused->at("status"), "start_failed") << refused->dump();
+
+  const json path = json::parse(read_file((study.dir / "stages.json").string()));
+  ASSERT_EQ(path.at("stages").size(), 2u) << path.dump(2);
+  EXPECT_EQ(path.at("stages")[0].at("chosen"), json::parse(R"({"B":["1024"]})")) << path.dump(2);
+  EXPECT_EQ(path.at("stages")[1].at("fixed"), json::parse(R"({"B":["1024"]})")) << path.dump(2);
+  EXPECT_EQ(path.at("stages")[1].at("chosen"), json::parse(R"({"cp":["true"]})")) << path.dump(2);
+  EXPECT_NE(study.process.out.find("The path through the stages"), std::string::npos)
+      << study.process.out;
+  EXPECT_NE(study.process.out.find("best after 2 stage(s): B=1024, cp=true"), std::string::npos)
+      << study.process.out;
+  for (const char* file : {"study.json", "stages.md", "study.html"}) {
+    EXPECT_TRUE(fs::exists(study.dir / file)) << file;
+  }
+  EXPECT_TRUE(processes_with(marker).empty()) << "a server outlived the study";
+
+  // `llmperf report` rebuilds the path (and each stage's study) from the directories alone.
+  const std::string path_text = read_file((study.dir / "stages.json").string());
+  fs::remove(study.dir / "stages.json");
+  const ProcessResult report = run_process({LLMPERF_BIN, "report", study.dir.string()}, kTimeoutS);
+  ASSERT_EQ(report.exit_code, 0) << report.out << report.err;
+  EXPECT_EQ(read_file((study.dir / "stages.json").string()), path_text);
+
+  // Stage 2 cut short after its first trial: --resume keeps stage 1 and that trial.
+  {
+    std::ifstream in(stage2 / "study.jsonl");
+    std::string line;
+    std::getline(in, line);
+    in.close();
+    std::ofstream out(stage2 / "study.jsonl", std::ios::trunc);
+    out << line << "\n";
+  }
+  const ProcessResult resumed =
+      run_process({LLMPERF_BIN, "tune", "--resume", study.dir.string()}, kTimeoutS);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_EQ(read_ledger_lines(stage1).size(), 3u);
+  EXPECT_EQ(read_ledger_lines(stage2).size(), 2u);
+  size_t kept = 0;
+  for (size_t at = resumed.out.find("kept from the ledger"); at != std::string::npos;
+       at = resumed.out.find("kept from the ledger", at + 1)) {
+    ++kept;
+  }
+  EXPECT_EQ(kept, 4u) << "stage 1's three trials and stage 2's first\n" << resumed.out;
+  EXPECT_NE(resumed.out.find("best after 2 stage(s): B=1024, cp=true"), std::string::npos)
+      << resumed.out;
+  EXPECT_TRUE(processes_with(marker).empty());
+}
+
 // Where llama.cpp's server and its model are ($LLMPERF_LLAMA_SERVER_DIR, the build's, the shared
 // one); empty when they are not.
 fs::path tune_llama_dir() {
@@ -512,6 +594,38 @@ TEST(TuneLlamaServer, TunesSlotsAndContextOfARealServer) {
     }
   }
   EXPECT_TRUE(study.summary.contains("best"));
+  EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
+}
+
+// --stage against llama.cpp's server: its slots first (the context at its stage's first value),
+// then its context with the slots fixed at stage 1's best.
+TEST(TuneLlamaServer, StagesFixTheSlotsThenTuneTheContext) {
+  const fs::path where = tune_llama_dir();
+  if (where.empty()) GTEST_SKIP() << kNoLlamaServer;
+  const std::string marker = tune_marker();
+  const Study study = run_tune({"--serve", llama_serve(where, "{port}", marker), "--stage",
+                                "np=1,2", "--stage", "ctx=512,1024", "--url",
+                                "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker,
+                                "--prompt", "Tell me a story", "--max-tokens", "8", "-n", "6",
+                                "--parallel", "2"},
+                               300);
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  const std::vector<json> first = read_ledger_lines(study.dir / "stage_1_np");
+  const std::vector<json> second = read_ledger_lines(study.dir / "stage_2_ctx");
+  ASSERT_EQ(first.size(), 2u) << show(study);
+  ASSERT_EQ(second.size(), 2u) << show(study);
+  const json path = json::parse(read_file((study.dir / "stages.json").string()));
+  const json best_np = path.at("stages")[0].at("chosen").at("np");
+  for (const json& trial : first) {
+    EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+    EXPECT_EQ(trial.at("params").at("ctx"), "512") << trial.dump();
+  }
+  for (const json& trial : second) {
+    EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+    EXPECT_EQ(trial.at("stage"), 2);
+    EXPECT_EQ(json::array({trial.at("params").at("np")}), best_np) << path.dump(2);
+  }
+  EXPECT_TRUE(path.at("stages")[1].at("chosen").contains("ctx")) << path.dump(2);
   EXPECT_TRUE(processes_with(marker).empty()) << "llama-server outlived the study";
 }
 

@@ -5,7 +5,8 @@
 // report options and config block come from its summary.json (read_summary_file); the config block
 // is written back as it was (secrets there are already masked and stay masked). A study's directory
 // (study.json and study.jsonl, written by `llmperf tune`) gets its study files rebuilt from those
-// two instead.
+// two instead; a staged study's (study.json alone, listing --stage), each stage's study and then
+// the path through the stages.
 #include "app/offline/rebuild.h"
 
 #include <algorithm>
@@ -20,9 +21,11 @@
 #include "metrics/recorded_scrapes.h"
 #include "report/report.h"
 #include "report/server/server_readback.h"
+#include "report/study/stage_path.h"
 #include "report/study/study_files.h"
 #include "report/summary_file.h"
 #include "store/evalscope_db.h"
+#include "study/stages.h"
 #include "study/study_file.h"
 
 namespace llmperf {
@@ -103,6 +106,19 @@ std::string rebuild_study(const fs::path& dir) {
   return text + write_study_outputs(dir.string(), study.info, study.ledger.trials);
 }
 
+// A staged study (llmperf tune --stage): each stage's study rebuilt, then the path through them.
+std::string rebuild_staged_study(const fs::path& dir, const StudyInfo& info) {
+  std::string text;
+  for (const StageOutcome& stage : read_stage_path(dir.string(), info.spec)) {
+    text += fmt::format("== {}\n", stage.dir) + rebuild_study(dir / stage.dir) + "\n";
+  }
+  return text + write_stage_path_outputs(dir.string(), info, read_stage_path(dir.string(), info.spec));
+}
+
+bool is_staged_study_dir(const fs::path& dir) {
+  return fs::exists(dir / kStudyFileName) && !fs::exists(dir / kLedgerFileName);
+}
+
 }  // namespace
 
 std::string rebuild_reports(const RebuildOptions& options) {
@@ -111,6 +127,10 @@ std::string rebuild_reports(const RebuildOptions& options) {
     throw std::runtime_error(fmt::format("{} is not a directory", options.dir));
   }
   if (is_study_dir(dir.string())) return rebuild_study(dir);
+  if (is_staged_study_dir(dir)) {
+    const StudyInfo info = read_study_info(dir.string());
+    if (!info.spec.stages.empty()) return rebuild_staged_study(dir, info);
+  }
   if (is_run_dir(dir)) return rebuild_run(dir, options).text;
 
   std::vector<fs::path> runs;

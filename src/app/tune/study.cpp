@@ -157,6 +157,13 @@ std::string trial_dir_name(size_t index, const std::string& label, int rung, boo
   return dir;
 }
 
+// <--outputs-dir>/<timestamp>/tune.
+std::string study_dir_of(const Config& base) {
+  fs::path dir = base.outputs_dir;
+  if (!base.no_timestamp) dir /= wall_clock_text("%Y%m%d_%H%M%S", TimeZone::kLocal);
+  return (dir / "tune").string();
+}
+
 struct Key {
   int64_t trial;
   int rung;
@@ -187,6 +194,10 @@ Objective parse_objective(const std::string& text) {
   return objective;
 }
 
+std::string default_study_dir(const StudySpec& spec, const BenchFlagsParser& parse_bench_flags) {
+  return study_dir_of(plan_study(spec, parse_bench_flags).base);
+}
+
 StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   StudyPlan plan = plan_study(spec, options.parse_bench_flags);
   for (const std::string& warning : plan.warnings) spdlog::warn("{}", warning);
@@ -200,12 +211,7 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
       plan.base.parallel.empty() ? 1 : *std::max_element(plan.base.parallel.begin(), plan.base.parallel.end());
 
   StudyResult result;
-  result.dir = options.study_dir;
-  if (result.dir.empty()) {
-    fs::path dir = plan.base.outputs_dir;
-    if (!plan.base.no_timestamp) dir /= wall_clock_text("%Y%m%d_%H%M%S", TimeZone::kLocal);
-    result.dir = (dir / "tune").string();
-  }
+  result.dir = options.study_dir.empty() ? study_dir_of(plan.base) : options.study_dir;
 
   StudyInfo info;
   info.spec = spec;
@@ -318,6 +324,7 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
                       trial_dir_name(i, labels[i], rung, halving)};
       record = run_trial(context, trial);
     }
+    record.stage = options.stage;
     writer.append(record);
     print(trial_line(record, info) + "\n");
     return record;

@@ -42,6 +42,7 @@ struct StudyOptions {
   // Receives the study's lines for stdout as they come (one per trial as it ends, the dry run's
   // commands, the closing table). May be empty.
   std::function<void(const std::string&)> print;
+  int stage = 0;  // the --stage this study is, from 1, recorded in its ledger (0: not staged)
 };
 
 struct StudyResult {
@@ -58,5 +59,9 @@ struct StudyResult {
 // must fix (a bad --param, template, --exclude, --objective or benchmark flag), found before any
 // server starts, and std::runtime_error when the study's directory cannot be written.
 StudyResult run_study(const StudySpec& spec, const StudyOptions& options);
+
+// Where a study goes when --study-dir is not given: <--outputs-dir>/<timestamp>/tune, from the
+// benchmark's flags (as run_study would, and with its errors).
+std::string default_study_dir(const StudySpec& spec, const BenchFlagsParser& parse_bench_flags);
 
 }  // namespace llmperf

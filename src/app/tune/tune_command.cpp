@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/tune/server_process.h"
+#include "app/tune/staged_study.h"
 #include "core/exit_codes.h"
 #include "study/study_file.h"
 
@@ -41,8 +42,9 @@ int tune_command(StudySpec spec, StudyOptions options) {
     std::fflush(stdout);
   };
   try {
-    if (options.resume) spec = read_study_dir(options.study_dir).info.spec;
-    const StudyResult result = run_study(spec, options);
+    if (options.resume) spec = read_study_info(options.study_dir).spec;
+    const StudyResult result =
+        spec.stages.empty() ? run_study(spec, options) : run_staged_study(spec, options);
     if (options.dry_run) return kExitOk;
     return study_exit_code(result);
   } catch (const std::invalid_argument& error) {
