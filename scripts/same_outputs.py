@@ -2,7 +2,9 @@
 """Checks that two builds of llmperf write the same outputs: for refactors that must not change
 behaviour.
 
-Usage: scripts/same_outputs.py OLD_BIN_DIR NEW_BIN_DIR [--keep]
+Usage: scripts/same_outputs.py OLD_BIN_DIR NEW_BIN_DIR [--keep] [SCENARIO...]
+
+(every scenario when none is named)
 
 Each BIN_DIR holds an `llmperf` (and NEW_BIN_DIR an `llmperf-mock`, started once on a free
 loopback port). For every scenario below, both builds run the same benchmark with a fixed seed,
@@ -13,12 +15,23 @@ and two things are compared:
    file must be byte-identical, except the time vllm_result.json says it was written.
 2. Structurally: the two live runs' directories and stdout. They cannot match byte for byte
    (the mock's timings vary from run to run), so requests.jsonl is compared without its timing
-   fields (*_ns, *_ms, *_s, the mock's response ids, the worker), in id order; the other files
+   fields (*_ns, *_ms, *_s, the mock's response ids, the worker), in id order; vLLM's result
+   files with their per-request arrays sorted (they are in completion order); the other files
    (benchmark_data.db as its tables' rows, sorted, as rows go in when requests complete) and
    stdout with every number, date and client-bound flag masked and runs of blanks made one
    (table columns are as wide as their numbers); the HTML pages, whose charts follow the
    timings, only by name. What is left (file names, keys and their order, texts, prompts, every
    per-request count of tokens and characters) must be identical.
+
+`llmperf tune` studies (TUNE_SCENARIOS) run once per build against servers the study starts from
+NEW_BIN_DIR's llmperf-mock, and are compared structurally only: study.jsonl,
+study_summary.json/.csv/.md, study.json, each trial's server.log and run directory, and stdout with
+every number (timings, ports) masked and paths as <out>; study.html by name.
+
+Where other tools' formats are compared: vllm_result.json and EvalScope's benchmark_summary.json,
+benchmark_percentile.json and benchmark_data.db are in every run directory (openqa, ...);
+vLLM's --save-result file in rate_vllm_file; EvalScope's legacy text summary in
+no_stream_legacy's stdout.
 
 Prints SAME or DIFFERENT per scenario and file, and exits 1 on any difference.
 """
@@ -97,6 +110,26 @@ SCENARIOS = {
     "served_model": ["{served-model}", "--dataset", "openqa", "--dataset-path",
                      "datasets/open_qa.jsonl", "--parallel", "2", "-n", "6", "--max-tokens", "8"],
 }
+# name -> `llmperf tune` flags ({mock} is NEW_BIN_DIR's llmperf-mock, {out} the scenario's
+# directory). The parameters are far apart and one trial is better on every figure, so that
+# neither the best trial nor the Pareto fronts follow the timings.
+TUNE_SCENARIOS = {
+    # A grid of two servers, the default objective (output_throughput) under an SLO.
+    "tune_grid": ["--serve", "{mock} --port {port} --ttft-ms {t} --itl-ms {t} --output-tokens 16",
+                  "--param", "t=1,80", "--stop-timeout", "5",
+                  "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", "llmperf-mock",
+                  "--dataset", "openqa", "--dataset-path", "datasets/open_qa.jsonl",
+                  "--parallel", "2", "-n", "6", "--max-tokens", "8", "--slo", "ttft.p99<=30s"],
+    # A latency objective (ttft.p99, lower is better) with a trial whose server cannot start
+    # (start_failed, its own error in the study's files) and --num-runs' spread.
+    "tune_latency_objective": [
+        "--serve", "{mock} --port {port} --ttft-ms {ttft} --itl-ms 1 --output-tokens 16 {bad}",
+        "--param", "ttft=2,60", "--param", "bad=flag:--no-such-flag", "--objective", "ttft.p99",
+        "--num-runs", "2", "--stop-timeout", "5", "--ready-timeout", "20",
+        "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", "llmperf-mock",
+        "--dataset", "random", "--input-tokens", "16", "--output-tokens", "8",
+        "--parallel", "2", "-n", "4"],
+}
 # A scenario's flag that drops the --model run() adds, so that the server's model is used.
 SERVED_MODEL = "{served-model}"
 # The URL's path of the scenarios that do not use the chat API.
@@ -120,7 +153,7 @@ MASKS = [
     (re.compile(r'"noisy": (true|false)'), '"noisy": <bool>'),
     (re.compile(r",(true|false)$", re.M), ",<bool>"),
     (re.compile(r" +noisy$", re.M), ""),
-    (re.compile(r" noisy \|$", re.M), " |"),  # sweep_repeats.md's table cell
+    (re.compile(r" noisy \|$", re.M), " |"),  # sweep_repeats.md's cells
 ]
 # The exact comparison's one mask: the time a file was written (vllm_result.json's "date").
 WRITTEN_AT = re.compile(r'"date":"\d{8}-\d{6}"')
@@ -148,6 +181,16 @@ def records(text):
         rows.append(json.dumps({k: v for k, v in record.items() if not TIMING_FIELDS.search(k)},
                                sort_keys=True))
     return "\n".join([json.dumps(sorted(i for i in ids if i is not None))] + sorted(rows))
+
+
+def vllm_arrays(text):
+    """vLLM's result file masked, with its per-request arrays (ttfts, itls, generated_texts, ...:
+    in the order requests completed, which follows the timings) each sorted."""
+    result = json.loads(text)
+    for key, value in result.items():
+        if isinstance(value, list):
+            result[key] = sorted(masked(json.dumps(item, ensure_ascii=False)) for item in value)
+    return masked(json.dumps(result, ensure_ascii=False))
 
 
 def db_rows(path, root):
@@ -201,6 +244,16 @@ def run(bin_dir, base_url, flags, out, name):
     return done.returncode, done.stdout.replace(str(out), "<out>")
 
 
+def run_tune(bin_dir, mock_bin, flags, out):
+    args = ([str(bin_dir / "llmperf"), "tune", "--study-dir", str(out / "study"), "--seed", "7",
+             "--sleep-interval", "0"] +
+            [f.replace("{out}", str(out)).replace("{mock}", str(mock_bin)) for f in flags])
+    done = subprocess.run(args, cwd=REPO, capture_output=True, text=True, timeout=600)
+    if done.returncode not in (0, 3):
+        print(f"    {bin_dir / 'llmperf'} tune exited {done.returncode}: {done.stderr[-2000:]}")
+    return done.returncode, done.stdout.replace(str(out), "<out>")
+
+
 def files_of(root):
     return sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file())
 
@@ -230,6 +283,8 @@ def compare_trees(a, b, transform, label):
             right = right.decode(errors="replace").replace(str(b), "<out>")
             if name.name == "requests.jsonl":
                 left, right = records(left), records(right)
+            elif name.name == "vllm_result.json" or name.parent.name == "vllm":
+                left, right = vllm_arrays(left), vllm_arrays(right)
             else:
                 left, right = transform(left), transform(right)
         if left != right:
@@ -241,31 +296,42 @@ def compare_trees(a, b, transform, label):
     return different, len(names_a)
 
 
+def run_both(run_one, outs, bins, label):
+    """Runs `run_one(bin_dir, out)` with each build into outs["old"] and outs["new"], and compares
+    their exit codes, stdout and files (masked). Returns the problems, the two directories, the new
+    build's exit code and how many files it wrote."""
+    (code_old, text_old), (code_new, text_new) = (run_one(bins[0], outs["old"]),
+                                                  run_one(bins[1], outs["new"]))
+    problems = []
+    if code_old != code_new:
+        problems.append(f"exit codes differ: {code_old} (old) and {code_new} (new)")
+    if masked(text_old) != masked(text_new):
+        diff = difflib.unified_diff(masked(text_old).splitlines(), masked(text_new).splitlines(),
+                                    lineterm="", n=0)
+        problems.append("stdout differs after masking:\n      " +
+                        "\n      ".join(line[:160] for line in list(diff)[2:12]))
+    found, count = compare_trees(outs["old"], outs["new"], masked, label)
+    return problems + found, (outs["old"], outs["new"]), code_new, count
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     old, new = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
+    only = [a for a in sys.argv[3:] if a != "--keep"]
+    unknown = set(only) - set(SCENARIOS) - set(TUNE_SCENARIOS)
+    if unknown:
+        sys.exit(f"no scenario {sorted(unknown)}")
+    chosen = lambda scenarios: {k: v for k, v in scenarios.items() if not only or k in only}
     work = pathlib.Path(tempfile.mkdtemp(prefix="llmperf-same-"))
     mock, base_url = start_mock(new, work / "mock.log")
     failures = 0
     try:
-        for scenario, flags in SCENARIOS.items():
-            problems = []
-            outs = {}
-            for side, bin_dir in (("old", old), ("new", new)):
-                out = work / side / scenario / "out"
-                code, stdout = run(bin_dir, base_url, flags, out, scenario)
-                outs[side] = (out, code, stdout)
-            (out_old, code_old, text_old), (out_new, code_new, text_new) = outs["old"], outs["new"]
-            if code_old != code_new:
-                problems.append(f"exit codes differ: {code_old} (old) and {code_new} (new)")
-            if masked(text_old) != masked(text_new):
-                diff = difflib.unified_diff(masked(text_old).splitlines(),
-                                            masked(text_new).splitlines(), lineterm="", n=0)
-                problems.append("stdout differs after masking:\n      " +
-                                "\n      ".join(line[:160] for line in list(diff)[2:12]))
-            found, count = compare_trees(out_old, out_new, masked, "live runs (masked)")
-            problems += found
+        for scenario, flags in chosen(SCENARIOS).items():
+            problems, (out_old, out_new), code_new, count = run_both(
+                lambda bin_dir, out: run(bin_dir, base_url, flags, out, scenario),
+                {side: work / side / scenario / "out" for side in ("old", "new")},
+                (old, new), "live runs (masked)")
             # Exact: the new run's directory rebuilt by each build, in the same place (paths are
             # part of the files), then moved aside.
             place = work / "rebuilt" / scenario / "out"
@@ -284,6 +350,16 @@ def main():
             verdict = "SAME" if not problems else "DIFFERENT"
             print(f"{verdict:9} {scenario}: {count} files live (masked), {rebuilt} rebuilt "
                   f"(exact), exit {code_new}")
+            for problem in problems:
+                print(f"    {problem}")
+            failures += bool(problems)
+        for scenario, flags in chosen(TUNE_SCENARIOS).items():
+            problems, _, code_new, count = run_both(
+                lambda bin_dir, out: run_tune(bin_dir, new / "llmperf-mock", flags, out),
+                {side: work / side / scenario for side in ("old", "new")}, (old, new),
+                "study (masked)")
+            verdict = "SAME" if not problems else "DIFFERENT"
+            print(f"{verdict:9} {scenario}: {count} files of the study (masked), exit {code_new}")
             for problem in problems:
                 print(f"    {problem}")
             failures += bool(problems)

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <optional>
+#include <string_view>
+
+#include "metrics/catalogue.h"
 
 namespace llmperf {
 namespace {
@@ -33,7 +36,7 @@ struct Interval {
   double limit_ns() const { return share * ns; }
 };
 
-std::optional<Interval> median_of(const Distribution* d, const char* what,
+std::optional<Interval> median_of(const Distribution* d, std::string_view what,
                                   const std::vector<double>& percentiles) {
   if (d == nullptr || d->empty()) return std::nullopt;
   const double ns = value_at(*d, percentiles, 50, d->mean);
@@ -119,9 +122,9 @@ ClientHealth assess_client_health(const ClientHealthInput& input,
   // arrivals and the latencies from the planned send: it matters beside the gap between planned
   // sends and the TTFT (or latency).
   const MeasuredIntervals& m = input.measured;
-  const auto ttft = median_of(m.ttft_ns, "TTFT", percentiles);
-  const auto itl = median_of(m.itl_ns, "ITL", percentiles);
-  const auto latency = median_of(m.latency_ns, "latency", percentiles);
+  const auto ttft = median_of(m.ttft_ns, metric_info(Metric::kTtft).label, percentiles);
+  const auto itl = median_of(m.itl_ns, metric_info(Metric::kItl).label, percentiles);
+  const auto latency = median_of(m.latency_ns, metric_info(Metric::kLatency).name, percentiles);
   const auto gap =
       m.arrival_gap_ns > 0
           ? std::optional<Interval>(Interval{

@@ -8,10 +8,32 @@
 #include <stdexcept>
 #include <string_view>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "metrics/catalogue.h"
+
 namespace llmperf {
 namespace {
 
 constexpr double kNsPerMs = 1e6;
+
+constexpr GoodputBound kGoodputBounds[] = {
+    {Metric::kTtft, &GoodputSpec::ttft_ns},
+    {Metric::kTtfat, &GoodputSpec::ttfat_ns},
+    {Metric::kTpot, &GoodputSpec::tpot_ns},
+    {Metric::kLatency, &GoodputSpec::e2el_ns},
+};
+
+// "ttft, ttfat, tpot, e2el", with `last` ("or") before the last name when given.
+std::string goodput_names(std::string_view last = {}) {
+  std::vector<std::string_view> names;
+  for (const GoodputBound& bound : kGoodputBounds) names.push_back(goodput_name(bound.metric));
+  if (last.empty()) return fmt::format("{}", fmt::join(names, ", "));
+  const std::string_view final_name = names.back();
+  names.pop_back();
+  return fmt::format("{} {} {}", fmt::join(names, ", "), last, final_name);
+}
 
 [[noreturn]] void fail(const std::string& item, const std::string& why) {
   throw std::invalid_argument("--goodput '" + item + "': " + why);
@@ -23,7 +45,8 @@ int64_t parse_ms(const std::string& item, std::string_view text) {
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, ms);
   if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(ms)) {
-    fail(item, "expected a number of milliseconds after ':', e.g. ttft:500");
+    fail(item, fmt::format("expected a number of milliseconds after ':', e.g. {}:500",
+                           goodput_name(kGoodputBounds[0].metric)));
   }
   if (ms < 0) fail(item, "the bound must not be negative");
   return std::llround(ms * kNsPerMs);
@@ -35,25 +58,27 @@ bool within(int64_t value_ns, const std::optional<int64_t>& bound_ns) {
 
 }  // namespace
 
+std::span<const GoodputBound> goodput_bounds() { return kGoodputBounds; }
+
+std::string_view goodput_name(Metric metric) {
+  const MetricInfo& info = metric_info(metric);
+  return info.alias.empty() ? info.name : info.alias;
+}
+
 GoodputSpec parse_goodput(const std::vector<std::string>& items) {
   GoodputSpec spec;
   for (const std::string& item : items) {
     const size_t colon = item.find(':');
     if (colon == std::string::npos) {
-      fail(item, "expected KEY:MILLISECONDS with KEY one of ttft, ttfat, tpot, e2el");
+      fail(item, "expected KEY:MILLISECONDS with KEY one of " + goodput_names());
     }
     const std::string key = item.substr(0, colon);
     std::optional<int64_t>* slot = nullptr;
-    if (key == "ttft") {
-      slot = &spec.ttft_ns;
-    } else if (key == "ttfat") {
-      slot = &spec.ttfat_ns;
-    } else if (key == "tpot") {
-      slot = &spec.tpot_ns;
-    } else if (key == "e2el") {
-      slot = &spec.e2el_ns;
-    } else {
-      fail(item, "unknown metric '" + key + "' (use ttft, ttfat, tpot or e2el)");
+    for (const GoodputBound& bound : kGoodputBounds) {
+      if (key == goodput_name(bound.metric)) slot = &(spec.*bound.bound_ns);
+    }
+    if (slot == nullptr) {
+      fail(item, "unknown metric '" + key + "' (use " + goodput_names("or") + ")");
     }
     if (*slot) fail(item, "'" + key + "' is given more than once");
     *slot = parse_ms(item, std::string_view(item).substr(colon + 1));

@@ -5,10 +5,13 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/record.h"
+#include "metrics/metric_id.h"
 
 namespace llmperf {
 
@@ -24,6 +27,17 @@ struct GoodputSpec {
   // True when at least one bound was given (goodput is computed and reported).
   bool enabled() const { return ttft_ns || ttfat_ns || tpot_ns || e2el_ns; }
 };
+
+// A bound --goodput takes: its metric and the spec's field, in the order --goodput lists them.
+struct GoodputBound {
+  Metric metric;
+  std::optional<int64_t> GoodputSpec::*bound_ns;
+};
+std::span<const GoodputBound> goodput_bounds();
+
+// The name --goodput and summary.json's "goodput" give a bound's metric: the catalogue's, or its
+// alias where it has one (latency is vLLM's "e2el").
+std::string_view goodput_name(Metric metric);
 
 // Parses `--goodput` items "KEY:MS" with KEY one of ttft, ttfat, tpot, e2el and MS a non-negative number
 // of milliseconds. An empty list gives a disabled spec. Throws std::invalid_argument naming

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "metrics/catalogue.h"
+
 namespace llmperf {
 namespace {
 
@@ -93,8 +95,8 @@ std::string calibration_to_json(const CalibrationReport& r) {
         {"warmup_requests", p.warmup()}}},
       {"mock",
        {{"path", r.mock_path},
-        {"ttft_ms", p.ttft_ms},
-        {"itl_ms", p.itl_ms},
+        {metric_key(Metric::kTtft), p.ttft_ms},
+        {metric_key(Metric::kItl), p.itl_ms},
         {"output_tokens", p.max_tokens},
         {"measured_ttft_ms", distribution_ms(e.server_ttft_ns)},
         {"measured_itl_ms", distribution_ms(e.server_itl_ns)}}},
@@ -111,8 +113,8 @@ std::string calibration_to_json(const CalibrationReport& r) {
         {"events", e.events_matched},
         {"events_unmatched", e.events_unmatched}}},
       {"errors_ms",
-       {{"ttft", distribution_ms(e.ttft_error_ns)},
-        {"itl", distribution_ms(e.itl_error_ns)},
+       {{metric_info(Metric::kTtft).name, distribution_ms(e.ttft_error_ns)},
+        {metric_info(Metric::kItl).name, distribution_ms(e.itl_error_ns)},
         {"stamp_delay", distribution_ms(e.stamp_delay_ns)}}},
       {"client",
        {{"threads", r.load.threads},
@@ -130,8 +132,8 @@ std::string calibration_to_json(const CalibrationReport& r) {
       {"verdict", v.faithful ? "faithful" : "not faithful"},
       {"faithful", v.faithful},
       {"limits_ms",
-       {{"itl_error_p99", ms(kCalibrationItlErrorLimitNs)},
-        {"ttft_error_p99", ms(kCalibrationTtftErrorLimitNs)}}},
+       {{metric_key_in(Metric::kItl, "error_p99", ""), ms(kCalibrationItlErrorLimitNs)},
+        {metric_key_in(Metric::kTtft, "error_p99", ""), ms(kCalibrationTtftErrorLimitNs)}}},
       {"reasons", v.reasons},
       {"recommendation",
        {{"workers_needed", v.workers_needed},

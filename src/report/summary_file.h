@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "metrics/catalogue.h"
 #include "report/report.h"
 
 namespace llmperf {
@@ -42,6 +43,18 @@ struct SummaryMetrics {
       total_tok_s_per_request, latency_from_planned_s, ttft_from_planned_ms, ttfat_from_planned_ms,
       ttfb_from_planned_ms, schedule_lag_ms;
 };
+
+// "metrics", in the order it is written: each distribution's key (the catalogue's metric_key for
+// the catalogue's metrics: "ttft_ms"), its field above, where a RunSummary holds it and how many of
+// the RunSummary's units make one of the file's (1e6 ns per ms).
+struct SummaryMetricKey {
+  std::optional<Metric> metric;  // the catalogue's metric (none for the others: chunks_per_request)
+  std::string key;
+  std::optional<SummaryDistribution> SummaryMetrics::*field;
+  Distribution RunSummary::*dist;
+  double unit;
+};
+const std::vector<SummaryMetricKey>& summary_metric_keys();
 
 // "run": which run of the benchmark this is, and when.
 struct SummaryRun {

@@ -159,12 +159,16 @@ std::vector<HistoryJudgement> judge_run_against_history(
     }
     const auto figure = current.find(metric);
     if (figure != current.end()) unit = figure->second.unit;
-    const bool fraction = metric == "error_rate" || metric == "success_rate";
     rows.push_back(judge_against_history(
         metric, unit, values, figure != current.end() ? figure->second.value : std::nullopt,
-        options, fraction ? 0.01 : 0));
+        options, history_absolute_floor(metric)));
   }
   return rows;
+}
+
+double history_absolute_floor(std::string_view metric) {
+  const std::optional<KeyFigure> figure = figure_named(metric);
+  return figure && figure_metric(*figure).kind == MetricKind::kFraction ? 0.01 : 0;
 }
 
 }  // namespace llmperf

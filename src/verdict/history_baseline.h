@@ -86,6 +86,10 @@ struct HistoryBaselineOptions {
   double k = kDefaultNoiseK;        // band half-width in scaled MADs
 };
 
+// The band's smallest half-width for the figure named `metric` ("error_rate", "ttft.p99"): 0.01
+// (one point) for a fraction of the catalogue, 0 otherwise.
+double history_absolute_floor(std::string_view metric);
+
 // Judges `current` against `history` (oldest first; only the last options.runs are used) for a
 // metric named as --slo names it. `absolute_floor` is the smallest band half-width in the
 // metric's unit (0.01 for fractions such as error_rate: one point).

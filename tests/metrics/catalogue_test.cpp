@@ -147,5 +147,65 @@ TEST(Catalogue, UnavailableValuesSayWhy) {
             "the run measured no requests");
 }
 
+// Code names a metric by its Metric; the files' keys are made from the catalogue's name and unit,
+// as summary.json, requests.jsonl, the sweep's table and the study's CSV have always written them.
+TEST(Catalogue, MetricIdsNameTheirEntriesAndKeysKeepTheirSpelling) {
+  for (const MetricInfo& metric : metric_catalogue()) {
+    EXPECT_EQ(&metric_info(metric.id), &metric) << metric.name;
+    EXPECT_EQ(metric.per_request(), metric.read == nullptr) << metric.name;
+  }
+  EXPECT_EQ(metric_key(Metric::kTtft), "ttft_ms");
+  EXPECT_EQ(metric_key(Metric::kLatency), "latency_s");
+  EXPECT_EQ(metric_key(Metric::kTtftFromPlanned), "ttft_from_planned_ms");
+  EXPECT_EQ(metric_key(Metric::kInputTokens), "input_tokens");
+  EXPECT_EQ(metric_key(Metric::kLatency, "avg"), "latency_avg_s");
+  EXPECT_EQ(metric_key(Metric::kTpot, "p99"), "tpot_p99_ms");
+  EXPECT_EQ(metric_key(Metric::kOutputThroughput), "output_throughput_tok_s");
+  EXPECT_EQ(metric_key(Metric::kQps), "qps");
+  EXPECT_EQ(metric_key(Metric::kGoodFraction), "good_fraction");
+  EXPECT_EQ(metric_key_in(Metric::kLatency, "p50", "ms"), "latency_p50_ms");
+  EXPECT_EQ(metric_key_in(Metric::kGoodput, "", "req/s"), "goodput_req_s");
+  EXPECT_EQ(metric_key_in(Metric::kOutputThroughput, "", ""), "output_throughput");
+  EXPECT_EQ(metric_info(Metric::kLatency).narrow_label(), "Lat");
+  EXPECT_EQ(metric_info(Metric::kTtft).narrow_label(), "TTFT");
+}
+
+TEST(Catalogue, FigureNamesReadBack) {
+  const auto p99 = figure_named("ttft.p99");
+  ASSERT_TRUE(p99);
+  EXPECT_EQ(figure_name(*p99), "ttft.p99");
+  EXPECT_EQ(&figure_metric(*p99), &metric_info(Metric::kTtft));
+  const auto e2el = figure_named("e2el.mean");
+  ASSERT_TRUE(e2el);
+  EXPECT_EQ(figure_name(*e2el), "latency.mean");
+  EXPECT_EQ(figure_name(*figure_named("qps")), "qps");
+  EXPECT_FALSE(figure_named("output_throughput_per_user"));
+}
+
+// Each run-level metric reads itself (MetricInfo::read): the rates over the window, the fractions
+// of the measured requests, the open loop's and the server's only where the run has them.
+TEST(Catalogue, RunLevelMetricsReadThemselves) {
+  RunSummary s = summary();
+  s.total_throughput = 500;
+  const auto value = [&](Metric metric) { return read_metric(metric_info(metric), {}, s).value; };
+  EXPECT_DOUBLE_EQ(*value(Metric::kTotalThroughput), 500);
+  EXPECT_DOUBLE_EQ(*value(Metric::kSuccessRate), 0.8);
+  EXPECT_DOUBLE_EQ(*value(Metric::kFailed), 2);
+  EXPECT_FALSE(value(Metric::kGoodFraction));
+  s.goodput_enabled = true;
+  s.goodput_rps = 1.5;
+  s.good_fraction = 0.75;
+  EXPECT_DOUBLE_EQ(*value(Metric::kGoodput), 1.5);
+  EXPECT_DOUBLE_EQ(*value(Metric::kGoodFraction), 0.75);
+  s.window_ns = 0;
+  EXPECT_EQ(read_metric(metric_info(Metric::kGoodput), {}, s).why, "the run window is empty");
+  EXPECT_EQ(read_metric(metric_info(Metric::kCapReached), {}, s).why,
+            "only an open-loop run (--rate) has it");
+  EXPECT_EQ(read_metric(metric_info(Metric::kRateSustained), {}, s).why,
+            "only an open-loop run (--rate, a trace) has it");
+  EXPECT_EQ(read_metric(metric_info(Metric::kTokenMismatch), {}, s).why,
+            "the server's /metrics were not read");
+}
+
 }  // namespace
 }  // namespace llmperf

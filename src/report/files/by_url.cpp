@@ -2,6 +2,7 @@
 // made from that URL's own RunSummary (RunSummary::by_url) by the same code as the whole run's.
 #include <cmath>
 
+#include "metrics/catalogue.h"
 #include "report/internal.h"
 
 namespace llmperf {
@@ -20,9 +21,9 @@ Json by_url_json(const ReportOptions& options, const RunInfo& info, const RunSum
         {"requests", Json{{"total", s.total}, {"succeeded", s.succeeded}, {"failed", s.failed}}},
         {"failures_by_kind", s.failures_by_kind},
         {"window_s", finite(static_cast<double>(s.window_ns) / kNsPerS)},
-        {"qps", finite(s.qps)},
-        {"output_throughput_tok_s", finite(s.output_throughput)},
-        {"total_throughput_tok_s", finite(s.total_throughput)},
+        {metric_key(Metric::kQps), finite(s.qps)},
+        {metric_key(Metric::kOutputThroughput), finite(s.output_throughput)},
+        {metric_key(Metric::kTotalThroughput), finite(s.total_throughput)},
         {"metrics", summary_metrics_json(f.metrics)},
     });
   }

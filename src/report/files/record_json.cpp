@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "metrics/catalogue.h"
 #include "report/internal.h"
 
 namespace llmperf {
@@ -150,15 +151,14 @@ HttpPhases http_phases_from_json(const nlohmann::json& j) {
 }  // namespace
 
 std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
-  using report_detail::kNsPerMs;
-  using report_detail::kNsPerS;
   const int64_t anchor = info.anchor_steady_ns;
   const bool sent = record.sent_ns >= 0;
   RecordLine line(record.chunk_ns.size());
-  auto interval = [&](std::string_view name, int64_t later, double unit) {
-    line.key(name);
+  // A catalogue time from the send, keyed and in the unit it names (`ttft_ms`, `latency_s`).
+  auto interval = [&](Metric metric, int64_t later) {
+    line.key(metric_key(metric));
     if (!record.ok() || !sent || later < 0) return line.null();
-    line.number(static_cast<double>(later - record.sent_ns) / unit);
+    line.number(static_cast<double>(later - record.sent_ns) / base_per_unit(metric_info(metric)));
   };
 
   line.key("id").integer(static_cast<int64_t>(record.id));
@@ -214,13 +214,13 @@ std::string record_to_json(const RequestRecord& record, const RunInfo& info) {
   line.key("sent_unix_ns");
   sent ? line.integer(info.anchor_unix_ns + record.sent_ns - anchor) : line.null();
   if (record.stream) {
-    interval("ttft_ms", record.first_content_ns, kNsPerMs);
-    if (record.reasoning_chunks > 0) interval("ttfat_ms", record.first_answer_ns, kNsPerMs);
+    interval(Metric::kTtft, record.first_content_ns);
+    if (record.reasoning_chunks > 0) interval(Metric::kTtfat, record.first_answer_ns);
   } else {
-    line.key("ttft_ms").null();
+    line.key(metric_key(Metric::kTtft)).null();
   }
-  interval("ttfb_ms", record.first_byte_ns, kNsPerMs);
-  interval("latency_s", record.end_ns, kNsPerS);
+  interval(Metric::kTtfb, record.first_byte_ns);
+  interval(Metric::kLatency, record.end_ns);
   line.key("chunk_ns").offsets(record.chunk_ns, sent ? record.sent_ns : anchor);
   if (record.phases.measured) write_http_phases(line, record.phases);
   if (!record.output_text.empty()) line.key("output_text").string(record.output_text);

@@ -6,9 +6,11 @@
 namespace llmperf {
 namespace {
 
-void add_distribution(std::vector<SummaryFigure>& out, const char* metric, const char* unit,
+void add_distribution(std::vector<SummaryFigure>& out, const MetricInfo& info,
                       const std::optional<SummaryDistribution>& d) {
   if (!d) return;
+  const std::string metric(info.name);
+  const std::string unit(info.unit);
   out.push_back({metric, "mean", d->mean, unit});
   out.push_back({metric, "std", d->stddev, unit});
   out.push_back({metric, "min", d->min, unit});
@@ -26,15 +28,13 @@ std::string SummaryFigure::name() const {
 
 std::vector<SummaryFigure> summary_figures(const SummaryFile& file) {
   std::vector<SummaryFigure> out;
-  const SummaryMetrics& m = file.metrics;
-  add_distribution(out, "latency", "s", m.latency_s);
-  add_distribution(out, "ttft", "ms", m.ttft_ms);
-  add_distribution(out, "ttfat", "ms", m.ttfat_ms);
-  add_distribution(out, "ttfb", "ms", m.ttfb_ms);
-  add_distribution(out, "tpot", "ms", m.tpot_ms);
-  add_distribution(out, "itl", "ms", m.itl_ms);
-  add_distribution(out, "input_tokens", "tokens", m.input_tokens);
-  add_distribution(out, "output_tokens", "tokens", m.output_tokens);
+  // The catalogue's distributions, from the send (those from the planned send are left out).
+  for (const SummaryMetricKey& key : summary_metric_keys()) {
+    if (!key.metric) continue;
+    const MetricInfo& info = metric_info(*key.metric);
+    if (info.clock == MetricClock::kFromPlanned) continue;
+    add_distribution(out, info, file.metrics.*key.field);
+  }
 
   const SummaryRequests& r = file.requests;
   std::optional<double> error_rate;
@@ -43,15 +43,20 @@ std::vector<SummaryFigure> summary_figures(const SummaryFile& file) {
     error_rate = static_cast<double>(r.failed) / static_cast<double>(r.total);
     success_rate = static_cast<double>(r.succeeded) / static_cast<double>(r.total);
   }
-  std::optional<double> goodput;
-  if (file.goodput.is_object()) goodput = json_field<double>(file.goodput, "goodput_req_s");
-  out.push_back({"qps", "", file.qps, "req/s"});
-  if (file.goodput.is_object()) out.push_back({"goodput", "", goodput, "req/s"});
-  out.push_back({"output_throughput", "", file.output_throughput_tok_s, "tok/s"});
-  out.push_back({"total_throughput", "", file.total_throughput_tok_s, "tok/s"});
+  const auto run_level = [&out](Metric metric, std::optional<double> value) {
+    const MetricInfo& info = metric_info(metric);
+    out.push_back({std::string(info.name), "", value, std::string(info.unit)});
+  };
+  const std::string goodput_key = metric_key_in(Metric::kGoodput, "", "req/s");
+  run_level(Metric::kQps, file.qps);
+  if (file.goodput.is_object()) {
+    run_level(Metric::kGoodput, json_field<double>(file.goodput, goodput_key.c_str()));
+  }
+  run_level(Metric::kOutputThroughput, file.output_throughput_tok_s);
+  run_level(Metric::kTotalThroughput, file.total_throughput_tok_s);
   out.push_back({"peak_output_throughput", "", file.peak_output_throughput_tok_s, "tok/s"});
-  out.push_back({"error_rate", "", error_rate, ""});
-  out.push_back({"success_rate", "", success_rate, ""});
+  run_level(Metric::kErrorRate, error_rate);
+  run_level(Metric::kSuccessRate, success_rate);
   out.push_back({"duration", "", file.run.duration_s, "s"});
   out.push_back({"peak_concurrency", "", as_double(file.peak_concurrency), ""});
 

@@ -1,11 +1,12 @@
 // A run's summary.json as figures: one (metric, statistic, value, unit) per number, named as
 // --slo names them, in summary.json's units. The history database stores a run as these rows
 // (store/history_schema.h: table figures), and `--baseline db:` compares a run's figures with the
-// history's, so both go through this one function. New metrics of summary.json need only a line
-// here, no schema change.
-//   per-request distributions: latency (s), ttft, ttfat, ttfb, tpot, itl (ms), input_tokens,
-//     output_tokens (tokens), each with statistic mean, std, min, max and every percentile kept
-//     (p50, p99, p99.9 ...)
+// history's, so both go through this one function. Names and units are the catalogue's
+// (metrics/catalogue.h); a new distribution of summary.json (summary_metric_keys()) gives figures
+// with no change here and no schema change.
+//   per-request distributions: the catalogue's from the send: latency (s), ttft, ttfat, ttfb, tpot,
+//     itl (ms), input_tokens, output_tokens (tokens), each with statistic mean, std, min, max and
+//     every percentile kept (p50, p99, p99.9 ...)
 //   run-level values, statistic "": qps, goodput (req/s), output_throughput, total_throughput,
 //     peak_output_throughput (tok/s), error_rate, success_rate (fractions), duration (s),
 //     peak_concurrency

@@ -19,30 +19,6 @@ namespace {
 using Json = SummaryFile::Json;
 using report_detail::number_or_null;
 
-// The distributions of "metrics", in the order they are written.
-struct SummaryMetricKey {
-  const char* key;
-  std::optional<SummaryDistribution> SummaryMetrics::*field;
-};
-constexpr SummaryMetricKey kSummaryMetricKeys[] = {
-    {"latency_s", &SummaryMetrics::latency_s},
-    {"ttft_ms", &SummaryMetrics::ttft_ms},
-    {"ttfat_ms", &SummaryMetrics::ttfat_ms},
-    {"ttfb_ms", &SummaryMetrics::ttfb_ms},
-    {"tpot_ms", &SummaryMetrics::tpot_ms},
-    {"itl_ms", &SummaryMetrics::itl_ms},
-    {"input_tokens", &SummaryMetrics::input_tokens},
-    {"output_tokens", &SummaryMetrics::output_tokens},
-    {"chunks_per_request", &SummaryMetrics::chunks_per_request},
-    {"output_tok_s_per_request", &SummaryMetrics::output_tok_s_per_request},
-    {"total_tok_s_per_request", &SummaryMetrics::total_tok_s_per_request},
-    {"latency_from_planned_s", &SummaryMetrics::latency_from_planned_s},
-    {"ttft_from_planned_ms", &SummaryMetrics::ttft_from_planned_ms},
-    {"ttfat_from_planned_ms", &SummaryMetrics::ttfat_from_planned_ms},
-    {"ttfb_from_planned_ms", &SummaryMetrics::ttfb_from_planned_ms},
-    {"schedule_lag_ms", &SummaryMetrics::schedule_lag_ms},
-};
-
 Json optional_integer_json(const std::optional<int64_t>& value) {
   return value ? Json(*value) : Json(nullptr);
 }
@@ -185,7 +161,7 @@ std::optional<SummaryDistribution> distribution_from_json(const Json& j) {
 
 Json metrics_json(const SummaryMetrics& m) {
   Json out = Json::object();
-  for (const SummaryMetricKey& metric : kSummaryMetricKeys) {
+  for (const SummaryMetricKey& metric : summary_metric_keys()) {
     out[metric.key] = distribution_file_json(m.*metric.field);
   }
   return out;
@@ -194,7 +170,7 @@ Json metrics_json(const SummaryMetrics& m) {
 SummaryMetrics metrics_from_json(const Json& j) {
   SummaryMetrics m;
   if (!j.is_object()) return m;
-  for (const SummaryMetricKey& metric : kSummaryMetricKeys) {
+  for (const SummaryMetricKey& metric : summary_metric_keys()) {
     if (const auto it = j.find(metric.key); it != j.end()) {
       m.*metric.field = distribution_from_json(*it);
     }
@@ -214,9 +190,9 @@ Json summary_file_json(const SummaryFile& f) {
       {"failures_by_kind", f.failures_by_kind},
       {"failure_examples", f.failure_examples},
       {"window_s", number_or_null(f.window_s)},
-      {"qps", number_or_null(f.qps)},
-      {"output_throughput_tok_s", number_or_null(f.output_throughput_tok_s)},
-      {"total_throughput_tok_s", number_or_null(f.total_throughput_tok_s)},
+      {metric_key(Metric::kQps), number_or_null(f.qps)},
+      {metric_key(Metric::kOutputThroughput), number_or_null(f.output_throughput_tok_s)},
+      {metric_key(Metric::kTotalThroughput), number_or_null(f.total_throughput_tok_s)},
       {"input_throughput_chars_s", number_or_null(f.input_throughput_chars_s)},
       {"output_throughput_chars_s", number_or_null(f.output_throughput_chars_s)},
       {"peak_output_throughput_tok_s", number_or_null(f.peak_output_throughput_tok_s)},
@@ -228,7 +204,7 @@ Json summary_file_json(const SummaryFile& f) {
       {"shard", shard_file_json(f.shard)},
       {"items", f.items},
       {"trace", f.trace},
-      {"goodput", f.goodput},
+      {std::string(metric_info(Metric::kGoodput).name), f.goodput},
       {"open_loop", f.open_loop},
       {"client_bound", f.client_bound},
       {"client", f.client},
@@ -263,6 +239,34 @@ Json summary_file_full_json(const SummaryFile& f) {
 }
 
 }  // namespace
+
+const std::vector<SummaryMetricKey>& summary_metric_keys() {
+  using M = SummaryMetrics;
+  using S = RunSummary;
+  const auto of = [](Metric metric, std::optional<SummaryDistribution> M::*field) {
+    const MetricInfo& info = metric_info(metric);
+    return SummaryMetricKey{metric, metric_key(metric), field, info.dist, base_per_unit(info)};
+  };
+  static const std::vector<SummaryMetricKey> keys = {
+      of(Metric::kLatency, &M::latency_s),
+      of(Metric::kTtft, &M::ttft_ms),
+      of(Metric::kTtfat, &M::ttfat_ms),
+      of(Metric::kTtfb, &M::ttfb_ms),
+      of(Metric::kTpot, &M::tpot_ms),
+      of(Metric::kItl, &M::itl_ms),
+      of(Metric::kInputTokens, &M::input_tokens),
+      of(Metric::kOutputTokens, &M::output_tokens),
+      {{}, "chunks_per_request", &M::chunks_per_request, &S::chunks_per_request, 1},
+      {{}, "output_tok_s_per_request", &M::output_tok_s_per_request, &S::output_tps_per_request, 1},
+      {{}, "total_tok_s_per_request", &M::total_tok_s_per_request, &S::total_tps_per_request, 1},
+      of(Metric::kLatencyFromPlanned, &M::latency_from_planned_s),
+      of(Metric::kTtftFromPlanned, &M::ttft_from_planned_ms),
+      of(Metric::kTtfatFromPlanned, &M::ttfat_from_planned_ms),
+      of(Metric::kTtfbFromPlanned, &M::ttfb_from_planned_ms),
+      {{}, "schedule_lag_ms", &M::schedule_lag_ms, &S::schedule_lag_ns, report_detail::kNsPerMs},
+  };
+  return keys;
+}
 
 Json summary_metrics_json(const SummaryMetrics& metrics) { return metrics_json(metrics); }
 
@@ -305,7 +309,7 @@ SummaryFile parse_summary_file(std::string_view text) {
     throw std::invalid_argument(
         fmt::format("unsupported schema {} (expected \"{}\")", schema.dump(), kSummarySchema));
   }
-  const auto block = [&j](const char* key) {
+  const auto block = [&j](std::string_view key) {
     const auto it = j.find(key);
     return it == j.end() ? Json() : *it;
   };
@@ -319,9 +323,9 @@ SummaryFile parse_summary_file(std::string_view text) {
   f.failures_by_kind = block("failures_by_kind");
   f.failure_examples = block("failure_examples");
   f.window_s = json_field<double>(j, "window_s");
-  f.qps = json_field<double>(j, "qps");
-  f.output_throughput_tok_s = json_field<double>(j, "output_throughput_tok_s");
-  f.total_throughput_tok_s = json_field<double>(j, "total_throughput_tok_s");
+  f.qps = json_field<double>(j, metric_key(Metric::kQps).c_str());
+  f.output_throughput_tok_s = json_field<double>(j, metric_key(Metric::kOutputThroughput).c_str());
+  f.total_throughput_tok_s = json_field<double>(j, metric_key(Metric::kTotalThroughput).c_str());
   f.input_throughput_chars_s = json_field<double>(j, "input_throughput_chars_s");
   f.output_throughput_chars_s = json_field<double>(j, "output_throughput_chars_s");
   f.peak_output_throughput_tok_s = json_field<double>(j, "peak_output_throughput_tok_s");
@@ -333,7 +337,7 @@ SummaryFile parse_summary_file(std::string_view text) {
   f.shard = shard_from_json(block("shard"));
   f.items = block("items");
   f.trace = block("trace");
-  f.goodput = block("goodput");
+  f.goodput = block(metric_info(Metric::kGoodput).name);
   f.open_loop = block("open_loop");
   read_json_field(j, "client_bound", f.client_bound);
   f.client = block("client");

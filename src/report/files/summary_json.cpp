@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 
 #include "core/version.h"
+#include "metrics/catalogue.h"
+#include "metrics/goodput.h"
 #include "report/http_phases_view.h"
 #include "report/internal.h"
 
@@ -44,26 +46,23 @@ DatasetStats dataset_from_json(const Json& j) {
   return stats;
 }
 
+// What each metric means: the catalogue's definitions, with the other figures summary.json names.
 Json metric_definitions_json() {
-  return Json{
-      {"ttft",
-       "first output-carrying chunk (reasoning included) minus the actual send time "
-       "(stream only)"},
-      {"ttfat",
-       "first chunk carrying answer output (not reasoning) minus the actual send time "
-       "(stream only); equals ttft for streams that do not reason"},
-      {"reasoning_time", "first answer chunk minus first reasoning chunk, streams that reasoned"},
-      {"items_throughput", "embeddings inputs (rerank documents) of successful requests / window"},
-      {"ttfb", "first response byte minus the actual send time"},
-      {"latency", "last response byte minus the actual send time (end-to-end)"},
-      {"tpot", "(latency - ttft) / (output_tokens - 1) per request with output_tokens > 1"},
-      {"itl", "gaps between consecutive output-carrying chunks, pooled across requests"},
-      {"window", "earliest send to latest end among measured (non-warm-up) requests"},
-      {"qps", "successful requests / window"},
-      {"output_throughput", "sum of output tokens of successful requests / window"},
-      {"total_throughput", "sum of input and output tokens of successful requests / window"},
-      {"percentiles", "linear interpolation between closest ranks (numpy default)"},
+  Json out = Json::object();
+  const auto define = [&out](std::initializer_list<Metric> metrics) {
+    for (const Metric metric : metrics) {
+      const MetricInfo& info = metric_info(metric);
+      out[std::string(info.name)] = info.definition;
+    }
   };
+  define({Metric::kTtft, Metric::kTtfat});
+  out["reasoning_time"] = "first answer chunk minus first reasoning chunk, streams that reasoned";
+  out["items_throughput"] = "embeddings inputs (rerank documents) of successful requests / window";
+  define({Metric::kTtfb, Metric::kLatency, Metric::kTpot, Metric::kItl});
+  out["window"] = "earliest send to latest end among measured (non-warm-up) requests";
+  define({Metric::kQps, Metric::kOutputThroughput, Metric::kTotalThroughput});
+  out["percentiles"] = "linear interpolation between closest ranks (numpy default)";
+  return out;
 }
 
 }  // namespace
@@ -137,21 +136,22 @@ std::string approximation_note(const RunSummary& s) {
       s.itl_ns.count, PooledSamples::kDefaultExactLimit, PooledSamples::kRelativeError * 100);
 }
 
-// The "goodput" object: the bounds (ms, null when not given) and the results; null when disabled.
+// The `goodput` object: the bounds (ms, null when not given) and the results; null when disabled.
 Json goodput_json(const RunSummary& summary) {
   if (!summary.goodput_enabled) return nullptr;
   auto bound_ms = [](const std::optional<int64_t>& ns) -> Json {
     if (!ns) return nullptr;
     return static_cast<double>(*ns) / kNsPerMs;
   };
-  const GoodputSpec& spec = summary.goodput_spec;
-  return Json{{"ttft_ms", bound_ms(spec.ttft_ns)},
-              {"ttfat_ms", bound_ms(spec.ttfat_ns)},
-              {"tpot_ms", bound_ms(spec.tpot_ns)},
-              {"e2el_ms", bound_ms(spec.e2el_ns)},
-              {"good_requests", summary.good_requests},
-              {"goodput_req_s", number_or_null(summary.goodput_rps)},
-              {"good_fraction", number_or_null(summary.good_fraction)}};
+  Json out = Json::object();
+  for (const GoodputBound& bound : goodput_bounds()) {
+    out[fmt::format("{}_ms", goodput_name(bound.metric))] =
+        bound_ms(summary.goodput_spec.*bound.bound_ns);
+  }
+  out["good_requests"] = summary.good_requests;
+  out[metric_key_in(Metric::kGoodput, "", "req/s")] = number_or_null(summary.goodput_rps);
+  out[metric_key(Metric::kGoodFraction)] = number_or_null(summary.good_fraction);
+  return out;
 }
 
 // The "open_loop" object (null for closed-loop runs): requested vs achieved arrival rate.
@@ -164,16 +164,17 @@ Json open_loop_json(const ReportOptions& options, const RunInfo& info, const Run
       const auto ms = [](const std::optional<double>& ns) {
         return ns ? number_or_null(*ns / kNsPerMs) : Json(nullptr);
       };
-      segments.push_back(Json{{"start_s", number_or_null(seg.start_s)},
-                              {"end_s", number_or_null(seg.end_s)},
-                              {"requests", seg.requests},
-                              {"failed", seg.failed},
-                              {"planned_rate", number_or_null(seg.planned_rate)},
-                              {"sent_rate", number_or_null(seg.sent_rate)},
-                              {"ttft_p50_ms", ms(seg.ttft_p50_ns)},
-                              {"ttft_mean_ms", ms(seg.ttft_mean_ns)},
-                              {"latency_p50_ms", ms(seg.latency_p50_ns)},
-                              {"latency_mean_ms", ms(seg.latency_mean_ns)}});
+      segments.push_back(
+          Json{{"start_s", number_or_null(seg.start_s)},
+               {"end_s", number_or_null(seg.end_s)},
+               {"requests", seg.requests},
+               {"failed", seg.failed},
+               {"planned_rate", number_or_null(seg.planned_rate)},
+               {"sent_rate", number_or_null(seg.sent_rate)},
+               {metric_key(Metric::kTtft, "p50"), ms(seg.ttft_p50_ns)},
+               {metric_key(Metric::kTtft, "mean"), ms(seg.ttft_mean_ns)},
+               {metric_key_in(Metric::kLatency, "p50", "ms"), ms(seg.latency_p50_ns)},
+               {metric_key_in(Metric::kLatency, "mean", "ms"), ms(seg.latency_mean_ns)}});
     }
     ramp = Json{{"strategy", info.ramp.strategy},
                 {"start_rps", number_or_null(info.ramp.start_rps)},
@@ -273,8 +274,8 @@ Json reasoning_json(const RunSummary& s) {
       {"reasoning_time_ms", distribution_json(r.duration_ns, p, kNsPerMs)},
       {"reasoning_tokens", distribution_json(r.reasoning_tokens_per_request, p, 1)},
       {"answer_tokens", distribution_json(r.answer_tokens_per_request, p, 1)},
-      {"itl_reasoning_ms", distribution_json(r.itl_reasoning_ns, p, kNsPerMs)},
-      {"itl_answer_ms", distribution_json(r.itl_answer_ns, p, kNsPerMs)},
+      {metric_key(Metric::kItl, "reasoning"), distribution_json(r.itl_reasoning_ns, p, kNsPerMs)},
+      {metric_key(Metric::kItl, "answer"), distribution_json(r.itl_answer_ns, p, kNsPerMs)},
   };
 }
 
@@ -346,22 +347,9 @@ SummaryFile summary_file(const ReportOptions& options, const RunInfo& info,
               summary.total_output_chars};
   const auto& p = summary.percentiles;
   SummaryMetrics& m = f.metrics;
-  m.latency_s = summary_distribution(summary.latency_ns, p, kNsPerS);
-  m.ttft_ms = summary_distribution(summary.ttft_ns, p, kNsPerMs);
-  m.ttfat_ms = summary_distribution(summary.ttfat_ns, p, kNsPerMs);
-  m.ttfb_ms = summary_distribution(summary.ttfb_ns, p, kNsPerMs);
-  m.tpot_ms = summary_distribution(summary.tpot_ns, p, kNsPerMs);
-  m.itl_ms = summary_distribution(summary.itl_ns, p, kNsPerMs);
-  m.input_tokens = summary_distribution(summary.input_tokens, p, 1);
-  m.output_tokens = summary_distribution(summary.output_tokens, p, 1);
-  m.chunks_per_request = summary_distribution(summary.chunks_per_request, p, 1);
-  m.output_tok_s_per_request = summary_distribution(summary.output_tps_per_request, p, 1);
-  m.total_tok_s_per_request = summary_distribution(summary.total_tps_per_request, p, 1);
-  m.latency_from_planned_s = summary_distribution(summary.latency_from_planned_ns, p, kNsPerS);
-  m.ttft_from_planned_ms = summary_distribution(summary.ttft_from_planned_ns, p, kNsPerMs);
-  m.ttfat_from_planned_ms = summary_distribution(summary.ttfat_from_planned_ns, p, kNsPerMs);
-  m.ttfb_from_planned_ms = summary_distribution(summary.ttfb_from_planned_ns, p, kNsPerMs);
-  m.schedule_lag_ms = summary_distribution(summary.schedule_lag_ns, p, kNsPerMs);
+  for (const SummaryMetricKey& key : summary_metric_keys()) {
+    m.*key.field = summary_distribution(summary.*key.dist, p, key.unit);
+  }
   f.metric_definitions = metric_definitions_json();
   if (info.stopped_early) {
     f.stopped_early = Json{{"reason", info.stopped_early->reason},

@@ -4,8 +4,11 @@
 
 #include <cmath>
 #include <iterator>
+#include <string_view>
 
 #include <fmt/format.h>
+
+#include "metrics/catalogue.h"
 
 namespace llmperf {
 namespace {
@@ -18,12 +21,13 @@ std::string exposition_number(double value) {
   return fmt::format("{}", value);
 }
 
-void exposition_head(std::string& out, const char* name, const char* type, const char* help) {
+void exposition_head(std::string& out, std::string_view name, const char* type, const char* help) {
   fmt::format_to(std::back_inserter(out), "# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
 }
 
-void exposition_summary(std::string& out, const char* name, const char* help,
-                        const LiveSummary& s) {
+// A live summary of a catalogue metric, in seconds: "llmperf_ttft_seconds".
+void exposition_summary(std::string& out, Metric metric, const char* help, const LiveSummary& s) {
+  const std::string name = fmt::format("llmperf_{}_seconds", metric_info(metric).name);
   exposition_head(out, name, "summary", help);
   for (size_t q = 0; q < kLiveQuantiles.size(); ++q) {
     fmt::format_to(std::back_inserter(out), "{}{{quantile=\"{}\"}} {}\n", name, kLiveQuantiles[q],
@@ -90,15 +94,15 @@ std::string push_exposition_text(const LiveFigures& f) {
   exposition_head(out, "llmperf_output_tokens_total", "counter",
                   "Output tokens of the successful requests.");
   fmt::format_to(std::back_inserter(out), "llmperf_output_tokens_total {}\n", f.output_tokens);
-  exposition_summary(out, "llmperf_ttft_seconds",
+  exposition_summary(out, Metric::kTtft,
                      "Time to first token; quantiles over the requests that ended in the last "
                      "push interval.",
                      f.ttft);
-  exposition_summary(out, "llmperf_itl_seconds",
+  exposition_summary(out, Metric::kItl,
                      "Inter-token latency (gaps between output chunks); quantiles over the "
                      "requests that ended in the last push interval.",
                      f.itl);
-  exposition_summary(out, "llmperf_latency_seconds",
+  exposition_summary(out, Metric::kLatency,
                      "End-to-end latency; quantiles over the requests that ended in the last "
                      "push interval.",
                      f.latency);

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "metrics/catalogue.h"
 #include "report/html/svg_chart.h"
 #include "report/internal.h"
 #include "report/views.h"
@@ -108,9 +109,8 @@ svg::ChartSpec history_chart(const std::vector<HistoryEntry>& runs, const std::s
     values.tips.push_back(fmt::format("{} · {} · {} · {} {}", run.run_id, run.started_at,
                                       run.run_label, value ? fmt::format("{:.4g}", *value) : "-",
                                       unit));
-    const HistoryJudgement band =
-        judge_against_history(metric, unit, before, value, options.band,
-                              metric == "error_rate" || metric == "success_rate" ? 0.01 : 0);
+    const HistoryJudgement band = judge_against_history(metric, unit, before, value, options.band,
+                                                        history_absolute_floor(metric));
     const bool judged = band.runs >= static_cast<size_t>(kMinHistoryRuns);
     for (svg::Series* s : {&median, &upper, &lower}) s->x.push_back(x);
     median.y.push_back(judged ? band.median : kHistoryNaN);
@@ -163,8 +163,11 @@ std::string history_runs_table(const std::vector<HistoryEntry>& runs,
 }  // namespace
 
 const std::vector<std::string>& default_history_metrics() {
-  static const std::vector<std::string> metrics = {"ttft.p99", "tpot.p99", "output_throughput",
-                                                   "error_rate"};
+  static const std::vector<std::string> metrics = {
+      figure_name({metric_info(Metric::kTtft).name, "p99"}),
+      figure_name({metric_info(Metric::kTpot).name, "p99"}),
+      figure_name({metric_info(Metric::kOutputThroughput).name, ""}),
+      figure_name({metric_info(Metric::kErrorRate).name, ""})};
   return metrics;
 }
 

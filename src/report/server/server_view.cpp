@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "metrics/catalogue.h"
 #include "report/internal.h"
 
 namespace llmperf {
@@ -131,8 +132,9 @@ Json server_json(const RunInfo& info, const RunSummary& summary) {
         {"failed_scrapes", s.failed_scrapes},
         {"slow_scrapes", s.slow_scrapes},
         {"slowest_scrape_ms", number_or_null(s.scrape_ms_max)},
-        {"window", "counters and histograms: from the scrape before the run (warm-up included) "
-                   "to the scrape after it; gauges: the scrapes during it"},
+        {"window",
+         "counters and histograms: from the scrape before the run (warm-up included) "
+         "to the scrape after it; gauges: the scrapes during it"},
         {"counters",
          {{"requests", number_or_null(s.requests)},
           {"prompt_tokens", number_or_null(s.prompt_tokens)},
@@ -146,8 +148,8 @@ Json server_json(const RunInfo& info, const RunSummary& summary) {
           {"waiting", gauge_json(s.waiting)},
           {"kv_cache_usage", gauge_json(s.kv_usage)}}},
         {"histograms",
-         {{"ttft", histogram_json(s.ttft)},
-          {"itl", histogram_json(s.itl)},
+         {{metric_info(Metric::kTtft).name, histogram_json(s.ttft)},
+          {metric_info(Metric::kItl).name, histogram_json(s.itl)},
           {"e2e", histogram_json(s.e2e)},
           {"queue", histogram_json(s.queue)}}},
         {"reconciliation",

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/files.h"
+#include "metrics/catalogue.h"
 #include "report/html/xml_escape.h"
 #include "report/internal.h"
 #include "report/report.h"
@@ -102,8 +103,10 @@ std::string summary_json(const StudyView& view) {
   if (!view.best_note.empty()) doc["best_note"] = view.best_note;
   doc["tied"] = tied_json(view);
   doc["confirm"] = confirm_json(view);
+  std::string latency_front = view.latency.x_metric;  // `ttft.p99` as `ttft_p99`
+  std::replace(latency_front.begin(), latency_front.end(), '.', '_');
   doc["pareto"] = {{"throughput_per_user", front_json(view, view.per_user)},
-                   {"ttft_p99", front_json(view, view.latency)},
+                   {latency_front, front_json(view, view.latency)},
                    {"per_gpu_per_user", front_json(view, view.per_gpu)}};
   OrderedJson suggested = OrderedJson::array();
   for (const SuggestedExclude& exclude : view.suggested_excludes) {
@@ -126,36 +129,31 @@ std::string csv_number(std::optional<double> value) {
   return value && std::isfinite(*value) ? fmt::format("{}", *value) : "";
 }
 
-struct CsvMetric {
-  const char* column;
-  std::string_view key;
+// The figures of the ledger the CSV gives, in its columns' order (study_view.h).
+constexpr std::string_view kCsvMetrics[] = {
+    study_metric::kTtftP50,         study_metric::kTtftP99,    study_metric::kItlP50,
+    study_metric::kItlP99,          study_metric::kTpotP50,    study_metric::kTpotP99,
+    study_metric::kLatencyP50,      study_metric::kLatencyP99, study_metric::kOutputThroughput,
+    study_metric::kTotalThroughput, study_metric::kPerUser,    study_metric::kPerGpu,
+    study_metric::kCostPerMtok,     study_metric::kQps,        study_metric::kCompleted,
+    study_metric::kFailed,          study_metric::kConcurrency,
 };
 
-constexpr CsvMetric kCsvMetrics[] = {
-    {"ttft_p50_ms", study_metric::kTtftP50},
-    {"ttft_p99_ms", study_metric::kTtftP99},
-    {"itl_p50_ms", study_metric::kItlP50},
-    {"itl_p99_ms", study_metric::kItlP99},
-    {"tpot_p50_ms", study_metric::kTpotP50},
-    {"tpot_p99_ms", study_metric::kTpotP99},
-    {"latency_p50_ms", study_metric::kLatencyP50},
-    {"latency_p99_ms", study_metric::kLatencyP99},
-    {"output_throughput", study_metric::kOutputThroughput},
-    {"total_throughput", study_metric::kTotalThroughput},
-    {"output_throughput_per_user", study_metric::kPerUser},
-    {"output_throughput_per_gpu", study_metric::kPerGpu},
-    {"cost_per_mtok", study_metric::kCostPerMtok},
-    {"qps", study_metric::kQps},
-    {"completed", study_metric::kCompleted},
-    {"failed", study_metric::kFailed},
-    {"concurrency", study_metric::kConcurrency},
-};
+// A figure's CSV column: a catalogue figure's key with a time in ms, as the ledger holds it
+// (`ttft.p50`: `ttft_p50_ms`), and no other unit (`output_throughput`); the study's own figures
+// (`output_throughput_per_user`, `completed`) by their names.
+std::string csv_column(std::string_view key) {
+  const std::optional<KeyFigure> figure = figure_named(key);
+  if (!figure) return std::string(key);
+  const MetricInfo& metric = figure_metric(*figure);
+  return metric_key_in(metric.id, figure->stat, metric.kind == MetricKind::kTime ? "ms" : "");
+}
 
 std::string summary_csv(const StudyView& view) {
   std::vector<std::string> fixed = {"trial",     "label",         "rung",          "status",
                                     "reason",    "objective",     "objective_ci95_low",
                                     "objective_ci95_high"};
-  for (const CsvMetric& metric : kCsvMetrics) fixed.emplace_back(metric.column);
+  for (const std::string_view key : kCsvMetrics) fixed.push_back(csv_column(key));
   for (const char* column : {"gpu_used_mib", "gpu_total_mib", "ready_s", "duration_s", "port",
                              "dir", "server_command"}) {
     fixed.emplace_back(column);
@@ -181,8 +179,8 @@ std::string summary_csv(const StudyView& view) {
     cells.push_back(csv_number(row.objective));
     cells.push_back(csv_number(row.ci95_low));
     cells.push_back(csv_number(row.ci95_high));
-    for (const CsvMetric& metric : kCsvMetrics) {
-      cells.push_back(csv_number(study_metric_value(row, metric.key)));
+    for (const std::string_view key : kCsvMetrics) {
+      cells.push_back(csv_number(study_metric_value(row, key)));
     }
     int64_t used = 0;
     int64_t total = 0;

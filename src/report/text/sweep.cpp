@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/files.h"
+#include "metrics/catalogue.h"
 #include "report/internal.h"
 #include "report/text/csv.h"
 #include "report/views.h"
@@ -20,8 +21,6 @@ namespace llmperf {
 namespace {
 
 using report_detail::Json;
-using report_detail::kNsPerMs;
-using report_detail::kNsPerS;
 
 constexpr int kDecimals = 4;
 
@@ -68,6 +67,28 @@ std::vector<Column> columns(std::optional<double> tail) {
   auto mean = [](const Distribution& d, double unit) {
     return rounded(report_detail::mean_in(d, unit));
   };
+  // The catalogue's metrics, keyed, headed and read as it says: a per-request time's mean
+  // (`latency_avg_s`, "Avg Lat (s)") and tail (`ttft_p99_ms`, "P99 TTFT (ms)"; `in_text` false: in
+  // the files only), a run-level rate (`qps`, "QPS (req/s)").
+  const auto mean_column = [mean](Metric metric) {
+    const MetricInfo& m = metric_info(metric);
+    return Column{
+        metric_key(metric, "avg"), fmt::format("Avg {} ({})", m.narrow_label(), m.unit),
+        [mean, &m](const SweepRow& r) { return mean(r.summary.*m.dist, base_per_unit(m)); }};
+  };
+  const auto tail_column = [=](Metric metric, bool in_text = true) {
+    const MetricInfo& m = metric_info(metric);
+    return Column{metric_key(metric, key),
+                  in_text ? fmt::format("{} {} ({})", head, m.narrow_label(), m.unit) : "",
+                  [tail_value, &m](const SweepRow& r) {
+                    return tail_value(r, r.summary.*m.dist, base_per_unit(m));
+                  }};
+  };
+  const auto rate_column = [](Metric metric) {
+    const MetricInfo& m = metric_info(metric);
+    return Column{metric_key(metric), fmt::format("{} ({})", m.narrow_label(), m.unit),
+                  [&m](const SweepRow& r) { return rounded(r.summary.*m.value); }};
+  };
   return {
       {"parallel", "Parallel", [](const SweepRow& r) { return Json(r.info.parallel); }},
       {"number", "", [](const SweepRow& r) { return Json(r.info.number); }},
@@ -76,27 +97,17 @@ std::vector<Column> columns(std::optional<double> tail) {
       {"total", "Requests", [](const SweepRow& r) { return Json(r.summary.total); }},
       {"succeeded", "OK", [](const SweepRow& r) { return Json(r.summary.succeeded); }},
       {"failed", "Failed", [](const SweepRow& r) { return Json(r.summary.failed); }},
-      {"qps", "QPS (req/s)", [](const SweepRow& r) { return rounded(r.summary.qps); }},
-      {"latency_avg_s", "Avg Lat (s)",
-       [=](const SweepRow& r) { return mean(r.summary.latency_ns, kNsPerS); }},
-      {"latency_" + key + "_s", head + " Lat (s)",
-       [=](const SweepRow& r) { return tail_value(r, r.summary.latency_ns, kNsPerS); }},
-      {"ttft_avg_ms", "Avg TTFT (ms)",
-       [=](const SweepRow& r) { return mean(r.summary.ttft_ns, kNsPerMs); }},
-      {"ttft_" + key + "_ms", head + " TTFT (ms)",
-       [=](const SweepRow& r) { return tail_value(r, r.summary.ttft_ns, kNsPerMs); }},
-      {"tpot_avg_ms", "Avg TPOT (ms)",
-       [=](const SweepRow& r) { return mean(r.summary.tpot_ns, kNsPerMs); }},
-      {"tpot_" + key + "_ms", "",
-       [=](const SweepRow& r) { return tail_value(r, r.summary.tpot_ns, kNsPerMs); }},
-      {"itl_avg_ms", "Avg ITL (ms)",
-       [=](const SweepRow& r) { return mean(r.summary.itl_ns, kNsPerMs); }},
-      {"itl_" + key + "_ms", head + " ITL (ms)",
-       [=](const SweepRow& r) { return tail_value(r, r.summary.itl_ns, kNsPerMs); }},
-      {"output_throughput_tok_s", "Output (tok/s)",
-       [](const SweepRow& r) { return rounded(r.summary.output_throughput); }},
-      {"total_throughput_tok_s", "Total (tok/s)",
-       [](const SweepRow& r) { return rounded(r.summary.total_throughput); }},
+      rate_column(Metric::kQps),
+      mean_column(Metric::kLatency),
+      tail_column(Metric::kLatency),
+      mean_column(Metric::kTtft),
+      tail_column(Metric::kTtft),
+      mean_column(Metric::kTpot),
+      tail_column(Metric::kTpot, /*in_text=*/false),
+      mean_column(Metric::kItl),
+      tail_column(Metric::kItl),
+      rate_column(Metric::kOutputThroughput),
+      rate_column(Metric::kTotalThroughput),
       {"output_dir", "", [](const SweepRow& r) { return Json(r.info.output_dir); }},
       // The server's view of each run (its /metrics; null where not read): in the files only (last,
       // so that the earlier columns keep their places), the text has a table of its own.

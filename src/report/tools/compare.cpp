@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "core/files.h"
+#include "metrics/catalogue.h"
 #include "report/internal.h"
 #include "report/server/server_readback.h"
 #include "report/tools.h"
@@ -50,22 +51,30 @@ MetricPoint point_from_sweep_row(const json& row) {
   p.total = static_cast<int64_t>(number_at(row, "total").value_or(0));
   p.succeeded = static_cast<int64_t>(number_at(row, "succeeded").value_or(0));
   p.failed = static_cast<int64_t>(number_at(row, "failed").value_or(0));
-  p.qps = number_at(row, "qps");
-  p.output_tps = number_at(row, "output_throughput_tok_s");
-  p.total_tps = number_at(row, "total_throughput_tok_s");
-  p.latency_mean_s = number_at(row, "latency_avg_s");
-  p.ttft_mean_ms = number_at(row, "ttft_avg_ms");
-  p.tpot_mean_ms = number_at(row, "tpot_avg_ms");
-  p.itl_mean_ms = number_at(row, "itl_avg_ms");
+  const auto at = [&row](Metric metric, std::string_view stat = {}) {
+    return number_at(row, metric_key(metric, stat));  // as the sweep's table keys them
+  };
+  p.qps = at(Metric::kQps);
+  p.output_tps = at(Metric::kOutputThroughput);
+  p.total_tps = at(Metric::kTotalThroughput);
+  p.latency_mean_s = at(Metric::kLatency, "avg");
+  p.ttft_mean_ms = at(Metric::kTtft, "avg");
+  p.tpot_mean_ms = at(Metric::kTpot, "avg");
+  p.itl_mean_ms = at(Metric::kItl, "avg");
+  // The tail percentile is the one the latency's "p<tail>" column has.
+  const std::string prefix = metric_key_in(Metric::kLatency, "p", "");
+  const std::string suffix = "_" + std::string(metric_info(Metric::kLatency).unit);
   for (const auto& [key, value] : row.items()) {
-    if (key.rfind("latency_p", 0) == 0 && key.size() > 11 && key.substr(key.size() - 2) == "_s") {
-      p.tail = key.substr(9, key.size() - 11);
+    if (key.rfind(prefix, 0) == 0 && key.size() > prefix.size() + suffix.size() &&
+        key.substr(key.size() - suffix.size()) == suffix) {
+      p.tail = key.substr(prefix.size(), key.size() - prefix.size() - suffix.size());
     }
   }
-  p.latency_tail_s = number_at(row, "latency_p" + p.tail + "_s");
-  p.ttft_tail_ms = number_at(row, "ttft_p" + p.tail + "_ms");
-  p.tpot_tail_ms = number_at(row, "tpot_p" + p.tail + "_ms");
-  p.itl_tail_ms = number_at(row, "itl_p" + p.tail + "_ms");
+  const std::string tail = "p" + p.tail;
+  p.latency_tail_s = at(Metric::kLatency, tail);
+  p.ttft_tail_ms = at(Metric::kTtft, tail);
+  p.tpot_tail_ms = at(Metric::kTpot, tail);
+  p.itl_tail_ms = at(Metric::kItl, tail);
   return p;
 }
 

@@ -4,6 +4,7 @@
 //   Turn  requests  failed  Mean TTFT (ms)  P50  P99  Mean input tokens  Cached share
 #include <fmt/format.h>
 
+#include "metrics/catalogue.h"
 #include "report/internal.h"
 
 namespace llmperf::report_detail {
@@ -69,7 +70,7 @@ Json conversations_json(const RunSummary& summary) {
         {"turn", t.turn},
         {"requests", t.requests},
         {"failed", t.failed},
-        {"ttft_ms", distribution_json(t.ttft_ns, summary.percentiles, kNsPerMs)},
+        {metric_key(Metric::kTtft), distribution_json(t.ttft_ns, summary.percentiles, kNsPerMs)},
         {"input_tokens", distribution_json(t.input_tokens, summary.percentiles, 1)},
         {"cached_reported", t.cached_reported},
         {"cached_tokens", t.cached_tokens},

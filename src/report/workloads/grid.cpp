@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "metrics/catalogue.h"
 #include "report/internal.h"
 #include "report/views.h"
 
@@ -25,16 +26,18 @@ struct GridMetric {
 
 std::vector<GridMetric> grid_metrics(const std::string& tail) {
   return {
-      {"output_throughput_tok_s", "Output throughput (tok/s)",
+      {metric_key(Metric::kOutputThroughput), "Output throughput (tok/s)",
        [](const MetricPoint& p) { return p.output_tps; }},
       {"input_throughput_tok_s", "Input (prefill) throughput (tok/s)",
        [](const MetricPoint& p) { return p.input_tps; }},
       {"output_tok_s_per_request", "Output tok/s per request (output tokens / latency, mean)",
        [](const MetricPoint& p) { return p.output_tps_per_request; }},
-      {"ttft_p50_ms", "TTFT P50 (ms)", [](const MetricPoint& p) { return p.ttft_p50_ms; }},
-      {"ttft_p" + tail + "_ms", "TTFT P" + tail + " (ms)",
+      {metric_key(Metric::kTtft, "p50"), "TTFT P50 (ms)",
+       [](const MetricPoint& p) { return p.ttft_p50_ms; }},
+      {metric_key(Metric::kTtft, "p" + tail), "TTFT P" + tail + " (ms)",
        [](const MetricPoint& p) { return p.ttft_tail_ms; }},
-      {"tpot_avg_ms", "TPOT mean (ms)", [](const MetricPoint& p) { return p.tpot_mean_ms; }},
+      {metric_key(Metric::kTpot, "avg"), "TPOT mean (ms)",
+       [](const MetricPoint& p) { return p.tpot_mean_ms; }},
       {"input_throughput_chars_s", "Prompt characters/s",
        [](const MetricPoint& p) { return p.input_chars_s; }},
       {"output_throughput_chars_s", "Completion characters/s",

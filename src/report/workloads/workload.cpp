@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "metrics/catalogue.h"
 #include "report/internal.h"
 
 namespace llmperf::report_detail {
@@ -218,9 +219,9 @@ std::string shared_prefix_text(const RunSummary& summary) {
 Json shared_prefix_json(const RunSummary& summary) {
   if (summary.prefix_groups_used == 0) return nullptr;
   return Json{{"groups_used", summary.prefix_groups_used},
-              {"ttft_first_use_ms",
+              {metric_key(Metric::kTtft, "first_use"),
                distribution_json(summary.ttft_prefix_first_ns, summary.percentiles, kNsPerMs)},
-              {"ttft_repeated_use_ms",
+              {metric_key(Metric::kTtft, "repeated_use"),
                distribution_json(summary.ttft_prefix_repeated_ns, summary.percentiles, kNsPerMs)}};
 }
 
