@@ -75,7 +75,7 @@ class Benchmark {
                      plan_,
                      report_,
                      judge_,
-                     [this](const Config::RunSpec& spec, size_t index, const std::string& title,
+                     [this](const RunSpec& spec, size_t index, const std::string& title,
                             int repeat) { return run_one(spec, index, title, repeat); },
                      result_};
     if (config_.search.empty()) {
@@ -90,7 +90,7 @@ class Benchmark {
  private:
   // One full run (`repeat`: k of --num-runs' repeats, 0 otherwise): run, summarise, judge,
   // render, write, store. Returns whether it met every SLO.
-  bool run_one(const Config::RunSpec& spec, size_t index, const std::string& title, int repeat) {
+  bool run_one(const RunSpec& spec, size_t index, const std::string& title, int repeat) {
     const std::vector<Prompt>& prompts = source_.prepare(spec, index);
     const RunPlan run =
         plan_run(config_, spec, {source_.trace_schedule(), source_.sessions()}, result_.sweep_dir);

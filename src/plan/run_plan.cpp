@@ -33,7 +33,7 @@ std::vector<int64_t> shard_share(const std::vector<int64_t>& all, const LoadPlan
   return share;
 }
 
-std::string run_name(const Config& config, const Config::RunSpec& spec, bool replay) {
+std::string run_name(const Config& config, const RunSpec& spec, bool replay) {
   const RampUp& ramp = config.ramp_up;
   std::string name =
       replay      ? fmt::format("trace_x{:g}_parallel_{}_number_{}", config.trace_speedup,
@@ -49,7 +49,7 @@ std::string run_name(const Config& config, const Config::RunSpec& spec, bool rep
 }
 
 std::string run_label(const Config& config, const RunPlan& run) {
-  const Config::RunSpec& spec = run.spec;
+  const RunSpec& spec = run.spec;
   const RampUp& ramp = config.ramp_up;
   std::string label =
       run.replay ? fmt::format("trace replay x{:g}, mean {:.3g} req/s (cap {})",
@@ -80,7 +80,7 @@ std::string sweep_dir_of(const Config& config, const std::string& model,
 
 }  // namespace
 
-RunPlan plan_run(const Config& config, const Config::RunSpec& spec, const WorkloadShape& workload,
+RunPlan plan_run(const Config& config, const RunSpec& spec, const WorkloadShape& workload,
                  const std::string& sweep_dir) {
   RunPlan run;
   run.spec = spec;

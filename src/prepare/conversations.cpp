@@ -21,7 +21,7 @@
 namespace llmperf {
 
 std::vector<SessionScript> make_random_conversations(const Config& config,
-                                                     const Config::RunSpec& run, size_t index,
+                                                     const RunSpec& run, size_t index,
                                                      const LengthCounter& counter,
                                                      WorkloadInfo& workload) {
   const int64_t count = distinct_prompts(requests_of(config, run));

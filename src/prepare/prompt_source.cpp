@@ -38,7 +38,7 @@ struct PromptSource::Impl {
   }
 
   // The prompts (or conversations) of run `index`, for the workloads made per run.
-  void make_run(const Config::RunSpec& run, size_t index) {
+  void make_run(const RunSpec& run, size_t index) {
     if (replays_trace()) {
       prompts = make_trace_run_prompts(config, trace.entries, index, counter, workload);
     } else if (config.dataset == "shared_prefix") {
@@ -82,7 +82,7 @@ PromptSource::PromptSource(const Config& config, const std::string& model)
 
 PromptSource::~PromptSource() = default;
 
-const std::vector<Prompt>& PromptSource::prepare(const Config::RunSpec& run, size_t index) {
+const std::vector<Prompt>& PromptSource::prepare(const RunSpec& run, size_t index) {
   Impl& s = *impl_;
   const bool per_run = s.replays_trace() || is_synthetic_dataset(s.config.dataset);
   if (per_run && s.prepared_index != index) {

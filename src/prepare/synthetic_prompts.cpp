@@ -14,7 +14,7 @@
 
 namespace llmperf {
 
-SyntheticSpec synthetic_spec(const Config& config, const Config::RunSpec& run, size_t index,
+SyntheticSpec synthetic_spec(const Config& config, const RunSpec& run, size_t index,
                              int64_t count) {
   SyntheticSpec spec;
   spec.count = count;
@@ -28,7 +28,7 @@ SyntheticSpec synthetic_spec(const Config& config, const Config::RunSpec& run, s
   return spec;
 }
 
-std::vector<Prompt> make_random_prompts(const Config& config, const Config::RunSpec& run,
+std::vector<Prompt> make_random_prompts(const Config& config, const RunSpec& run,
                                         size_t index, const LengthCounter& counter,
                                         WorkloadInfo& workload) {
   const SyntheticSpec spec =
@@ -66,7 +66,7 @@ PlannedLength longest_synthetic_request(const Config& config) {
   const int64_t turns = conversations ? config.max_turns.value_or(5) : 1;
   PlannedLength longest;
   size_t index = 0;
-  for (const Config::RunSpec& run : config.run_specs()) {
+  for (const RunSpec& run : config.run_specs()) {
     const SyntheticSpec spec = synthetic_spec(config, run, index++, 1);
     const int64_t input = spec.input.max + spec.prefix_tokens;
     const int64_t output = generates ? spec.output.max : 0;

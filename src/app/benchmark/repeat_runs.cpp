@@ -12,7 +12,7 @@
 
 namespace llmperf {
 
-void run_repeats(RunSeries& series, const Config::RunSpec& spec, size_t index,
+void run_repeats(RunSeries& series, const RunSpec& spec, size_t index,
                  const std::string& title) {
   const Config& config = series.config;
   BenchmarkResult& result = series.result;

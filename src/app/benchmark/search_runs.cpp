@@ -17,7 +17,7 @@ void run_search(RunSeries& series) {
   const Config& config = series.config;
   BenchmarkResult& result = series.result;
   const bool by_rate = config.search == "rate";
-  const Config::RunSpec base = series.plan.runs.front();
+  const RunSpec base = series.plan.runs.front();
   SearchSpec spec;
   spec.lo = config.search_range[0];
   spec.hi = config.search_range[1];
@@ -27,7 +27,7 @@ void run_search(RunSeries& series) {
   int probes = 0;
   const SearchOutcome outcome = bisect_search(spec, [&](double value) -> std::optional<bool> {
     if (probes > 0 && !pause_between_runs(config, result)) return std::nullopt;
-    Config::RunSpec run = base;
+    RunSpec run = base;
     if (by_rate) {
       run.rate = value;
     } else {

@@ -27,7 +27,7 @@ void sleep_unless_interrupted(double seconds) {
 }  // namespace
 
 void run_sweep(RunSeries& series) {
-  const std::vector<Config::RunSpec>& runs = series.plan.runs;
+  const std::vector<RunSpec>& runs = series.plan.runs;
   BenchmarkResult& result = series.result;
   for (size_t i = 0; i < runs.size() && !result.interrupted; ++i) {
     if (result.stop_aborted) {
