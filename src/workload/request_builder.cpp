@@ -123,41 +123,42 @@ struct RequestBuilder::Impl {
 
 RequestBuilder::RequestBuilder(const Config& config, const std::string& model)
     : impl_(std::make_unique<Impl>()) {
-  impl_->api_kind = config.api_kind;
-  impl_->image_width = config.image_width;
-  impl_->image_height = config.image_height;
+  impl_->api_kind = config.target.api_kind;
+  impl_->image_width = config.workload.image_width;
+  impl_->image_height = config.workload.image_height;
   Json& base = impl_->base;
   base = Json::object();
   base["model"] = model;
-  if (config.api_kind == ApiKind::kResponses) {
+  if (config.target.api_kind == ApiKind::kResponses) {
     // The Responses API names max_tokens max_output_tokens and has no stream_options: usage
     // comes with response.completed.
-    if (config.max_tokens) base["max_output_tokens"] = *config.max_tokens;
-    if (config.temperature) base["temperature"] = *config.temperature;
-    if (config.top_p) base["top_p"] = *config.top_p;
-    base["stream"] = config.stream;
-  } else if (generates_text(config.api_kind)) {
-    if (config.max_tokens) base["max_tokens"] = *config.max_tokens;
-    if (config.min_tokens) base["min_tokens"] = *config.min_tokens;
-    if (config.temperature) base["temperature"] = *config.temperature;
-    if (config.top_p) base["top_p"] = *config.top_p;
-    if (config.top_k) base["top_k"] = *config.top_k;
-    if (config.frequency_penalty) base["frequency_penalty"] = *config.frequency_penalty;
-    if (config.repetition_penalty) base["repetition_penalty"] = *config.repetition_penalty;
-    if (config.logprobs) base["logprobs"] = true;
-    if (config.n_choices) base["n"] = *config.n_choices;
-    if (config.seed_in_body) base["seed"] = config.seed;
-    if (!config.stop.empty()) base["stop"] = config.stop;
-    if (!config.stop_token_ids.empty()) base["stop_token_ids"] = config.stop_token_ids;
-    if (config.ignore_eos.value_or(false)) base["ignore_eos"] = true;
-    base["stream"] = config.stream;
-    if (config.stream) base["stream_options"] = {{"include_usage", true}};
+    if (config.body.max_tokens) base["max_output_tokens"] = *config.body.max_tokens;
+    if (config.body.temperature) base["temperature"] = *config.body.temperature;
+    if (config.body.top_p) base["top_p"] = *config.body.top_p;
+    base["stream"] = config.body.stream;
+  } else if (generates_text(config.target.api_kind)) {
+    if (config.body.max_tokens) base["max_tokens"] = *config.body.max_tokens;
+    if (config.body.min_tokens) base["min_tokens"] = *config.body.min_tokens;
+    if (config.body.temperature) base["temperature"] = *config.body.temperature;
+    if (config.body.top_p) base["top_p"] = *config.body.top_p;
+    if (config.body.top_k) base["top_k"] = *config.body.top_k;
+    if (config.body.frequency_penalty) base["frequency_penalty"] = *config.body.frequency_penalty;
+    if (config.body.repetition_penalty)
+      base["repetition_penalty"] = *config.body.repetition_penalty;
+    if (config.body.logprobs) base["logprobs"] = true;
+    if (config.body.n_choices) base["n"] = *config.body.n_choices;
+    if (config.body.seed_in_body) base["seed"] = config.load.seed;
+    if (!config.body.stop.empty()) base["stop"] = config.body.stop;
+    if (!config.body.stop_token_ids.empty()) base["stop_token_ids"] = config.body.stop_token_ids;
+    if (config.body.ignore_eos.value_or(false)) base["ignore_eos"] = true;
+    base["stream"] = config.body.stream;
+    if (config.body.stream) base["stream_options"] = {{"include_usage", true}};
   }
 
   impl_->extra = Json::object();
-  if (!config.extra_args.empty()) {
+  if (!config.body.extra_args.empty()) {
     try {
-      impl_->extra = Json::parse(config.extra_args);
+      impl_->extra = Json::parse(config.body.extra_args);
     } catch (const Json::exception& error) {  // parse_error, or out_of_range for 1e999
       throw std::invalid_argument("--extra-args must be a JSON object: " +
                                   std::string(error.what()));
@@ -170,11 +171,13 @@ RequestBuilder::RequestBuilder(const Config& config, const std::string& model)
 
   std::vector<std::pair<std::string, std::string>> headers = {
       {"Content-Type", "application/json"},
-      {"Accept", config.stream && generates_text(config.api_kind) ? "text/event-stream"
-                                                                  : "application/json"},
+      {"Accept", config.body.stream && generates_text(config.target.api_kind) ? "text/event-stream"
+                                                                              : "application/json"},
   };
-  if (!config.api_key.empty()) headers.emplace_back("Authorization", "Bearer " + config.api_key);
-  for (const auto& extra : config.headers) {  // (clang 14 cannot capture structured bindings)
+  if (!config.target.api_key.empty())
+    headers.emplace_back("Authorization", "Bearer " + config.target.api_key);
+  for (const auto& extra :
+       config.target.headers) {  // (clang 14 cannot capture structured bindings)
     const auto existing = std::find_if(headers.begin(), headers.end(), [&](const auto& header) {
       return same_header_name(header.first, extra.first);
     });
@@ -254,12 +257,12 @@ std::string prompt_text(const Prompt& prompt) {
 std::vector<std::string> server_header_lines(const Config& config) {
   std::vector<std::string> lines;
   const bool own_authorization = std::any_of(
-      config.headers.begin(), config.headers.end(),
+      config.target.headers.begin(), config.target.headers.end(),
       [](const auto& header) { return same_header_name(header.first, "Authorization"); });
-  if (!config.api_key.empty() && !own_authorization) {
-    lines.push_back("Authorization: Bearer " + config.api_key);
+  if (!config.target.api_key.empty() && !own_authorization) {
+    lines.push_back("Authorization: Bearer " + config.target.api_key);
   }
-  for (const auto& [name, value] : config.headers) lines.push_back(name + ": " + value);
+  for (const auto& [name, value] : config.target.headers) lines.push_back(name + ": " + value);
   return lines;
 }
 

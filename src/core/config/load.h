@@ -17,9 +17,9 @@ struct LoadConfig {
   std::vector<int> parallel = {1};       // --parallel: concurrency per run (a list sweeps)
   std::vector<int64_t> number = {1000};  // -n/--number: requests per run (paired with parallel)
   int threads = 0;  // --threads: worker threads, each with a curl multi; 0: auto (per run)
-  double sleep_interval_s = 5.0;         // --sleep-interval: pause between runs of a sweep
-  uint64_t seed = 0;                     // --seed
-  int num_runs = 1;                 // --num-runs: repeats of each run, for confidence intervals
+  double sleep_interval_s = 5.0;  // --sleep-interval: pause between runs of a sweep
+  uint64_t seed = 0;              // --seed
+  int num_runs = 1;               // --num-runs: repeats of each run, for confidence intervals
 
   // --- open loop, warm-up and duration ---
   std::vector<double> rate;  // --rate: requests/s per run (a list sweeps); empty: closed loop
@@ -39,9 +39,9 @@ struct LoadConfig {
   bool include_cancelled = false;     // --include-cancelled
 
   // --- sharded runs: one benchmark split across processes (--shard, or the launcher's env) ---
-  int shard = 0;             // this process's index, 0-based
-  int shards = 1;            // processes in the benchmark (1: not sharded)
-  std::string shard_source;  // where shard/shards came from: "--shard", "Slurm (...)", ...
+  int shard = 0;                  // this process's index, 0-based
+  int shards = 1;                 // processes in the benchmark (1: not sharded)
+  std::string shard_source;       // where shard/shards came from: "--shard", "Slurm (...)", ...
   int64_t start_at_unix_ns = -1;  // --start-at: wall-clock instant of the first send (-1: at once)
 
   // Warm-up requests for a run of `number` measured requests (--warmup-num).

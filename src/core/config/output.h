@@ -31,10 +31,10 @@ struct OutputConfig {
   // --tag key=value, in the order given (cli/tags.h): the run's labels in the history database,
   // its filters and on the pushed live figures
   std::vector<std::pair<std::string, std::string>> tags;
-  bool no_timestamp = false;            // --no-timestamp: no <YYYYmmdd_HHMMSS> level
-  int64_t log_every_n_query = 10;       // --log-every-n-query
-  bool debug = false;                   // --debug
-  bool verbose = false;  // --verbose: the text summary adds detail tables (HTTP phases)
+  bool no_timestamp = false;       // --no-timestamp: no <YYYYmmdd_HHMMSS> level
+  int64_t log_every_n_query = 10;  // --log-every-n-query
+  bool debug = false;              // --debug
+  bool verbose = false;            // --verbose: the text summary adds detail tables (HTTP phases)
   std::vector<double> percentiles = {10, 25, 50, 66, 75, 80, 90, 95, 98, 99};  // --percentiles
   std::string summary_format = "default";  // --summary-format: default | evalscope-legacy | vllm
   // vLLM's --percentile-metrics and --metric-percentiles: which metrics and percentiles its
@@ -45,7 +45,7 @@ struct OutputConfig {
   // --keep-text: MiB of answer text a run keeps for vllm_result.json's generated_texts (and
   // requests.jsonl's output_text); requests beyond it keep none. 0: keep none.
   double keep_text_mib = 64;
-  std::string junit_path;               // --junit FILE: JUnit XML of the SLO verdicts
+  std::string junit_path;  // --junit FILE: JUnit XML of the SLO verdicts
   // --results-db FILE: every run appended to this history database (app/results_db.h; "": off)
   std::string results_db;
   bool results_db_requests = false;  // --results-db-requests: requests.jsonl's lines stored too

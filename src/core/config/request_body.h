@@ -16,8 +16,8 @@ struct RequestBodyConfig {
   int64_t max_tokens_low = -1;        // --max-tokens MIN MAX: max_tokens drawn per request from
                                       // [MIN, MAX] (EvalScope's two-value form); -1: one value
   std::optional<int64_t> min_tokens;  // --min-tokens
-  std::optional<bool> ignore_eos;      // --ignore-eos/--no-ignore-eos; validation resolves the
-                                       // default: on for synthetic workloads, off otherwise
+  std::optional<bool> ignore_eos;     // --ignore-eos/--no-ignore-eos; validation resolves the
+                                      // default: on for synthetic workloads, off otherwise
   std::optional<double> temperature = 0.0;   // --temperature
   std::optional<double> top_p;               // --top-p
   std::vector<std::string> stop;             // --stop

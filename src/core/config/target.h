@@ -33,7 +33,7 @@ struct TargetConfig {
   // as the server allows (its SETTINGS_MAX_CONCURRENT_STREAMS).
   int64_t max_streams_per_connection = 0;
   double ready_timeout_s = 0;  // --ready-check-timeout-sec: wait for /v1/models to answer (0: no)
-  bool probe = true;                       // --no-probe skips the start-up probe request
+  bool probe = true;           // --no-probe skips the start-up probe request
 
   // --- timeouts (seconds; 0 disables) ---
   double connect_timeout_s = 600;  // --connect-timeout

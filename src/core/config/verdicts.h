@@ -11,10 +11,10 @@
 namespace llmperf {
 
 struct VerdictConfig {
-  std::vector<std::string> goodput;     // --goodput ttft:MS tpot:MS e2el:MS
-  std::vector<std::string> slo;         // --slo EXPR, repeatable
-  std::string baseline_path;            // --baseline PATH/summary.json
-  std::string tolerance = "10%";        // --tolerance: allowed regression against the baseline
+  std::vector<std::string> goodput;  // --goodput ttft:MS tpot:MS e2el:MS
+  std::vector<std::string> slo;      // --slo EXPR, repeatable
+  std::string baseline_path;         // --baseline PATH/summary.json
+  std::string tolerance = "10%";     // --tolerance: allowed regression against the baseline
   // --baseline db:FILE (verdict/history_baseline.h): judged against the last --baseline-runs
   // matching runs of the history, with a noise band of --noise-k scaled MADs.
   int baseline_runs = 10;

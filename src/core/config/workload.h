@@ -30,13 +30,13 @@ struct WorkloadConfig {
   int64_t prefix_length = 0;           // --prefix-length: shared prefix tokens, on top of the input
   // --dataset shared_prefix (SGLang's generated-shared-prefix): --prefix-groups system prompts of
   // --prefix-length tokens, each request one group's prefix + a question of --input-tokens.
-  int64_t prefix_groups = 8;       // --prefix-groups G
-  int64_t prompts_per_group = 0;   // --prompts-per-group P: questions per group, cycled (0: a new
-                                   // question for every request)
-  double prefix_zipf = 0;          // --prefix-zipf s: group popularity ~ 1/rank^s (0: uniform)
-  bool tokenize_prompt = false;        // --tokenize-prompt: send token ids to /v1/completions
-  std::string tokenize_url;            // --tokenize-url: base URL of /tokenize (default: --url's)
-  std::string tokenizer_path;          // --tokenizer-path: accepted (EvalScope), not needed
+  int64_t prefix_groups = 8;      // --prefix-groups G
+  int64_t prompts_per_group = 0;  // --prompts-per-group P: questions per group, cycled (0: a new
+                                  // question for every request)
+  double prefix_zipf = 0;         // --prefix-zipf s: group popularity ~ 1/rank^s (0: uniform)
+  bool tokenize_prompt = false;   // --tokenize-prompt: send token ids to /v1/completions
+  std::string tokenize_url;       // --tokenize-url: base URL of /tokenize (default: --url's)
+  std::string tokenizer_path;     // --tokenizer-path: accepted (EvalScope), not needed
 
   // --- embeddings, rerank and images ---
   int64_t batch_size = 1;  // --batch-size: inputs per embeddings request
@@ -46,13 +46,13 @@ struct WorkloadConfig {
   int image_height = 512;  // --image-height, pixels
 
   // --- conversations (--multi-turn; --dataset random_multi_turn, sharegpt, conversations) ---
-  bool multi_turn = false;          // --multi-turn: -n counts conversations, sent turn by turn
-  int64_t min_turns = 2;            // --min-turns: fewest turns (random draws; datasets: skip fewer)
-  std::optional<int64_t> max_turns; // --max-turns: most turns (random: 5 when absent; datasets:
-                                    // later turns are cut)
-  bool history_recorded = false;    // --history recorded: earlier answers from the dataset, not
-                                    // the ones received (--history live, the default)
-  TurnDelay turn_delay;             // --turn-delay: think time before each later turn
+  bool multi_turn = false;  // --multi-turn: -n counts conversations, sent turn by turn
+  int64_t min_turns = 2;    // --min-turns: fewest turns (random draws; datasets: skip fewer)
+  std::optional<int64_t> max_turns;  // --max-turns: most turns (random: 5 when absent; datasets:
+                                     // later turns are cut)
+  bool history_recorded = false;     // --history recorded: earlier answers from the dataset, not
+                                     // the ones received (--history live, the default)
+  TurnDelay turn_delay;              // --turn-delay: think time before each later turn
 
   // --- trace replay (--dataset mooncake_trace) ---
   int64_t trace_block_tokens = 512;  // --trace-block-tokens: tokens per hash id block
