@@ -100,6 +100,7 @@ MASKS = [
     (re.compile(r'"noisy": (true|false)'), '"noisy": <bool>'),
     (re.compile(r",(true|false)$", re.M), ",<bool>"),
     (re.compile(r" +noisy$", re.M), ""),
+    (re.compile(r" noisy \|$", re.M), " |"),  # sweep_repeats.md's table cell
 ]
 # The exact comparison's one mask: the time a file was written (vllm_result.json's "date").
 WRITTEN_AT = re.compile(r'"date":"\d{8}-\d{6}"')
