@@ -81,7 +81,7 @@ CommandOutcome benchmark(int argc, const char* const* argv) {
   const BenchmarkCli cli = parse_cli(argc, argv, config);
   if (!cli.proceed) return cli.outcome;
   for (const std::string& warning : cli.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
-  if (config.debug) spdlog::set_level(spdlog::level::debug);
+  if (config.output.debug) spdlog::set_level(spdlog::level::debug);
   try {
     return printed(benchmark_command(config));
   } catch (const DatasetError& error) {

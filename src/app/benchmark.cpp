@@ -53,19 +53,20 @@ class Benchmark {
         options_(options),
         judge_(config),
         stop_rules_(early_stop_rules(config)) {
-    metrics_options_.percentiles = config.percentiles;
-    metrics_options_.goodput = parse_goodput(config.goodput);
-    metrics_options_.output_forced = config.ignore_eos.value_or(false);
-    metrics_options_.url_count = config.urls.size();
-    metrics_options_.include_cancelled = config.include_cancelled;
+    metrics_options_.percentiles = config.output.percentiles;
+    metrics_options_.goodput = parse_goodput(config.verdicts.goodput);
+    metrics_options_.output_forced = config.body.ignore_eos.value_or(false);
+    metrics_options_.url_count = config.target.urls.size();
+    metrics_options_.include_cancelled = config.load.include_cancelled;
     result_.sweep_dir = plan.sweep_dir;
-    if (!config.results_db.empty()) results_db_.emplace(config, result_.sweep_dir);
-    if (config.shards > 1) {
+    if (!config.output.results_db.empty()) results_db_.emplace(config, result_.sweep_dir);
+    if (config.load.shards > 1) {
       run_id_ = benchmark_run_id(config, plan.resolved);
       spdlog::info(
           "shard {} of {} ({}), benchmark {}: this process sends one request in {}, "
           "from id {}",
-          config.shard, config.shards, config.shard_source, run_id_, config.shards, config.shard);
+          config.load.shard, config.load.shards, config.load.shard_source, run_id_,
+          config.load.shards, config.load.shard);
     }
   }
 
@@ -75,10 +76,10 @@ class Benchmark {
                      plan_,
                      report_,
                      judge_,
-                     [this](const Config::RunSpec& spec, size_t index, const std::string& title,
+                     [this](const RunSpec& spec, size_t index, const std::string& title,
                             int repeat) { return run_one(spec, index, title, repeat); },
                      result_};
-    if (config_.search.empty()) {
+    if (config_.verdicts.search.empty()) {
       run_sweep(series);
     } else {
       run_search(series);
@@ -90,7 +91,7 @@ class Benchmark {
  private:
   // One full run (`repeat`: k of --num-runs' repeats, 0 otherwise): run, summarise, judge,
   // render, write, store. Returns whether it met every SLO.
-  bool run_one(const Config::RunSpec& spec, size_t index, const std::string& title, int repeat) {
+  bool run_one(const RunSpec& spec, size_t index, const std::string& title, int repeat) {
     const std::vector<Prompt>& prompts = source_.prepare(spec, index);
     const RunPlan run =
         plan_run(config_, spec, {source_.trace_schedule(), source_.sessions()}, result_.sweep_dir);
@@ -118,7 +119,7 @@ class Benchmark {
     warn_http_version_fallback(config_, result.summary);
     judge_.judge(run, report_, repeat > 0, result);
     if (repeat == 0) count_verdicts(result, result_);
-    result.text = render_run_text(report_, config_.arrival, result);
+    result.text = render_run_text(report_, config_.load.arrival, result);
 
     // Write the run's files, then store it: a --results-db that fails loses nothing else.
     write_run_outputs(report_, result.info, result.summary, trace, consumers.vllm_arrays());
@@ -138,7 +139,7 @@ class Benchmark {
     info.rate = run.spec.rate;
     info.input_tokens = run.spec.input_tokens;
     info.output_tokens = run.spec.output_tokens;
-    info.ramp = config_.ramp_up;
+    info.ramp = config_.load.ramp_up;
     info.output_dir = run.output_dir;
     if (repeat > 0) {  // --num-runs: each repeat is a run directory of its own
       info.output_dir =
@@ -147,7 +148,8 @@ class Benchmark {
     info.dataset = source_.dataset();
     info.workload = source_.workload();
     info.server = server_.identity();
-    info.shard = {config_.shard, config_.shards, config_.shard_source, run_id_, false, {}};
+    info.shard = {
+        config_.load.shard, config_.load.shards, config_.load.shard_source, run_id_, false, {}};
     if (!waited_for_start_) wait_for_start_at(config_);
     waited_for_start_ = true;
     info.started_at = wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
@@ -161,13 +163,13 @@ class Benchmark {
     options.report = &report_;
     options.metrics = metrics_options_;
     options.metrics.open_loop = run.spec.rate > 0;
-    options.metrics.rate_segments = config_.ramp_up.on() ? kRampSegments : 0;
+    options.metrics.rate_segments = config_.load.ramp_up.on() ? kRampSegments : 0;
     options.metrics.origin_ns = result.info.anchor_steady_ns;
     options.stop_rules = &stop_rules_;
-    if (!config_.push_gateway.empty()) {
+    if (!config_.output.push_gateway.empty()) {
       options.push = push_gateway_options(config_, plan_.resolved.model, result.info.output_dir);
     }
-    options.shard_of_benchmark = config_.shards > 1;
+    options.shard_of_benchmark = config_.load.shards > 1;
     options.kept = options_.keep_records ? &result.records : nullptr;
     return options;
   }
@@ -181,7 +183,7 @@ class Benchmark {
     fanout.begin_run();
     LoadResult load;
     {
-      ProgressDisplay display(progress, run.requests, run.label, config_.log_every_n_query);
+      ProgressDisplay display(progress, run.requests, run.label, config_.output.log_every_n_query);
       load = run_load(settings_, run.load, prompts, builder_, &progress, stop,
                       [&fanout](std::span<RequestRecord> records) { fanout.add(records); });
     }
@@ -199,7 +201,7 @@ class Benchmark {
     result_.interrupted = result_.interrupted || info.interrupted;
     if (info.stopped_early) {
       ++result_.stopped_early;
-      if (config_.on_stop == "abort") result_.stop_aborted = true;
+      if (config_.verdicts.on_stop == "abort") result_.stop_aborted = true;
     }
   }
 
@@ -218,7 +220,7 @@ class Benchmark {
     health.measured = {rate > 0 ? 1e9 / rate : 0, &summary.ttft_ns, &summary.itl_ns,
                        &summary.latency_ns};
     health.machine = load.machine;
-    summary.client = assess_client_health(health, config_.percentiles);
+    summary.client = assess_client_health(health, config_.output.percentiles);
     summary.client.threads_reason = run.workers.reason;
     return summary;
   }
@@ -259,7 +261,7 @@ BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& opti
       plan_benchmark(config, model, source.workload().trace, output_timestamp());
   const RequestSettings settings = request_settings(config);
   const RequestBuilder builder(config, model);
-  if (config.debug) {
+  if (config.output.debug) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }
   ServerWatch server(config);
@@ -267,7 +269,7 @@ BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& opti
   // The first run's prompts before anything is sent: a length the template cannot fit fails here.
   source.prepare(plan.runs.front(), 0);
   check_context(config, source, server.identity());
-  if (config.probe && !probe_allows_run(config, settings, source, builder)) {
+  if (config.target.probe && !probe_allows_run(config, settings, source, builder)) {
     BenchmarkResult refused;
     refused.probe_failed = true;
     return refused;

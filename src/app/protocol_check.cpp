@@ -9,7 +9,7 @@
 namespace llmperf {
 
 std::string http_version_fallback(const Config& config, const RunSummary& summary) {
-  if (!config.http2 && !config.http2_prior_knowledge) return "";
+  if (!config.target.http2 && !config.target.http2_prior_knowledge) return "";
   int64_t http1 = 0;
   int64_t total = 0;
   for (const auto& [name, count] : summary.http.protocols) {
@@ -20,16 +20,17 @@ std::string http_version_fallback(const Config& config, const RunSummary& summar
   return fmt::format(
       "{} asked for HTTP/2, but the server answered {} of {} requests in HTTP/1.1{}; the records' "
       "http_version says which",
-      config.http2 ? "--http2" : "--http2-prior-knowledge", http1, total,
-      config.http2 ? " (it did not offer h2 in the TLS handshake's ALPN, or the URL is http://: "
-                     "use --http2-prior-knowledge for h2c)"
-                   : "");
+      config.target.http2 ? "--http2" : "--http2-prior-knowledge", http1, total,
+      config.target.http2
+          ? " (it did not offer h2 in the TLS handshake's ALPN, or the URL is http://: "
+            "use --http2-prior-knowledge for h2c)"
+          : "");
 }
 
 void warn_http_version_fallback(const Config& config, const RunSummary& summary) {
   const std::string warning = http_version_fallback(config, summary);
   if (!warning.empty()) spdlog::warn("{}", warning);
-  if (config.http2_prior_knowledge && h2c_reuse_broken()) {
+  if (config.target.http2_prior_knowledge && h2c_reuse_broken()) {
     spdlog::warn(
         "--http2-prior-knowledge: this libcurl ({}) breaks h2c connections it reuses (curl issue "
         "10634, fixed in 8.0.0), so each request had a connection of its own: no multiplexing",

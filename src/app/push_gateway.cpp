@@ -40,18 +40,19 @@ std::string push_base(std::string url) {
 PushGatewayOptions push_gateway_options(const Config& config, const std::string& model,
                                         const std::string& output_dir) {
   PushGatewayOptions push;
-  push.url = config.push_gateway;
-  push.interval_s = config.push_interval_s;
-  push.insecure = config.insecure;
-  push.cacert = config.cacert;
+  push.url = config.output.push_gateway;
+  push.interval_s = config.output.push_interval_s;
+  push.insecure = config.target.insecure;
+  push.cacert = config.target.cacert;
   push.labels = {
-      {"name", config.name.empty() ? model : config.name},
-      {"run_id", std::filesystem::path(output_dir)
-                     .lexically_relative(config.outputs_dir.empty() ? "." : config.outputs_dir)
-                     .string()},
+      {"name", config.output.name.empty() ? model : config.output.name},
+      {"run_id",
+       std::filesystem::path(output_dir)
+           .lexically_relative(config.output.outputs_dir.empty() ? "." : config.output.outputs_dir)
+           .string()},
   };
   // The run's --tags, but for those named as the grouping key's own labels (job, name, run_id).
-  for (const auto& [key, value] : config.tags) {
+  for (const auto& [key, value] : config.output.tags) {
     if (key != "job" && key != "name" && key != "run_id") push.labels.emplace_back(key, value);
   }
   return push;

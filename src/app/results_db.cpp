@@ -18,8 +18,8 @@
 namespace llmperf {
 
 ResultsDb::ResultsDb(const Config& config, const std::string& sweep_dir)
-    : path_(config.results_db),
-      requests_(config.results_db_requests),
+    : path_(config.output.results_db),
+      requests_(config.output.results_db_requests),
       invocation_(history_invocation_id(
           fmt::format("run:{}:{}:{}", sweep_dir, unix_now_ns(), static_cast<long>(getpid())))) {}
 

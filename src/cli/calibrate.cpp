@@ -58,20 +58,20 @@ CalibrateCli parse_calibrate(int argc, const char* const* argv) {
 Config calibration_config(const CalibrationPlan& plan, const std::string& url,
                           const std::string& outputs_dir) {
   Config c;
-  c.url = url;
-  c.model = "llmperf-mock";
-  c.prompt = "Calibrate the client.";
-  c.stream = true;
-  c.max_tokens = plan.max_tokens;
-  c.parallel = {plan.parallel};
-  c.number = {plan.requests()};
-  c.warmup_num = static_cast<double>(plan.warmup());
-  if (plan.rate > 0) c.rate = {plan.rate};
-  c.threads = plan.threads;
-  c.outputs_dir = outputs_dir;
-  c.name = "calibration";
-  c.no_timestamp = true;
-  c.server_metrics = false;  // the mock's /metrics adds nothing to the comparison
+  c.target.url = url;
+  c.target.model = "llmperf-mock";
+  c.workload.prompt = "Calibrate the client.";
+  c.body.stream = true;
+  c.body.max_tokens = plan.max_tokens;
+  c.load.parallel = {plan.parallel};
+  c.load.number = {plan.requests()};
+  c.load.warmup_num = static_cast<double>(plan.warmup());
+  if (plan.rate > 0) c.load.rate = {plan.rate};
+  c.load.threads = plan.threads;
+  c.output.outputs_dir = outputs_dir;
+  c.output.name = "calibration";
+  c.output.no_timestamp = true;
+  c.server.server_metrics = false;  // the mock's /metrics adds nothing to the comparison
   resolve_config(c);
   const std::vector<std::string> errors = validate_config(c);
   if (!errors.empty()) {

@@ -171,40 +171,40 @@ void resolve_prompt_file(std::string& prompt, std::vector<std::string>& errors) 
 // tokens, 2 requests each at parallel 1), on the completions API as EvalScope sends it. Flags
 // given explicitly win.
 void apply_speed_benchmark(const CLI::App& app, Config& config) {
-  if (config.input_tokens.empty()) {
-    config.input_tokens = config.dataset == "speed_benchmark_long"
-                              ? std::vector<int64_t>{63488, 129024}
-                              : std::vector<int64_t>{1, 6144, 14336, 30720};
+  if (config.workload.input_tokens.empty()) {
+    config.workload.input_tokens = config.workload.dataset == "speed_benchmark_long"
+                                       ? std::vector<int64_t>{63488, 129024}
+                                       : std::vector<int64_t>{1, 6144, 14336, 30720};
   }
-  if (config.output_tokens.empty()) config.output_tokens = {2048};
-  if (app.count("--parallel") == 0) config.parallel = {1};
-  if (app.count("--number") == 0) config.number = {2};
+  if (config.workload.output_tokens.empty()) config.workload.output_tokens = {2048};
+  if (app.count("--parallel") == 0) config.load.parallel = {1};
+  if (app.count("--number") == 0) config.load.number = {2};
 }
 
 // vLLM's --request-rate inf means no pacing: a closed loop (at --max-concurrency, else everything
 // at once). vLLM's --metric-percentiles (and the median of its block) are reported from the
 // summary, so with --metric-percentiles or --summary-format vllm they join --percentiles.
 void resolve_rates_and_percentiles(const CLI::App& app, Config& config) {
-  if (!config.rate.empty() &&
-      std::all_of(config.rate.begin(), config.rate.end(), [](double r) { return std::isinf(r); })) {
-    config.rate.clear();
+  if (!config.load.rate.empty() && std::all_of(config.load.rate.begin(), config.load.rate.end(),
+                                               [](double r) { return std::isinf(r); })) {
+    config.load.rate.clear();
     if (app.count("--parallel") == 0) {
       int64_t most = 1;
-      for (const int64_t n : config.number) most = std::max(most, n);
-      config.parallel = {static_cast<int>(std::min<int64_t>(most, 1 << 20))};
-      config.default_cap = true;  // no cap the user chose: vLLM's max_concurrency is None
+      for (const int64_t n : config.load.number) most = std::max(most, n);
+      config.load.parallel = {static_cast<int>(std::min<int64_t>(most, 1 << 20))};
+      config.load.default_cap = true;  // no cap the user chose: vLLM's max_concurrency is None
     }
   }
-  if (app.count("--metric-percentiles") == 0 && config.summary_format != "vllm") return;
-  std::vector<double> wanted = config.metric_percentiles;
+  if (app.count("--metric-percentiles") == 0 && config.output.summary_format != "vllm") return;
+  std::vector<double> wanted = config.output.metric_percentiles;
   wanted.push_back(50);  // the vllm block's median
   for (const double p : wanted) {
-    if (std::find(config.percentiles.begin(), config.percentiles.end(), p) ==
-        config.percentiles.end()) {
-      config.percentiles.push_back(p);
+    if (std::find(config.output.percentiles.begin(), config.output.percentiles.end(), p) ==
+        config.output.percentiles.end()) {
+      config.output.percentiles.push_back(p);
     }
   }
-  std::sort(config.percentiles.begin(), config.percentiles.end());
+  std::sort(config.output.percentiles.begin(), config.output.percentiles.end());
 }
 
 // The values of the flags that are resolved after parsing.
@@ -281,74 +281,79 @@ BenchmarkCli parse_cli(int argc, const char* const* argv, Config& config) {
 
   BenchmarkCli parsed;
   std::vector<std::string> errors;
-  config.headers = parse_headers(raw.headers, errors);
+  config.target.headers = parse_headers(raw.headers, errors);
   try {
-    config.tags = parse_tags(raw.tags);
+    config.output.tags = parse_tags(raw.tags);
   } catch (const std::invalid_argument& error) {
     errors.emplace_back(error.what());
   }
-  resolve_prompt_file(config.prompt, errors);
-  if (!raw.turn_delay.empty()) config.turn_delay = parse_turn_delay(raw.turn_delay, errors);
+  resolve_prompt_file(config.workload.prompt, errors);
+  if (!raw.turn_delay.empty())
+    config.workload.turn_delay = parse_turn_delay(raw.turn_delay, errors);
   const ShardChoice shard = resolve_shard(
       raw.shard, raw.shards, [](const char* name) { return std::getenv(name); }, errors);
-  config.shard = shard.index;
-  config.shards = shard.count;
-  config.shard_source = shard.source;
-  if (!raw.start_at.empty()) config.start_at_unix_ns = parse_start_at(raw.start_at, errors);
-  if (!raw.urls.empty()) config.url = raw.urls.front();
-  if (raw.urls.size() > 1) config.urls = raw.urls;
+  config.load.shard = shard.index;
+  config.load.shards = shard.count;
+  config.load.shard_source = shard.source;
+  if (!raw.start_at.empty()) config.load.start_at_unix_ns = parse_start_at(raw.start_at, errors);
+  if (!raw.urls.empty()) config.target.url = raw.urls.front();
+  if (raw.urls.size() > 1) config.target.urls = raw.urls;
   if (app.count("--api-key") > 0) {
-    config.api_key = raw.api_key;
+    config.target.api_key = raw.api_key;
   } else if (const char* env = std::getenv("OPENAI_API_KEY"); env != nullptr) {
-    config.api_key = env;
+    config.target.api_key = env;
   }
   // EvalScope's synthetic datasets of the other endpoints are random prompts of token lengths.
-  if (config.dataset == "random_vl") {
-    config.dataset = "random";
-    if (app.count("--image-num") == 0) config.image_num = 1;
-  } else if (config.dataset == "random_embedding" || config.dataset == "random_rerank") {
-    config.dataset = "random";
+  if (config.workload.dataset == "random_vl") {
+    config.workload.dataset = "random";
+    if (app.count("--image-num") == 0) config.workload.image_num = 1;
+  } else if (config.workload.dataset == "random_embedding" ||
+             config.workload.dataset == "random_rerank") {
+    config.workload.dataset = "random";
   }
-  const bool speed_benchmark = config.dataset.rfind("speed_benchmark", 0) == 0;
+  const bool speed_benchmark = config.workload.dataset.rfind("speed_benchmark", 0) == 0;
   if (speed_benchmark) apply_speed_benchmark(app, config);
   // A ramp-up is an open-loop run whose rate moves: its nominal rate (names, the in-flight cap's
   // default) is the higher end.
-  if (config.ramp_up.on() && config.rate.empty()) {
-    config.rate = {std::max(config.ramp_up.start_rps, config.ramp_up.end_rps)};
+  if (config.load.ramp_up.on() && config.load.rate.empty()) {
+    config.load.rate = {std::max(config.load.ramp_up.start_rps, config.load.ramp_up.end_rps)};
   }
   // A trace is replayed whole unless -n says how many of its first requests to send; like an
   // open-loop rate, nothing but the default cap bounds the requests in flight.
-  const bool trace = is_trace_dataset(config.dataset);
-  if (trace && app.count("--number") == 0) config.trace_all = true;
+  const bool trace = is_trace_dataset(config.workload.dataset);
+  if (trace && app.count("--number") == 0) config.workload.trace_all = true;
   // --search rate's probes are open-loop runs too: the same default cap, not the one slot of
   // --parallel's default, whose queue the probes would measure instead of the server.
-  const bool rate_search = config.search == "rate";
-  if ((!config.rate.empty() || trace || rate_search) && app.count("--parallel") == 0) {
-    config.parallel = {kOpenLoopDefaultCap};
-    config.default_cap = true;
+  const bool rate_search = config.verdicts.search == "rate";
+  if ((!config.load.rate.empty() || trace || rate_search) && app.count("--parallel") == 0) {
+    config.load.parallel = {kOpenLoopDefaultCap};
+    config.load.default_cap = true;
   }
-  if ((config.tokenize_prompt || speed_benchmark) && config.url.ends_with("/chat/completions")) {
+  if ((config.workload.tokenize_prompt || speed_benchmark) &&
+      config.target.url.ends_with("/chat/completions")) {
     constexpr std::string_view kChatPath = "/chat/completions";
-    config.url.replace(config.url.size() - kChatPath.size(), kChatPath.size(), "/completions");
-    for (std::string& url : config.urls) {  // every replica's URL alike
+    config.target.url.replace(config.target.url.size() - kChatPath.size(), kChatPath.size(),
+                              "/completions");
+    for (std::string& url : config.target.urls) {  // every replica's URL alike
       if (url.ends_with(kChatPath))
         url.replace(url.size() - kChatPath.size(), kChatPath.size(), "/completions");
     }
-    parsed.warnings.push_back(fmt::format(
-        "llmperf: warning: {} uses the completions API: sending to {}",
-        config.tokenize_prompt ? "--tokenize-prompt (token ids)" : "--dataset " + config.dataset,
-        config.url));
+    parsed.warnings.push_back(
+        fmt::format("llmperf: warning: {} uses the completions API: sending to {}",
+                    config.workload.tokenize_prompt ? "--tokenize-prompt (token ids)"
+                                                    : "--dataset " + config.workload.dataset,
+                    config.target.url));
   }
   resolve_vllm(app, flags.vllm, vllm_command, config, parsed.warnings, errors);
   resolve_compat(app, flags.compat, config, parsed.warnings, errors);
   resolve_rates_and_percentiles(app, config);
-  if (config.insecure) {
+  if (config.target.insecure) {
     parsed.warnings.push_back(
         "llmperf: warning: --insecure: TLS certificate verification is off; the server's identity "
         "is not checked");
   }
   // Verdict flags have their own grammars; check them now so mistakes are usage errors.
-  for (const std::string& expression : config.slo) {
+  for (const std::string& expression : config.verdicts.slo) {
     try {
       parse_slo(expression);
     } catch (const std::invalid_argument& error) {
@@ -356,8 +361,8 @@ BenchmarkCli parse_cli(int argc, const char* const* argv, Config& config) {
     }
   }
   try {
-    parse_goodput(config.goodput);
-    parse_tolerance(config.tolerance);
+    parse_goodput(config.verdicts.goodput);
+    parse_tolerance(config.verdicts.tolerance);
   } catch (const std::invalid_argument& error) {
     errors.push_back(error.what());
   }

@@ -146,7 +146,7 @@ void resolve_sla(const CLI::App& app, const CompatFlags& compat, Config& config,
     }
     return;
   }
-  if (!config.search.empty()) {
+  if (!config.verdicts.search.empty()) {
     errors.push_back("--sla-auto-tune and --search both ask for a search: give one");
     return;
   }
@@ -155,30 +155,30 @@ void resolve_sla(const CLI::App& app, const CompatFlags& compat, Config& config,
     return;
   }
   const bool by_rate = compat.sla_variable == "rate";
-  config.search = compat.sla_variable;
+  config.verdicts.search = compat.sla_variable;
   // EvalScope starts at the --parallel (or --rate) given, else at the lower bound, and doubles.
   double start = compat.sla_lower_bound;
-  if (!by_rate && app.count("--parallel") > 0 && !config.parallel.empty()) {
-    start = config.parallel.front();
+  if (!by_rate && app.count("--parallel") > 0 && !config.load.parallel.empty()) {
+    start = config.load.parallel.front();
   }
-  if (by_rate && !config.rate.empty()) start = config.rate.front();
-  config.search_range = {start, compat.sla_upper_bound};
-  config.search_doubling = true;
-  config.search_number_multiplier =
+  if (by_rate && !config.load.rate.empty()) start = config.load.rate.front();
+  config.verdicts.search_range = {start, compat.sla_upper_bound};
+  config.verdicts.search_doubling = true;
+  config.verdicts.search_number_multiplier =
       compat.sla_number_multiplier > 0 ? compat.sla_number_multiplier : 2;
   if (by_rate) {
-    config.rate = {start};
+    config.load.rate = {start};
     if (compat.sla_fixed_parallel > 0) {
-      config.parallel = {compat.sla_fixed_parallel};
-      config.default_cap = false;  // a cap the user chose
+      config.load.parallel = {compat.sla_fixed_parallel};
+      config.load.default_cap = false;  // a cap the user chose
     } else if (app.count("--parallel") == 0) {
-      config.parallel = {kOpenLoopDefaultCap};  // as for --rate without --parallel
-      config.default_cap = true;
+      config.load.parallel = {kOpenLoopDefaultCap};  // as for --rate without --parallel
+      config.load.default_cap = true;
     }
   }
   std::vector<std::string> slos = slos_from_sla_params(compat.sla_params, errors);
   slos.push_back("error_rate<=0%");  // EvalScope: a point below 100 % success violates the SLA
-  config.slo.insert(config.slo.end(), slos.begin(), slos.end());
+  config.verdicts.slo.insert(config.verdicts.slo.end(), slos.begin(), slos.end());
   if (compat.sla_num_runs > 1) {
     warnings.push_back(fmt::format(
         "llmperf: warning: --sla-num-runs {}: each search point is one run (EvalScope averages "
@@ -202,13 +202,13 @@ void add_compat_flags(CLI::App& app, Config& config, CompatFlags& compat) {
                  "path), openai_embedding, openai_rerank or openai_responses (EvalScope's names)")
       ->group(group);
   app.add_flag_callback(
-         "--no-test-connection", [&config] { config.probe = false; },
+         "--no-test-connection", [&config] { config.target.probe = false; },
          "EvalScope's name for --no-probe")
       ->group(group);
-  app.add_flag("--no-timestamp", config.no_timestamp,
+  app.add_flag("--no-timestamp", config.output.no_timestamp,
                "No <YYYYmmdd_HHMMSS> level in the output path (EvalScope)")
       ->group(group);
-  app.add_flag("--open-loop", config.open_loop_unbounded,
+  app.add_flag("--open-loop", config.load.open_loop_unbounded,
                "With --rate: no cap on requests in flight (EvalScope's open loop; --parallel is "
                "ignored)")
       ->group(group);
@@ -280,7 +280,7 @@ void resolve_compat(const CLI::App& app, const CompatFlags& compat, Config& conf
     }
   }
   // Refused here with guidance, so validation does not refuse it a second time.
-  config.api = "openai";
+  config.target.api = "openai";
   if (compat.api == "local" || compat.api == "local_vllm") {
     errors.push_back(fmt::format(
         "--api {} is not supported: llmperf benchmarks a running server; start it (e.g. `vllm "
@@ -288,7 +288,7 @@ void resolve_compat(const CLI::App& app, const CompatFlags& compat, Config& conf
         compat.api));
   } else if (compat.api == "openai_embedding" || compat.api == "openai_rerank" ||
              compat.api == "openai_responses") {
-    config.api = compat.api;
+    config.target.api = compat.api;
   } else if (compat.api != "openai") {
     errors.push_back(fmt::format(
         "--api {} is not supported: use openai (the API chosen by the --url path: "
@@ -312,8 +312,8 @@ void resolve_compat(const CLI::App& app, const CompatFlags& compat, Config& conf
         "give the file with --dataset-path",
         compat.data_source));
   }
-  if (config.open_loop_unbounded) {
-    if (config.rate.empty()) {
+  if (config.load.open_loop_unbounded) {
+    if (config.load.rate.empty()) {
       errors.push_back("--open-loop needs --rate (the arrival rate of the open loop)");
     } else {
       if (app.count("--parallel") > 0) {
@@ -321,12 +321,13 @@ void resolve_compat(const CLI::App& app, const CompatFlags& compat, Config& conf
             "llmperf: warning: --open-loop ignores --parallel: nothing caps requests in flight");
       }
       int64_t most = 1;
-      for (const int64_t n : config.number) most = std::max(most, n);
-      const int64_t cap =
-          most + static_cast<int64_t>(std::ceil(config.warmup_num >= 1 ? config.warmup_num
-                                                                       : config.warmup_num * most));
-      config.parallel = {static_cast<int>(std::min<int64_t>(cap, std::numeric_limits<int>::max()))};
-      config.default_cap = true;  // no cap the user chose
+      for (const int64_t n : config.load.number) most = std::max(most, n);
+      const int64_t cap = most + static_cast<int64_t>(std::ceil(
+                                     config.load.warmup_num >= 1 ? config.load.warmup_num
+                                                                 : config.load.warmup_num * most));
+      config.load.parallel = {
+          static_cast<int>(std::min<int64_t>(cap, std::numeric_limits<int>::max()))};
+      config.load.default_cap = true;  // no cap the user chose
     }
   }
   resolve_sla(app, compat, config, warnings, errors);

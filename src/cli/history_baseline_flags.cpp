@@ -14,30 +14,30 @@
 namespace llmperf {
 
 void validate_history_baseline(const Config& c, std::vector<std::string>& errors) {
-  if (c.baseline_runs < kMinHistoryRuns) {
+  if (c.verdicts.baseline_runs < kMinHistoryRuns) {
     errors.push_back(fmt::format("--baseline-runs must be >= {} (the fewest runs judged), got {}",
-                                 kMinHistoryRuns, c.baseline_runs));
+                                 kMinHistoryRuns, c.verdicts.baseline_runs));
   }
-  if (!(c.noise_k > 0) || !std::isfinite(c.noise_k)) {
-    errors.push_back(fmt::format("--noise-k must be > 0, got {}", c.noise_k));
+  if (!(c.verdicts.noise_k > 0) || !std::isfinite(c.verdicts.noise_k)) {
+    errors.push_back(fmt::format("--noise-k must be > 0, got {}", c.verdicts.noise_k));
   }
-  if (c.baseline_path.empty()) return;
+  if (c.verdicts.baseline_path.empty()) return;
   BaselineSource source;
   try {
-    source = parse_baseline_source(c.baseline_path);
+    source = parse_baseline_source(c.verdicts.baseline_path);
   } catch (const std::invalid_argument& error) {
     errors.push_back(error.what());
     return;
   }
   if (!source.history) return;
-  if (c.num_runs > 1) {
+  if (c.load.num_runs > 1) {
     errors.push_back("--baseline db: does not judge --num-runs repeats yet: give one or the other");
   }
   std::error_code ec;
   // The first run of a CI job that keeps its history in the same file: nothing to judge yet.
   const bool written_here =
-      !c.results_db.empty() && std::filesystem::weakly_canonical(c.results_db, ec) ==
-                                   std::filesystem::weakly_canonical(source.path, ec);
+      !c.output.results_db.empty() && std::filesystem::weakly_canonical(c.output.results_db, ec) ==
+                                          std::filesystem::weakly_canonical(source.path, ec);
   if (written_here && !std::filesystem::exists(source.path, ec)) return;
   if (!std::filesystem::is_regular_file(source.path, ec)) {
     errors.push_back(fmt::format(

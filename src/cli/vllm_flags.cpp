@@ -81,7 +81,7 @@ void resolve_address(const CLI::App& app, const VllmFlags& vllm, Config& config,
   while (base.ends_with("/")) base.pop_back();
   if (base.empty()) base = join_host_port(vllm.host, vllm.port);
   if (!endpoint.starts_with("/")) endpoint.insert(0, "/");
-  config.url = base + endpoint;
+  config.target.url = base + endpoint;
 }
 
 // vLLM's --random-range-ratio r: input and output lengths drawn uniformly from
@@ -93,8 +93,8 @@ void resolve_range_ratio(const VllmFlags& vllm, Config& config, std::vector<std:
     return;
   }
   if (r == 0) return;
-  if (!is_synthetic_dataset(config.dataset) || config.input_tokens.size() != 1 ||
-      config.output_tokens.size() != 1) {
+  if (!is_synthetic_dataset(config.workload.dataset) || config.workload.input_tokens.size() != 1 ||
+      config.workload.output_tokens.size() != 1) {
     errors.push_back(
         "--random-range-ratio needs --dataset-name random with one --random-input-len and one "
         "--random-output-len");
@@ -106,31 +106,31 @@ void resolve_range_ratio(const VllmFlags& vllm, Config& config, std::vector<std:
   const auto high = [r](int64_t n) {
     return static_cast<int64_t>(std::ceil(static_cast<double>(n) * (1 + r)));
   };
-  const int64_t input = config.input_tokens.front();
-  const int64_t output = config.output_tokens.front();
-  config.input_tokens.clear();
-  config.output_tokens.clear();
-  config.min_prompt_length = low(input);
-  config.max_prompt_length = high(input);
-  config.max_tokens_low = low(output);
-  config.max_tokens = high(output);
+  const int64_t input = config.workload.input_tokens.front();
+  const int64_t output = config.workload.output_tokens.front();
+  config.workload.input_tokens.clear();
+  config.workload.output_tokens.clear();
+  config.workload.min_prompt_length = low(input);
+  config.workload.max_prompt_length = high(input);
+  config.body.max_tokens_low = low(output);
+  config.body.max_tokens = high(output);
 }
 
 // The old benchmark_serving.py's --dataset FILE: the ShareGPT file itself.
 void resolve_dataset_file(Config& config, std::vector<std::string>& errors) {
   const std::vector<std::string_view> kinds = dataset_kinds();
-  if (std::find(kinds.begin(), kinds.end(), config.dataset) != kinds.end()) return;
+  if (std::find(kinds.begin(), kinds.end(), config.workload.dataset) != kinds.end()) return;
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(config.dataset, ec)) return;
-  if (!config.dataset_path.empty()) {
+  if (!std::filesystem::is_regular_file(config.workload.dataset, ec)) return;
+  if (!config.workload.dataset_path.empty()) {
     errors.push_back(fmt::format(
         "--dataset {} is a file (vLLM's old form of --dataset-path) and --dataset-path {} names "
         "another: give one",
-        config.dataset, config.dataset_path));
+        config.workload.dataset, config.workload.dataset_path));
     return;
   }
-  config.dataset_path = config.dataset;
-  config.dataset = "sharegpt";
+  config.workload.dataset_path = config.workload.dataset;
+  config.workload.dataset = "sharegpt";
 }
 
 }  // namespace
@@ -158,7 +158,7 @@ void add_vllm_flags(CLI::App& app, Config& config, VllmFlags& vllm) {
   app.add_option("--served-model-name", vllm.served_model_name,
                  "The model name sent in requests; --model is then vllm_result.json's model_id")
       ->group(group);
-  app.add_option("--tokenizer", config.vllm.tokenizer,
+  app.add_option("--tokenizer", config.output.vllm.tokenizer,
                  "Accepted: llmperf counts tokens with the server (vllm_result.json's "
                  "tokenizer_id)")
       ->group(group);
@@ -169,28 +169,28 @@ void add_vllm_flags(CLI::App& app, Config& config, VllmFlags& vllm) {
   app.add_option("--random-range-ratio", vllm.random_range_ratio,
                  "random: input and output lengths drawn from [N(1-r), N(1+r)] (vLLM's)")
       ->group(group);
-  app.add_flag("--save-result", config.vllm.save,
+  app.add_flag("--save-result", config.output.vllm.save,
                "Also write vllm_result.json where vLLM would: --result-dir (default: here), "
                "named --result-filename or vLLM's {label}-{rate}qps-{model}-{date}.json")
       ->group(group);
-  app.add_flag("--save-detailed", config.vllm.detailed,
+  app.add_flag("--save-detailed", config.output.vllm.detailed,
                "bench serve: the --save-result copy keeps the per-request arrays, as vLLM's does "
                "(without bench serve it always does, as benchmark_serving.py's did; so does the "
                "run directory's file)")
       ->group(group);
-  app.add_option("--result-dir", config.vllm.dir,
+  app.add_option("--result-dir", config.output.vllm.dir,
                  "Directory of the --save-result copy (implies it)")
       ->group(group);
-  app.add_option("--result-filename", config.vllm.filename,
+  app.add_option("--result-filename", config.output.vllm.filename,
                  "File name of the --save-result copy (implies it)")
       ->group(group);
-  app.add_option("--label", config.vllm.label,
+  app.add_option("--label", config.output.vllm.label,
                  "vllm_result.json's label, and its file name's prefix (default: the backend)")
       ->group(group);
   app.add_option("--metadata", vllm.metadata,
                  "KEY=VALUE pairs written into vllm_result.json, e.g. version=0.11 tp=1")
       ->group(group);
-  app.add_option("--ready-check-timeout-sec", config.ready_timeout_s,
+  app.add_option("--ready-check-timeout-sec", config.target.ready_timeout_s,
                  "Wait up to this many seconds for the server's /v1/models to answer before "
                  "starting (0: no wait)")
       ->check(CLI::Range(0.0, 86400.0))
@@ -199,20 +199,22 @@ void add_vllm_flags(CLI::App& app, Config& config, VllmFlags& vllm) {
 
 void resolve_vllm(const CLI::App& app, const VllmFlags& vllm, bool vllm_command, Config& config,
                   std::vector<std::string>& notes, std::vector<std::string>& errors) {
-  config.vllm.backend = vllm.backend;
+  config.output.vllm.backend = vllm.backend;
   const bool vllm_address = app.count("--backend") + app.count("--base-url") + app.count("--host") +
                                 app.count("--port") + app.count("--endpoint") >
                             0;
   if (vllm_command || vllm_address) {
     resolve_address(app, vllm, config, errors);
     // vLLM's --request-rate defaults to inf: without a cap, every request is sent at once.
-    if (config.rate.empty() && app.count("--parallel") == 0 && !is_trace_dataset(config.dataset)) {
-      config.rate = {std::numeric_limits<double>::infinity()};
+    if (config.load.rate.empty() && app.count("--parallel") == 0 &&
+        !is_trace_dataset(config.workload.dataset)) {
+      config.load.rate = {std::numeric_limits<double>::infinity()};
     }
   }
   if (!vllm.served_model_name.empty()) {
-    config.vllm.model_id = config.model.empty() ? vllm.served_model_name : config.model;
-    config.model = vllm.served_model_name;
+    config.output.vllm.model_id =
+        config.target.model.empty() ? vllm.served_model_name : config.target.model;
+    config.target.model = vllm.served_model_name;
   }
   resolve_dataset_file(config, errors);
   resolve_range_ratio(vllm, config, errors);
@@ -227,13 +229,14 @@ void resolve_vllm(const CLI::App& app, const VllmFlags& vllm, bool vllm_command,
       const size_t last = text.find_last_not_of(" \t");
       return first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
     };
-    config.vllm.metadata.emplace_back(strip(item.substr(0, eq)), strip(item.substr(eq + 1)));
+    config.output.vllm.metadata.emplace_back(strip(item.substr(0, eq)), strip(item.substr(eq + 1)));
   }
-  if (app.count("--result-dir") + app.count("--result-filename") > 0) config.vllm.save = true;
+  if (app.count("--result-dir") + app.count("--result-filename") > 0)
+    config.output.vllm.save = true;
   // The bare form runs benchmark_serving.py's command lines, and that script saved the
   // per-request arrays whatever --save-detailed said (it deleted them before they were added);
   // users' scripts read them. Only `vllm bench serve` drops them without --save-detailed.
-  if (!vllm_command) config.vllm.detailed = true;
+  if (!vllm_command) config.output.vllm.detailed = true;
   if (app.count("--tokenizer") + app.count("--tokenizer-mode") + app.count("--trust-remote-code") >
       0) {
     notes.push_back(

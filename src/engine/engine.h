@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
 #include "core/record.h"
+#include "core/run_types.h"
 #include "metrics/client_health.h"
 #include "metrics/stats/pooled_samples.h"
 #include "workload/dataset.h"

@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/config.h"
 #include "core/record.h"
+#include "core/run_types.h"
 #include "protocol/chunk_decoder.h"
 #include "protocol/sse_parser.h"
 #include "workload/api/api_adapter.h"

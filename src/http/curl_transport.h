@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
 #include "core/record.h"
 #include "http/transfer_phases.h"
 

@@ -33,10 +33,10 @@ std::vector<int64_t> shard_share(const std::vector<int64_t>& all, const LoadPlan
   return share;
 }
 
-std::string run_name(const Config& config, const Config::RunSpec& spec, bool replay) {
-  const RampUp& ramp = config.ramp_up;
+std::string run_name(const Config& config, const RunSpec& spec, bool replay) {
+  const RampUp& ramp = config.load.ramp_up;
   std::string name =
-      replay      ? fmt::format("trace_x{:g}_parallel_{}_number_{}", config.trace_speedup,
+      replay      ? fmt::format("trace_x{:g}_parallel_{}_number_{}", config.workload.trace_speedup,
                                 spec.parallel, spec.number)
       : ramp.on() ? fmt::format("ramp_{}_{:g}_{:g}_parallel_{}_number_{}", ramp.strategy,
                                 ramp.start_rps, ramp.end_rps, spec.parallel, spec.number)
@@ -49,19 +49,20 @@ std::string run_name(const Config& config, const Config::RunSpec& spec, bool rep
 }
 
 std::string run_label(const Config& config, const RunPlan& run) {
-  const Config::RunSpec& spec = run.spec;
-  const RampUp& ramp = config.ramp_up;
+  const RunSpec& spec = run.spec;
+  const RampUp& ramp = config.load.ramp_up;
   std::string label =
-      run.replay ? fmt::format("trace replay x{:g}, mean {:.3g} req/s (cap {})",
-                               config.trace_speedup, spec.rate, spec.parallel)
-      : ramp.on() ? fmt::format("ramp-up {} {:g} -> {:g} req/s (cap {})", ramp.strategy,
-                                ramp.start_rps, ramp.end_rps, spec.parallel)
+      run.replay      ? fmt::format("trace replay x{:g}, mean {:.3g} req/s (cap {})",
+                                    config.workload.trace_speedup, spec.rate, spec.parallel)
+      : ramp.on()     ? fmt::format("ramp-up {} {:g} -> {:g} req/s (cap {})", ramp.strategy,
+                                    ramp.start_rps, ramp.end_rps, spec.parallel)
       : spec.rate > 0 ? fmt::format("rate {:g}/s (cap {})", spec.rate, spec.parallel)
                       : fmt::format("parallel {}", spec.parallel);
   if (spec.input_tokens >= 0) label += fmt::format(", input {}", spec.input_tokens);
   if (spec.output_tokens >= 0) label += fmt::format(", output {}", spec.output_tokens);
-  if (config.shards > 1) {
-    label += fmt::format(", shard {} of {}: {} of the", config.shard, config.shards, run.number);
+  if (config.load.shards > 1) {
+    label += fmt::format(", shard {} of {}: {} of the", config.load.shard, config.load.shards,
+                         run.number);
   }
   return label;
 }
@@ -70,17 +71,18 @@ std::string run_label(const Config& config, const RunPlan& run) {
 // "_shard_I_of_N" suffix for a shard. `timestamp` is the level --no-timestamp leaves out.
 std::string sweep_dir_of(const Config& config, const std::string& model,
                          const std::string& timestamp) {
-  std::filesystem::path base(config.outputs_dir);
-  if (!config.no_timestamp) base /= timestamp;
-  std::string name = safe_path_component(config.name.empty() ? model : config.name);
+  std::filesystem::path base(config.output.outputs_dir);
+  if (!config.output.no_timestamp) base /= timestamp;
+  std::string name = safe_path_component(config.output.name.empty() ? model : config.output.name);
   // Shards may share a volume: each writes its own directory, which `llmperf merge` combines.
-  if (config.shards > 1) name += fmt::format("_shard_{}_of_{}", config.shard, config.shards);
+  if (config.load.shards > 1)
+    name += fmt::format("_shard_{}_of_{}", config.load.shard, config.load.shards);
   return (base / name).string();
 }
 
 }  // namespace
 
-RunPlan plan_run(const Config& config, const Config::RunSpec& spec, const WorkloadShape& workload,
+RunPlan plan_run(const Config& config, const RunSpec& spec, const WorkloadShape& workload,
                  const std::string& sweep_dir) {
   RunPlan run;
   run.spec = spec;
@@ -90,23 +92,27 @@ RunPlan plan_run(const Config& config, const Config::RunSpec& spec, const Worklo
 
   LoadPlan& plan = run.load;
   // A shard keeps its share of the concurrency (the remainder spread over the first shards).
-  plan.parallel = std::max(1, spec.parallel / config.shards +
-                                  (config.shard < spec.parallel % config.shards ? 1 : 0));
+  plan.parallel = std::max(1, spec.parallel / config.load.shards +
+                                  (config.load.shard < spec.parallel % config.load.shards ? 1 : 0));
   plan.number = spec.number;
-  plan.warmup = config.warmup_count(spec.number);
-  plan.shard = config.shard;
-  plan.shards = config.shards;
-  run.workers = choose_worker_threads(config.threads, plan.parallel, usable_cores(),
-                                      is_loopback_url(config.url));
+  plan.warmup = config.load.warmup_count(spec.number);
+  plan.shard = config.load.shard;
+  plan.shards = config.load.shards;
+  run.workers = choose_worker_threads(config.load.threads, plan.parallel, usable_cores(),
+                                      is_loopback_url(config.target.url));
   plan.threads = run.workers.threads;
-  plan.duration_ns = static_cast<int64_t>(config.duration_s * 1e9);
+  plan.duration_ns = static_cast<int64_t>(config.load.duration_s * 1e9);
   if (run.replay) {  // the trace's own times
     plan.schedule_ns = shard_share(*workload.trace_schedule, plan);
   } else if (spec.rate > 0) {
     // The whole benchmark's arrivals, from the seed, partitioned: the union keeps the process.
     // --search rate: each probe asks exactly its rate on average (ScheduleSpec::exact_mean).
-    const ScheduleSpec schedule{spec.rate,  parse_arrival(config.arrival), config.burstiness,
-                                config.seed, config.ramp_up, config.search == "rate"};
+    const ScheduleSpec schedule{spec.rate,
+                                parse_arrival(config.load.arrival),
+                                config.load.burstiness,
+                                config.load.seed,
+                                config.load.ramp_up,
+                                config.verdicts.search == "rate"};
     plan.schedule_ns = shard_share(make_schedule(schedule, plan.warmup + spec.number), plan);
   }
   // Requests the run is to send: one per turn of its conversations (fewer where one fails).
@@ -122,7 +128,7 @@ RunPlan plan_run(const Config& config, const Config::RunSpec& spec, const Worklo
   }
   run.parallel = spec.parallel;
   run.number = spec.number;
-  if (config.shards > 1) {  // this directory holds the shard's share
+  if (config.load.shards > 1) {  // this directory holds the shard's share
     LoadPlan warmup_only = plan;
     warmup_only.number = 0;
     run.parallel = plan.parallel;
@@ -134,38 +140,38 @@ RunPlan plan_run(const Config& config, const Config::RunSpec& spec, const Worklo
 
 RequestSettings request_settings(const Config& config) {
   RequestSettings settings;
-  settings.url = config.url;
-  settings.connect_timeout_s = config.connect_timeout_s;
-  settings.read_timeout_s = config.read_timeout_s;
-  settings.total_timeout_s = config.total_timeout_s;
-  settings.insecure = config.insecure;
-  settings.cacert = config.cacert;
-  settings.http_mode = config.http2                   ? HttpMode::kHttp2
-                       : config.http2_prior_knowledge ? HttpMode::kHttp2PriorKnowledge
-                                                      : HttpMode::kHttp1;
-  settings.max_streams_per_connection = config.max_streams_per_connection;
-  settings.stream = config.stream;
-  settings.history_recorded = config.history_recorded;
-  settings.keep_text_mib = config.keep_text_mib;
-  settings.turn_delay = config.turn_delay;
-  settings.seed = config.seed;
-  settings.urls = config.urls;
-  settings.least_inflight = config.url_policy == "least-inflight";
-  settings.cancel_rate = config.cancel_rate;
-  settings.cancel_after = parse_cancel_after(config.cancel_after).value_or(CancelAfter{});
+  settings.url = config.target.url;
+  settings.connect_timeout_s = config.target.connect_timeout_s;
+  settings.read_timeout_s = config.target.read_timeout_s;
+  settings.total_timeout_s = config.target.total_timeout_s;
+  settings.insecure = config.target.insecure;
+  settings.cacert = config.target.cacert;
+  settings.http_mode = config.target.http2                   ? HttpMode::kHttp2
+                       : config.target.http2_prior_knowledge ? HttpMode::kHttp2PriorKnowledge
+                                                             : HttpMode::kHttp1;
+  settings.max_streams_per_connection = config.target.max_streams_per_connection;
+  settings.stream = config.body.stream;
+  settings.history_recorded = config.workload.history_recorded;
+  settings.keep_text_mib = config.output.keep_text_mib;
+  settings.turn_delay = config.workload.turn_delay;
+  settings.seed = config.load.seed;
+  settings.urls = config.target.urls;
+  settings.least_inflight = config.target.url_policy == "least-inflight";
+  settings.cancel_rate = config.load.cancel_rate;
+  settings.cancel_after = parse_cancel_after(config.load.cancel_after).value_or(CancelAfter{});
   return settings;
 }
 
 BenchmarkPlan plan_benchmark(const Config& config, std::string model, const TraceInfo& trace,
                              const std::string& timestamp) {
   BenchmarkPlan plan;
-  plan.resolved = {std::move(model), config.number, config.rate};
+  plan.resolved = {std::move(model), config.load.number, config.load.rate};
   if (trace.on) {
     plan.resolved.number = {trace.entries};
     const double span_s = trace.span_s / trace.speedup;
     const double mean_rate = span_s > 0 ? static_cast<double>(trace.entries - 1) / span_s
                                         : static_cast<double>(trace.entries);
-    plan.resolved.rate.assign(std::max<size_t>(1, config.parallel.size()), mean_rate);
+    plan.resolved.rate.assign(std::max<size_t>(1, config.load.parallel.size()), mean_rate);
   }
   plan.runs = config.run_specs(plan.resolved);
   plan.sweep_dir = sweep_dir_of(config, plan.resolved.model, timestamp);

@@ -27,7 +27,7 @@ struct WorkloadShape {
 };
 
 struct RunPlan {
-  Config::RunSpec spec;     // the run's (parallel, number, rate, input, output) in the sweep
+  RunSpec spec;     // the run's (parallel, number, rate, input, output) in the sweep
   std::string name;         // its directory name, e.g. "parallel_8_number_100" or "rate_2_..."
   std::string output_dir;   // <sweep dir>/<name>
   std::string label;        // how the log announces it, e.g. "rate 2/s (cap 8), input 128"
@@ -43,7 +43,7 @@ struct RunPlan {
 // the user asked for and is never changed; what the server or the workload settles is here.
 struct BenchmarkPlan {
   ResolvedFlags resolved;             // the model, -n and --rate as run
-  std::vector<Config::RunSpec> runs;  // the sweep's runs in order (--search starts from the first)
+  std::vector<RunSpec> runs;  // the sweep's runs in order (--search starts from the first)
   std::string sweep_dir;              // the benchmark's directory: its runs' are below it
 };
 
@@ -56,7 +56,7 @@ BenchmarkPlan plan_benchmark(const Config& config, std::string model, const Trac
                              const std::string& timestamp);
 
 // Plans run `spec` of the benchmark `config` into `sweep_dir`.
-RunPlan plan_run(const Config& config, const Config::RunSpec& spec, const WorkloadShape& workload,
+RunPlan plan_run(const Config& config, const RunSpec& spec, const WorkloadShape& workload,
                  const std::string& sweep_dir);
 
 // The engine's share of the Config: how each request is sent and read.

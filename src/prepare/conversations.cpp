@@ -20,13 +20,13 @@
 
 namespace llmperf {
 
-std::vector<SessionScript> make_random_conversations(const Config& config,
-                                                     const Config::RunSpec& run, size_t index,
-                                                     const LengthCounter& counter,
+std::vector<SessionScript> make_random_conversations(const Config& config, const RunSpec& run,
+                                                     size_t index, const LengthCounter& counter,
                                                      WorkloadInfo& workload) {
   const int64_t count = distinct_prompts(requests_of(config, run));
-  std::mt19937_64 rng(run_seed(config.seed, index) + 0x5e55);
-  std::uniform_int_distribution<int64_t> draw(config.min_turns, config.max_turns.value_or(5));
+  std::mt19937_64 rng(run_seed(config.load.seed, index) + 0x5e55);
+  std::uniform_int_distribution<int64_t> draw(config.workload.min_turns,
+                                              config.workload.max_turns.value_or(5));
   std::vector<int64_t> turns(static_cast<size_t>(count));
   int64_t messages = 0;
   for (int64_t& t : turns) messages += (t = draw(rng));
@@ -47,21 +47,22 @@ std::vector<SessionScript> make_random_conversations(const Config& config,
   }
   record_made(workload, {messages, made.misses, made.fit_counts, started});
   spdlog::info("conversations: {} of {}-{} turns, {} user messages made in {:.2f} s ({})", count,
-               config.min_turns, config.max_turns.value_or(5), messages, workload.prepare_s,
-               counting_note(workload, counter.exact()));
+               config.workload.min_turns, config.workload.max_turns.value_or(5), messages,
+               workload.prepare_s, counting_note(workload, counter.exact()));
   return sessions;
 }
 
 std::vector<SessionScript> load_conversations(const Config& config, DatasetStats& dataset,
                                               WorkloadInfo& workload) {
   const int64_t most = distinct_prompts(most_requests_of(config));
-  std::ifstream file(config.dataset_path, std::ios::binary);
+  std::ifstream file(config.workload.dataset_path, std::ios::binary);
   if (!file) {
-    throw DatasetError(fmt::format("cannot open --dataset-path {}: {}", config.dataset_path,
-                                   std::strerror(errno)));
+    throw DatasetError(fmt::format("cannot open --dataset-path {}: {}",
+                                   config.workload.dataset_path, std::strerror(errno)));
   }
-  const size_t max_turns = config.max_turns ? static_cast<size_t>(*config.max_turns)
-                                            : std::numeric_limits<size_t>::max();
+  const size_t max_turns = config.workload.max_turns
+                               ? static_cast<size_t>(*config.workload.max_turns)
+                               : std::numeric_limits<size_t>::max();
   // Messages to read: a system message, then a user message and an answer per turn.
   const size_t max_messages =
       max_turns == std::numeric_limits<size_t>::max() ? max_turns : 2 * max_turns + 2;
@@ -73,11 +74,12 @@ std::vector<SessionScript> load_conversations(const Config& config, DatasetStats
         file, max_messages, 1,
         [&](Conversation&& conversation) {
           SessionScript script = script_from_conversation(conversation, max_turns);
-          if (static_cast<int64_t>(script.turns.size()) < config.min_turns) {
+          if (static_cast<int64_t>(script.turns.size()) < config.workload.min_turns) {
             ++short_ones;
             return;
           }
-          for (ScriptTurn& turn : script.turns) turn.max_tokens = config.sharegpt_output_len;
+          for (ScriptTurn& turn : script.turns)
+            turn.max_tokens = config.workload.sharegpt_output_len;
           sessions.push_back(std::move(script));
           if (static_cast<int64_t>(sessions.size()) >= most) throw Enough{};
         },
@@ -88,7 +90,8 @@ std::vector<SessionScript> load_conversations(const Config& config, DatasetStats
   if (sessions.empty()) {
     throw DatasetError(fmt::format(
         "{}: no conversation with at least {} turn(s) ({} read, {} malformed{}, {} shorter)",
-        config.dataset_path, config.min_turns, dataset.records_read, dataset.malformed,
+        config.workload.dataset_path, config.workload.min_turns, dataset.records_read,
+        dataset.malformed,
         dataset.first_malformed_reason.empty() ? "" : "; first: " + dataset.first_malformed_reason,
         short_ones));
   }
@@ -101,8 +104,8 @@ std::vector<SessionScript> load_conversations(const Config& config, DatasetStats
   spdlog::info(
       "conversations: {} from {} ({} turns, {} with a recorded answer; {} read, {} with fewer "
       "than {} turns, {} malformed)",
-      sessions.size(), config.dataset_path, turns, recorded, dataset.records_read, short_ones,
-      config.min_turns, dataset.malformed);
+      sessions.size(), config.workload.dataset_path, turns, recorded, dataset.records_read,
+      short_ones, config.workload.min_turns, dataset.malformed);
   if (dataset.malformed > 0) {
     spdlog::warn("conversations: skipped {} malformed items; first: {}", dataset.malformed,
                  dataset.first_malformed_reason);
@@ -113,7 +116,7 @@ std::vector<SessionScript> load_conversations(const Config& config, DatasetStats
         "played again in turn",
         sessions.size(), most);
   }
-  if (config.history_recorded && recorded == 0) {
+  if (config.workload.history_recorded && recorded == 0) {
     spdlog::warn("--history recorded: the file records no answers; the answers received are used");
   }
   return sessions;

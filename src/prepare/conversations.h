@@ -17,7 +17,7 @@ namespace llmperf {
 // conversation), each user message a synthetic prompt of run `index`'s input length. Records them
 // in `workload` and logs them. Throws TokenizerError.
 std::vector<SessionScript> make_random_conversations(const Config& config,
-                                                     const Config::RunSpec& run, size_t index,
+                                                     const RunSpec& run, size_t index,
                                                      const LengthCounter& counter,
                                                      WorkloadInfo& workload);
 

@@ -23,11 +23,13 @@ LengthCounter find_length_counter(const Config& config, const std::string& model
   LengthCounter counter;
   const HttpPoolOptions http = side_channel_options(config);
   ServerTokenizerOptions options;
-  options.base_url = config.tokenize_url.empty() ? base_url_of(config.url) : config.tokenize_url;
+  options.base_url = config.workload.tokenize_url.empty() ? base_url_of(config.target.url)
+                                                          : config.workload.tokenize_url;
   while (!options.base_url.empty() && options.base_url.back() == '/') options.base_url.pop_back();
   options.model = model;
-  options.chat = (config.api_kind == ApiKind::kChat || config.api_kind == ApiKind::kResponses) &&
-                 !config.tokenize_prompt;
+  options.chat =
+      (config.target.api_kind == ApiKind::kChat || config.target.api_kind == ApiKind::kResponses) &&
+      !config.workload.tokenize_prompt;
   options.http = http;
   TokenizerProbe probe = probe_server_tokenizer(options);
   for (const std::string& attempt : probe.attempts) spdlog::debug("tokenizer probe: {}", attempt);
@@ -53,7 +55,7 @@ LengthCounter find_length_counter(const Config& config, const std::string& model
                  options.base_url);
     return counter;
   }
-  if (config.tokenize_prompt) {
+  if (config.workload.tokenize_prompt) {
     throw TokenizerError(fmt::format(
         "--tokenize-prompt needs the server's tokenize API, and {} has none (tried: {})",
         options.base_url, fmt::join(probe.attempts, "; ")));

@@ -13,13 +13,13 @@
 
 namespace llmperf {
 
-int64_t requests_of(const Config& config, const Config::RunSpec& run) {
-  return (run.number + config.warmup_count(run.number)) * config.texts_per_request();
+int64_t requests_of(const Config& config, const RunSpec& run) {
+  return (run.number + config.load.warmup_count(run.number)) * config.texts_per_request();
 }
 
 int64_t most_requests_of(const Config& config) {
   int64_t most = 0;
-  for (const Config::RunSpec& run : config.run_specs()) {
+  for (const RunSpec& run : config.run_specs()) {
     most = std::max(most, requests_of(config, run));
   }
   return most;
@@ -31,11 +31,11 @@ int64_t distinct_prompts(int64_t requests) {
 
 uint64_t run_seed(uint64_t seed, size_t index) { return seed * 1'000'003 + index; }
 
-LengthRange output_range(const Config& config, const Config::RunSpec& run) {
+LengthRange output_range(const Config& config, const RunSpec& run) {
   if (run.output_tokens >= 0) return {run.output_tokens, run.output_tokens};
-  const int64_t high = config.max_tokens.value_or(2048);
-  if (config.max_tokens_low >= 0) return {config.max_tokens_low, high};
-  if (config.min_tokens) return {std::min(*config.min_tokens, high), high};
+  const int64_t high = config.body.max_tokens.value_or(2048);
+  if (config.body.max_tokens_low >= 0) return {config.body.max_tokens_low, high};
+  if (config.body.min_tokens) return {std::min(*config.body.min_tokens, high), high};
   return {high, high};
 }
 

@@ -20,7 +20,7 @@ namespace llmperf {
 inline constexpr int64_t kMaxSyntheticPrompts = 10'000;
 
 // Requests a run sends, warm-up included: the prompts it needs (cycled past the cap).
-int64_t requests_of(const Config& config, const Config::RunSpec& run);
+int64_t requests_of(const Config& config, const RunSpec& run);
 
 // The most requests any run of the sweep sends, warm-up included: what a dataset read once must
 // cover.
@@ -35,7 +35,7 @@ uint64_t run_seed(uint64_t seed, size_t index);
 
 // The range a run draws its output lengths from: its grid cell, --max-tokens MIN MAX,
 // --min-tokens..--max-tokens, or --max-tokens alone.
-LengthRange output_range(const Config& config, const Config::RunSpec& run);
+LengthRange output_range(const Config& config, const RunSpec& run);
 
 // A start-up probe that no run sends: a prompt of the workload would warm the server's prefix
 // cache for the request that sends it first.

@@ -38,12 +38,12 @@ struct PromptSource::Impl {
   }
 
   // The prompts (or conversations) of run `index`, for the workloads made per run.
-  void make_run(const Config::RunSpec& run, size_t index) {
+  void make_run(const RunSpec& run, size_t index) {
     if (replays_trace()) {
       prompts = make_trace_run_prompts(config, trace.entries, index, counter, workload);
-    } else if (config.dataset == "shared_prefix") {
+    } else if (config.workload.dataset == "shared_prefix") {
       prompts = make_shared_prefix_prompts(config, run, index, counter, workload);
-    } else if (config.dataset == "random_multi_turn") {
+    } else if (config.workload.dataset == "random_multi_turn") {
       sessions = make_random_conversations(config, run, index, counter, workload);
     } else {
       prompts = make_random_prompts(config, run, index, counter, workload);
@@ -54,24 +54,24 @@ struct PromptSource::Impl {
 PromptSource::PromptSource(const Config& config, const std::string& model)
     : impl_(std::make_unique<Impl>(config, model)) {
   Impl& s = *impl_;
-  if (is_trace_dataset(config.dataset)) {
+  if (is_trace_dataset(config.workload.dataset)) {
     s.trace = load_trace(config, s.dataset, s.workload.trace);
     if (!s.workload.trace.bodies) s.find_counter();  // bodies are sent as given: nothing to count
     s.probe_prompts = {neutral_probe()};
     return;
   }
-  if (config.multi_turn && config.dataset != "random_multi_turn") {
+  if (config.workload.multi_turn && config.workload.dataset != "random_multi_turn") {
     s.sessions = load_conversations(config, s.dataset, s.workload);
     s.probe_prompts = {neutral_probe()};
     return;
   }
-  if (is_sharegpt_dataset(config.dataset)) {
+  if (is_sharegpt_dataset(config.workload.dataset)) {
     s.find_counter();
     s.prompts = sample_sharegpt_prompts(config, s.counter, s.dataset, s.workload);
     s.probe_prompts = {s.prompts.front()};
     return;
   }
-  if (!is_synthetic_dataset(config.dataset)) {
+  if (!is_synthetic_dataset(config.workload.dataset)) {
     s.prompts = load_dataset_prompts(config, s.dataset);
     s.probe_prompts = {s.prompts.front()};
     return;
@@ -82,9 +82,9 @@ PromptSource::PromptSource(const Config& config, const std::string& model)
 
 PromptSource::~PromptSource() = default;
 
-const std::vector<Prompt>& PromptSource::prepare(const Config::RunSpec& run, size_t index) {
+const std::vector<Prompt>& PromptSource::prepare(const RunSpec& run, size_t index) {
   Impl& s = *impl_;
-  const bool per_run = s.replays_trace() || is_synthetic_dataset(s.config.dataset);
+  const bool per_run = s.replays_trace() || is_synthetic_dataset(s.config.workload.dataset);
   if (per_run && s.prepared_index != index) {
     s.make_run(run, index);
     s.prepared_index = index;
@@ -97,7 +97,7 @@ const std::vector<int64_t>* PromptSource::trace_schedule() const {
   return impl_->replays_trace() ? &impl_->trace.schedule : nullptr;
 }
 const std::vector<SessionScript>* PromptSource::sessions() const {
-  return impl_->config.multi_turn ? &impl_->sessions : nullptr;
+  return impl_->config.workload.multi_turn ? &impl_->sessions : nullptr;
 }
 const DatasetStats& PromptSource::dataset() const { return impl_->dataset; }
 const WorkloadInfo& PromptSource::workload() const { return impl_->workload; }
@@ -110,9 +110,10 @@ std::optional<PlannedLength> PromptSource::longest_request() const {
     if (s.workload.trace.bodies) return std::nullopt;
     return longest_trace_request(s.trace.entries);
   }
-  if (config.multi_turn && config.dataset != "random_multi_turn") return std::nullopt;
-  if (is_synthetic_dataset(config.dataset)) return longest_synthetic_request(config);
-  if (!is_sharegpt_dataset(config.dataset)) return std::nullopt;
+  if (config.workload.multi_turn && config.workload.dataset != "random_multi_turn")
+    return std::nullopt;
+  if (is_synthetic_dataset(config.workload.dataset)) return longest_synthetic_request(config);
+  if (!is_sharegpt_dataset(config.workload.dataset)) return std::nullopt;
   return longest_sharegpt_request(s.prompts);
 }
 

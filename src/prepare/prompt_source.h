@@ -35,7 +35,7 @@ class PromptSource {
   // Synthetic prompts are made here (logged, with progress on stderr past a second), once per
   // index: asking for the same index again returns them. Throws like the constructor, and
   // std::invalid_argument when a fixed length is too short for the chat template.
-  const std::vector<Prompt>& prepare(const Config::RunSpec& run, size_t index);
+  const std::vector<Prompt>& prepare(const RunSpec& run, size_t index);
 
   // --multi-turn: the conversations of the last prepare() (sessions_for() of every run); nullptr
   // for runs of single prompts.

@@ -12,29 +12,30 @@
 
 namespace llmperf {
 
-std::vector<Prompt> make_shared_prefix_prompts(const Config& config, const Config::RunSpec& run,
+std::vector<Prompt> make_shared_prefix_prompts(const Config& config, const RunSpec& run,
                                                size_t index, const LengthCounter& counter,
                                                WorkloadInfo& workload) {
   const int64_t count = distinct_prompts(requests_of(config, run));
-  const uint64_t seed = run_seed(config.seed, index);
+  const uint64_t seed = run_seed(config.load.seed, index);
   const std::vector<int32_t> order =
-      draw_prefix_groups(config.prefix_groups, config.prefix_zipf, count, seed);
-  std::vector<int64_t> uses(static_cast<size_t>(config.prefix_groups), 0);
+      draw_prefix_groups(config.workload.prefix_groups, config.workload.prefix_zipf, count, seed);
+  std::vector<int64_t> uses(static_cast<size_t>(config.workload.prefix_groups), 0);
   for (const int32_t g : order) ++uses[static_cast<size_t>(g)];
 
   const int64_t started = now_ns();
-  std::vector<std::vector<Prompt>> groups(static_cast<size_t>(config.prefix_groups));
+  std::vector<std::vector<Prompt>> groups(static_cast<size_t>(config.workload.prefix_groups));
   int64_t misses = 0, fit_counts = 0;
   for (size_t g = 0; g < groups.size(); ++g) {
     if (uses[g] == 0) continue;
     SyntheticSpec spec;
-    spec.count =
-        config.prompts_per_group > 0 ? std::min(uses[g], config.prompts_per_group) : uses[g];
+    spec.count = config.workload.prompts_per_group > 0
+                     ? std::min(uses[g], config.workload.prompts_per_group)
+                     : uses[g];
     spec.input = {run.input_tokens, run.input_tokens};
     spec.output = output_range(config, run);
-    spec.prefix_tokens = config.prefix_length;
+    spec.prefix_tokens = config.workload.prefix_length;
     spec.seed = seed * 7919 + g;  // a prefix of its own per group
-    spec.token_ids = config.tokenize_prompt;
+    spec.token_ids = config.workload.tokenize_prompt;
     SyntheticPrompts made = counter.make(spec);
     misses += made.misses;
     fit_counts += made.fit_counts;
@@ -52,10 +53,10 @@ std::vector<Prompt> make_shared_prefix_prompts(const Config& config, const Confi
     prompts.push_back(std::move(prompt));
   }
   record_made(workload, {static_cast<int64_t>(prompts.size()), misses, fit_counts, started});
-  workload.prefix_tokens = config.prefix_length;
+  workload.prefix_tokens = config.workload.prefix_length;
   spdlog::info("prompts: {} made in {:.2f} s over {} prefix groups of {} tokens ({})",
-               prompts.size(), workload.prepare_s, config.prefix_groups, config.prefix_length,
-               counting_note(workload, counter.exact()));
+               prompts.size(), workload.prepare_s, config.workload.prefix_groups,
+               config.workload.prefix_length, counting_note(workload, counter.exact()));
   return prompts;
 }
 

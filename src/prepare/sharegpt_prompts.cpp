@@ -16,13 +16,13 @@ namespace llmperf {
 std::vector<Prompt> sample_sharegpt_prompts(const Config& config, const LengthCounter& counter,
                                             DatasetStats& dataset, WorkloadInfo& workload) {
   ShareGptSpec spec;
-  spec.path = config.dataset_path;
+  spec.path = config.workload.dataset_path;
   spec.count = distinct_prompts(most_requests_of(config));
-  spec.seed = config.seed;
-  spec.limits.min_tokens = config.sharegpt_min_len;
-  spec.limits.max_prompt_tokens = config.sharegpt_max_input_len;
-  spec.limits.max_total_tokens = config.sharegpt_max_total_len;
-  spec.limits.output_len = config.sharegpt_output_len;
+  spec.seed = config.load.seed;
+  spec.limits.min_tokens = config.workload.sharegpt_min_len;
+  spec.limits.max_prompt_tokens = config.workload.sharegpt_max_input_len;
+  spec.limits.max_total_tokens = config.workload.sharegpt_max_total_len;
+  spec.limits.output_len = config.workload.sharegpt_output_len;
   const int64_t started = now_ns();
   ShareGptSampling sampling;
   std::vector<Prompt> prompts;

@@ -14,23 +14,23 @@
 
 namespace llmperf {
 
-SyntheticSpec synthetic_spec(const Config& config, const Config::RunSpec& run, size_t index,
+SyntheticSpec synthetic_spec(const Config& config, const RunSpec& run, size_t index,
                              int64_t count) {
   SyntheticSpec spec;
   spec.count = count;
-  spec.input = run.input_tokens >= 0 ? LengthRange{run.input_tokens, run.input_tokens}
-                                     : LengthRange{std::max<int64_t>(1, config.min_prompt_length),
-                                                   config.max_prompt_length};
+  spec.input = run.input_tokens >= 0
+                   ? LengthRange{run.input_tokens, run.input_tokens}
+                   : LengthRange{std::max<int64_t>(1, config.workload.min_prompt_length),
+                                 config.workload.max_prompt_length};
   spec.output = output_range(config, run);
-  spec.prefix_tokens = config.prefix_length;
-  spec.seed = run_seed(config.seed, index);
-  spec.token_ids = config.tokenize_prompt;
+  spec.prefix_tokens = config.workload.prefix_length;
+  spec.seed = run_seed(config.load.seed, index);
+  spec.token_ids = config.workload.tokenize_prompt;
   return spec;
 }
 
-std::vector<Prompt> make_random_prompts(const Config& config, const Config::RunSpec& run,
-                                        size_t index, const LengthCounter& counter,
-                                        WorkloadInfo& workload) {
+std::vector<Prompt> make_random_prompts(const Config& config, const RunSpec& run, size_t index,
+                                        const LengthCounter& counter, WorkloadInfo& workload) {
   const SyntheticSpec spec =
       synthetic_spec(config, run, index, distinct_prompts(requests_of(config, run)));
   const int64_t started = now_ns();
@@ -48,25 +48,25 @@ std::vector<Prompt> make_random_prompts(const Config& config, const Config::RunS
     spdlog::warn(
         "prompts: {} drawn lengths were shorter than what every request carries (chat "
         "template, special tokens{}) and were raised to it",
-        made.raised, config.prefix_length > 0 ? ", prefix" : "");
+        made.raised, config.workload.prefix_length > 0 ? ", prefix" : "");
   }
   std::vector<Prompt> prompts = std::move(made.prompts);
   shape_for_api(prompts, config);
   record_made(workload,
               {static_cast<int64_t>(prompts.size()), made.misses, made.fit_counts, started});
-  workload.prefix_tokens = config.prefix_length;
+  workload.prefix_tokens = config.workload.prefix_length;
   spdlog::info("prompts: {} made in {:.2f} s ({})", prompts.size(), workload.prepare_s,
                counting_note(workload, counter.exact()));
   return prompts;
 }
 
 PlannedLength longest_synthetic_request(const Config& config) {
-  const bool generates = generates_text(config.api_kind);
-  const bool conversations = config.dataset == "random_multi_turn";
-  const int64_t turns = conversations ? config.max_turns.value_or(5) : 1;
+  const bool generates = generates_text(config.target.api_kind);
+  const bool conversations = config.workload.dataset == "random_multi_turn";
+  const int64_t turns = conversations ? config.workload.max_turns.value_or(5) : 1;
   PlannedLength longest;
   size_t index = 0;
-  for (const Config::RunSpec& run : config.run_specs()) {
+  for (const RunSpec& run : config.run_specs()) {
     const SyntheticSpec spec = synthetic_spec(config, run, index++, 1);
     const int64_t input = spec.input.max + spec.prefix_tokens;
     const int64_t output = generates ? spec.output.max : 0;

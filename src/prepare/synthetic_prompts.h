@@ -18,13 +18,13 @@ namespace llmperf {
 
 // `count` prompts of run `index`'s input and output lengths (also the user messages of
 // random_multi_turn): its grid cell, or --min/--max-prompt-length and the output range.
-SyntheticSpec synthetic_spec(const Config& config, const Config::RunSpec& run, size_t index,
+SyntheticSpec synthetic_spec(const Config& config, const RunSpec& run, size_t index,
                              int64_t count);
 
 // The prompts of run `index`, shaped for the API; records them in `workload` and logs them.
 // Throws TokenizerError, and std::invalid_argument when a fixed --input-tokens is too short for
 // the chat template.
-std::vector<Prompt> make_random_prompts(const Config& config, const Config::RunSpec& run,
+std::vector<Prompt> make_random_prompts(const Config& config, const RunSpec& run,
                                         size_t index, const LengthCounter& counter,
                                         WorkloadInfo& workload);
 

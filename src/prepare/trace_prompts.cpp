@@ -34,24 +34,25 @@ int64_t trace_reusable_tokens(const std::vector<TraceEntry>& entries, int64_t bl
 }  // namespace
 
 LoadedTrace load_trace(const Config& config, DatasetStats& dataset, TraceInfo& info) {
-  const int64_t limit = config.trace_all ? std::numeric_limits<int64_t>::max()
-                                         : std::max<int64_t>(1, config.number.front());
-  TraceFile file = read_trace(config.dataset_path, limit);
+  const int64_t limit = config.workload.trace_all
+                            ? std::numeric_limits<int64_t>::max()
+                            : std::max<int64_t>(1, config.load.number.front());
+  TraceFile file = read_trace(config.workload.dataset_path, limit);
   dataset = file.stats;
   LoadedTrace trace;
   trace.entries = std::move(file.entries);
-  trace.schedule = trace_schedule(trace.entries, config.trace_speedup);
+  trace.schedule = trace_schedule(trace.entries, config.workload.trace_speedup);
   const std::vector<TraceEntry>& entries = trace.entries;
   info.on = true;
   info.bodies = file.bodies;
   info.entries = static_cast<int64_t>(entries.size());
   info.span_s = static_cast<double>(entries.back().offset_ns - entries.front().offset_ns) / 1e9;
-  info.speedup = config.trace_speedup;
+  info.speedup = config.workload.trace_speedup;
   info.out_of_order = file.out_of_order;
   spdlog::info("trace: {} requests from {} over {:.1f} s of timestamps ({}), replayed x{:g}",
-               entries.size(), config.dataset_path, info.span_s,
+               entries.size(), config.workload.dataset_path, info.span_s,
                file.bodies ? "request bodies" : "Mooncake lengths and hash ids",
-               config.trace_speedup);
+               config.workload.trace_speedup);
   if (file.out_of_order > 0) {
     spdlog::warn(
         "trace: {} lines have a timestamp earlier than the line before: the requests are "
@@ -77,9 +78,9 @@ std::vector<Prompt> make_trace_run_prompts(const Config& config,
                                            const LengthCounter& counter, WorkloadInfo& workload) {
   TraceInfo& info = workload.trace;
   TraceBuildOptions options;
-  options.block_tokens = config.trace_block_tokens;
-  options.seed = run_seed(config.seed, index);
-  options.token_ids = config.tokenize_prompt;
+  options.block_tokens = config.workload.trace_block_tokens;
+  options.seed = run_seed(config.load.seed, index);
+  options.token_ids = config.workload.tokenize_prompt;
   const int64_t started = now_ns();
   if (info.bodies) {
     std::vector<Prompt> prompts = make_trace_body_prompts(entries, options);
@@ -92,17 +93,17 @@ std::vector<Prompt> make_trace_run_prompts(const Config& config,
     made = make_trace_prompts(counter.tokenizer.get(), counter.estimate_or_null(), entries, options,
                               std::ref(progress));
   }
-  info.block_tokens = config.trace_block_tokens;
+  info.block_tokens = config.workload.trace_block_tokens;
   info.distinct_blocks = made.distinct_blocks;
   info.reused_blocks = made.reused_blocks;
   info.prompt_tokens = 0;
   for (const TraceEntry& entry : entries) info.prompt_tokens += entry.input_length;
-  info.reusable_tokens = trace_reusable_tokens(entries, config.trace_block_tokens);
+  info.reusable_tokens = trace_reusable_tokens(entries, config.workload.trace_block_tokens);
   record_made(workload,
               {static_cast<int64_t>(made.prompts.size()), made.misses, made.fit_counts, started});
   spdlog::info("prompts: {} made in {:.2f} s from {} distinct blocks of {} tokens ({})",
                made.prompts.size(), workload.prepare_s, made.distinct_blocks,
-               config.trace_block_tokens, counting_note(workload, counter.exact()));
+               config.workload.trace_block_tokens, counting_note(workload, counter.exact()));
   return std::move(made.prompts);
 }
 

@@ -9,10 +9,10 @@ namespace llmperf {
 HttpPoolOptions side_channel_options(const Config& config) {
   HttpPoolOptions http;
   http.header_lines = server_header_lines(config);
-  http.connect_timeout_ms = seconds_to_ms(config.connect_timeout_s);
-  http.total_timeout_ms = seconds_to_ms(config.read_timeout_s);
-  http.insecure = config.insecure;
-  http.cacert = config.cacert;
+  http.connect_timeout_ms = seconds_to_ms(config.target.connect_timeout_s);
+  http.total_timeout_ms = seconds_to_ms(config.target.read_timeout_s);
+  http.insecure = config.target.insecure;
+  http.cacert = config.target.cacert;
   http.max_in_flight = 16;
   return http;
 }

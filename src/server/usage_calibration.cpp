@@ -21,9 +21,9 @@ std::vector<int64_t> prompt_tokens_of(const Config& config, const std::string& m
                                       const HttpPoolOptions& http,
                                       const std::vector<std::string>& texts) {
   Config probe = config;
-  probe.stream = false;
-  probe.max_tokens = 1;
-  probe.min_tokens.reset();
+  probe.body.stream = false;
+  probe.body.max_tokens = 1;
+  probe.body.min_tokens.reset();
   const RequestBuilder builder(probe, model);
   HttpPoolOptions options = http;
   options.header_lines = builder.header_lines();
@@ -32,14 +32,14 @@ std::vector<int64_t> prompt_tokens_of(const Config& config, const std::string& m
   for (const std::string& text : texts) {
     Prompt prompt;
     prompt.text = text;
-    calls.push_back({config.url, builder.build_body(prompt)});
+    calls.push_back({config.target.url, builder.build_body(prompt)});
   }
   const std::vector<HttpReply> replies = pool.run(calls);
   std::vector<int64_t> tokens;
   for (const HttpReply& reply : replies) {
     if (!reply.ok()) {
       throw std::runtime_error(fmt::format(
-          "calibrating lengths from usage: POST {}: {}", config.url,
+          "calibrating lengths from usage: POST {}: {}", config.target.url,
           reply.error.empty()
               ? fmt::format("HTTP {}: {}", reply.status, error_message_from_body(reply.body, 200))
               : reply.error));

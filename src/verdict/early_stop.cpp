@@ -24,11 +24,11 @@ bool early_stop_grows(const SlopeFit& fit, double span, double min_rise) {
 
 EarlyStopRules early_stop_rules(const Config& config) {
   EarlyStopRules rules;
-  rules.max_error_rate = config.max_error_rate;
-  rules.error_window = config.error_window;
-  rules.max_errors = config.max_errors;
-  rules.stop_on_saturation = config.stop_on_saturation;
-  rules.saturation_window_ns = std::llround(config.saturation_window_s * 1e9);
+  rules.max_error_rate = config.verdicts.max_error_rate;
+  rules.error_window = config.verdicts.error_window;
+  rules.max_errors = config.verdicts.max_errors;
+  rules.stop_on_saturation = config.verdicts.stop_on_saturation;
+  rules.saturation_window_ns = std::llround(config.verdicts.saturation_window_s * 1e9);
   return rules;
 }
 

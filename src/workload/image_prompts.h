@@ -11,7 +11,7 @@
 
 namespace llmperf {
 
-// Marks every text prompt to carry config.image_num synthetic images (made when each request's
+// Marks every text prompt to carry config.workload.image_num synthetic images (made when each request's
 // body is built, with pixels of their own), and drops their target input length: the server
 // counts image tokens its own way, so input tokens come from usage. Prompts of messages or whole
 // bodies are left as they are.

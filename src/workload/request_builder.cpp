@@ -79,9 +79,9 @@ RequestBuilder::RequestBuilder(const Config& config, const std::string& model)
   impl_->api->add_settings(impl_->settings, base);
 
   impl_->extra = Json::object();
-  if (!config.extra_args.empty()) {
+  if (!config.body.extra_args.empty()) {
     try {
-      impl_->extra = Json::parse(config.extra_args);
+      impl_->extra = Json::parse(config.body.extra_args);
     } catch (const Json::exception& error) {  // parse_error, or out_of_range for 1e999
       throw std::invalid_argument("--extra-args must be a JSON object: " +
                                   std::string(error.what()));
@@ -94,11 +94,13 @@ RequestBuilder::RequestBuilder(const Config& config, const std::string& model)
 
   std::vector<std::pair<std::string, std::string>> headers = {
       {"Content-Type", "application/json"},
-      {"Accept",
-       config.stream && generates_text(config.api_kind) ? "text/event-stream" : "application/json"},
+      {"Accept", config.body.stream && generates_text(config.target.api_kind) ? "text/event-stream"
+                                                                              : "application/json"},
   };
-  if (!config.api_key.empty()) headers.emplace_back("Authorization", "Bearer " + config.api_key);
-  for (const auto& extra : config.headers) {  // (clang 14 cannot capture structured bindings)
+  if (!config.target.api_key.empty())
+    headers.emplace_back("Authorization", "Bearer " + config.target.api_key);
+  for (const auto& extra :
+       config.target.headers) {  // (clang 14 cannot capture structured bindings)
     const auto existing = std::find_if(headers.begin(), headers.end(), [&](const auto& header) {
       return same_header_name(header.first, extra.first);
     });
@@ -145,12 +147,12 @@ const ApiAdapter& RequestBuilder::adapter() const { return *impl_->api; }
 std::vector<std::string> server_header_lines(const Config& config) {
   std::vector<std::string> lines;
   const bool own_authorization = std::any_of(
-      config.headers.begin(), config.headers.end(),
+      config.target.headers.begin(), config.target.headers.end(),
       [](const auto& header) { return same_header_name(header.first, "Authorization"); });
-  if (!config.api_key.empty() && !own_authorization) {
-    lines.push_back("Authorization: Bearer " + config.api_key);
+  if (!config.target.api_key.empty() && !own_authorization) {
+    lines.push_back("Authorization: Bearer " + config.target.api_key);
   }
-  for (const auto& [name, value] : config.headers) lines.push_back(name + ": " + value);
+  for (const auto& [name, value] : config.target.headers) lines.push_back(name + ": " + value);
   return lines;
 }
 

@@ -68,17 +68,17 @@ TEST(CalibrateCliTest, ConfigStreamsTheMocksFixedLength) {
   plan.max_tokens = 10;
   plan.rate = 30;
   const Config c = calibration_config(plan, "http://127.0.0.1:4321/v1/chat/completions", "/tmp/o");
-  EXPECT_TRUE(c.stream);
-  EXPECT_EQ(c.api_kind, ApiKind::kChat);
-  EXPECT_EQ(c.max_tokens, 10);
-  EXPECT_EQ(c.parallel, std::vector<int>{8});
-  EXPECT_EQ(c.number, std::vector<int64_t>{24});
-  EXPECT_EQ(c.rate, std::vector<double>{30});
-  EXPECT_DOUBLE_EQ(c.warmup_num, 8);  // a second's worth at 30/s, at most one per slot
+  EXPECT_TRUE(c.body.stream);
+  EXPECT_EQ(c.target.api_kind, ApiKind::kChat);
+  EXPECT_EQ(c.body.max_tokens, 10);
+  EXPECT_EQ(c.load.parallel, std::vector<int>{8});
+  EXPECT_EQ(c.load.number, std::vector<int64_t>{24});
+  EXPECT_EQ(c.load.rate, std::vector<double>{30});
+  EXPECT_DOUBLE_EQ(c.load.warmup_num, 8);  // a second's worth at 30/s, at most one per slot
   plan.rate = -1;
   EXPECT_EQ(plan.warmup(), 8);  // closed loop: one per slot
-  EXPECT_EQ(c.outputs_dir, "/tmp/o");
-  EXPECT_TRUE(c.no_timestamp);
+  EXPECT_EQ(c.output.outputs_dir, "/tmp/o");
+  EXPECT_TRUE(c.output.no_timestamp);
   EXPECT_THROW(calibration_config(plan, "not a url", "/tmp/o"), std::invalid_argument);
 }
 

@@ -59,34 +59,34 @@ TEST_F(CliTest, EvalScopeSeedCommand) {
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   EXPECT_TRUE(p.cli.warnings.empty());
   const Config& c = p.config;
-  EXPECT_EQ(c.api, "openai");
-  EXPECT_EQ(c.url, "http://127.0.0.1:8000/v1/chat/completions");
-  EXPECT_EQ(c.api_kind, ApiKind::kChat);
-  EXPECT_EQ(c.model, "qwen");
-  EXPECT_EQ(c.dataset, "openqa");
-  EXPECT_EQ(c.dataset_path, "./datasets/open_qa.jsonl");
-  EXPECT_EQ(c.max_prompt_length, 8000);
-  EXPECT_EQ(c.min_prompt_length, 0);
-  EXPECT_EQ(c.stop, std::vector<std::string>{"<|im_end|>"});
-  EXPECT_DOUBLE_EQ(c.read_timeout_s, 120);
-  EXPECT_DOUBLE_EQ(c.connect_timeout_s, 600);
-  EXPECT_EQ(c.parallel, std::vector<int>{100});
-  EXPECT_EQ(c.number, std::vector<int64_t>{1000});
+  EXPECT_EQ(c.target.api, "openai");
+  EXPECT_EQ(c.target.url, "http://127.0.0.1:8000/v1/chat/completions");
+  EXPECT_EQ(c.target.api_kind, ApiKind::kChat);
+  EXPECT_EQ(c.target.model, "qwen");
+  EXPECT_EQ(c.workload.dataset, "openqa");
+  EXPECT_EQ(c.workload.dataset_path, "./datasets/open_qa.jsonl");
+  EXPECT_EQ(c.workload.max_prompt_length, 8000);
+  EXPECT_EQ(c.workload.min_prompt_length, 0);
+  EXPECT_EQ(c.body.stop, std::vector<std::string>{"<|im_end|>"});
+  EXPECT_DOUBLE_EQ(c.target.read_timeout_s, 120);
+  EXPECT_DOUBLE_EQ(c.target.connect_timeout_s, 600);
+  EXPECT_EQ(c.load.parallel, std::vector<int>{100});
+  EXPECT_EQ(c.load.number, std::vector<int64_t>{1000});
   ASSERT_EQ(c.runs().size(), 1u);
   EXPECT_EQ(c.runs()[0], (std::pair<int, int64_t>{100, 1000}));
-  EXPECT_TRUE(c.stream);
-  EXPECT_EQ(c.max_tokens, 2048);
-  EXPECT_EQ(c.temperature, 0.0);
-  EXPECT_FALSE(c.top_p.has_value());
-  EXPECT_TRUE(c.api_key.empty());
-  EXPECT_TRUE(c.probe);
+  EXPECT_TRUE(c.body.stream);
+  EXPECT_EQ(c.body.max_tokens, 2048);
+  EXPECT_EQ(c.body.temperature, 0.0);
+  EXPECT_FALSE(c.body.top_p.has_value());
+  EXPECT_TRUE(c.target.api_key.empty());
+  EXPECT_TRUE(c.target.probe);
 }
 
 TEST_F(CliTest, StopFollowedByMoreFlags) {
   Parsed p = parse_with({"--stop", "<|im_end|>", "</s>", "--max-tokens", "64"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.stop, (std::vector<std::string>{"<|im_end|>", "</s>"}));
-  EXPECT_EQ(p.config.max_tokens, 64);
+  EXPECT_EQ(p.config.body.stop, (std::vector<std::string>{"<|im_end|>", "</s>"}));
+  EXPECT_EQ(p.config.body.max_tokens, 64);
 }
 
 // --url given several times: replicas. The first is Config::url; one --url keeps urls empty;
@@ -94,21 +94,22 @@ TEST_F(CliTest, StopFollowedByMoreFlags) {
 TEST_F(CliTest, UrlGivenSeveralTimesListsTheReplicas) {
   Parsed one = parse_with({});
   ASSERT_TRUE(one.cli.proceed) << one.cli.outcome.err;
-  EXPECT_TRUE(one.config.urls.empty());
-  EXPECT_EQ(one.config.url_policy, "round-robin");
+  EXPECT_TRUE(one.config.target.urls.empty());
+  EXPECT_EQ(one.config.target.url_policy, "round-robin");
   Parsed p = parse_with(
       {"--url", "http://10.0.0.2:8000/v1/chat/completions", "--url-policy", "least-inflight"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/chat/completions");
-  EXPECT_EQ(p.config.urls, (std::vector<std::string>{"http://127.0.0.1:8000/v1/chat/completions",
-                                                     "http://10.0.0.2:8000/v1/chat/completions"}));
-  EXPECT_EQ(p.config.url_policy, "least-inflight");
+  EXPECT_EQ(p.config.target.url, "http://127.0.0.1:8000/v1/chat/completions");
+  EXPECT_EQ(p.config.target.urls,
+            (std::vector<std::string>{"http://127.0.0.1:8000/v1/chat/completions",
+                                      "http://10.0.0.2:8000/v1/chat/completions"}));
+  EXPECT_EQ(p.config.target.url_policy, "least-inflight");
   Parsed tokens =
       parse_with({"--url", "http://10.0.0.2:8000/v1/chat/completions", "--tokenize-prompt",
                   "--dataset", "random", "--input-tokens", "8", "--output-tokens", "8"});
   ASSERT_TRUE(tokens.cli.proceed) << tokens.cli.outcome.err;
-  EXPECT_EQ(tokens.config.urls[1], "http://10.0.0.2:8000/v1/completions");
-  EXPECT_EQ(tokens.config.url, tokens.config.urls[0]);
+  EXPECT_EQ(tokens.config.target.urls[1], "http://10.0.0.2:8000/v1/completions");
+  EXPECT_EQ(tokens.config.target.url, tokens.config.target.urls[0]);
   Parsed metrics = parse_with({"--url", "http://10.0.0.2:8000/v1/chat/completions", "--metrics-url",
                                "http://10.0.0.2:8000/metrics"});
   EXPECT_EQ(metrics.cli.outcome.exit_code, 2);
@@ -159,8 +160,8 @@ TEST_F(CliTest, AllValidationErrorsReportedOnePerLine) {
 }
 
 TEST_F(CliTest, NoStreamAndStream) {
-  EXPECT_FALSE(parse_with({"--no-stream"}).config.stream);
-  EXPECT_TRUE(parse_with({"--stream"}).config.stream);
+  EXPECT_FALSE(parse_with({"--no-stream"}).config.body.stream);
+  EXPECT_TRUE(parse_with({"--stream"}).config.body.stream);
   EXPECT_EQ(parse_with({"--stream", "--no-stream"}).cli.outcome.exit_code, 2);
 }
 
@@ -196,21 +197,21 @@ TEST_F(CliTest, FlagsAndNegativeAndFloatValues) {
                          "2.5"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   const Config& c = p.config;
-  EXPECT_TRUE(c.insecure);
-  EXPECT_TRUE(c.debug);
-  EXPECT_FALSE(c.probe);
-  EXPECT_EQ(c.temperature, 0.7);
-  EXPECT_EQ(c.top_p, 0.9);
-  EXPECT_EQ(c.min_tokens, 5);
-  EXPECT_EQ(c.stop_token_ids, (std::vector<int64_t>{151643, 151645}));
-  EXPECT_DOUBLE_EQ(c.sleep_interval_s, 0.5);
-  EXPECT_EQ(c.seed, 42u);
-  EXPECT_EQ(c.threads, 4);
-  EXPECT_EQ(c.percentiles, (std::vector<double>{50, 99.9}));
-  EXPECT_EQ(c.name, "run1");
-  EXPECT_EQ(c.outputs_dir, "/tmp/o");
-  EXPECT_DOUBLE_EQ(c.total_timeout_s, 0);
-  EXPECT_DOUBLE_EQ(c.connect_timeout_s, 2.5);
+  EXPECT_TRUE(c.target.insecure);
+  EXPECT_TRUE(c.output.debug);
+  EXPECT_FALSE(c.target.probe);
+  EXPECT_EQ(c.body.temperature, 0.7);
+  EXPECT_EQ(c.body.top_p, 0.9);
+  EXPECT_EQ(c.body.min_tokens, 5);
+  EXPECT_EQ(c.body.stop_token_ids, (std::vector<int64_t>{151643, 151645}));
+  EXPECT_DOUBLE_EQ(c.load.sleep_interval_s, 0.5);
+  EXPECT_EQ(c.load.seed, 42u);
+  EXPECT_EQ(c.load.threads, 4);
+  EXPECT_EQ(c.output.percentiles, (std::vector<double>{50, 99.9}));
+  EXPECT_EQ(c.output.name, "run1");
+  EXPECT_EQ(c.output.outputs_dir, "/tmp/o");
+  EXPECT_DOUBLE_EQ(c.target.total_timeout_s, 0);
+  EXPECT_DOUBLE_EQ(c.target.connect_timeout_s, 2.5);
 
   Parsed negative = parse_with({"--temperature", "-1"});
   EXPECT_EQ(negative.cli.outcome.exit_code, 2);
@@ -229,7 +230,7 @@ TEST_F(CliTest, HeadersSplitAtFirstEquals) {
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   std::vector<std::pair<std::string, std::string>> expected = {
       {"X-A", "1"}, {"X-B", "a=b"}, {"X-Empty", ""}};
-  EXPECT_EQ(p.config.headers, expected);
+  EXPECT_EQ(p.config.target.headers, expected);
 }
 
 TEST_F(CliTest, HeaderWithoutEqualsNamesFlagAndItem) {
@@ -242,7 +243,7 @@ TEST_F(CliTest, HeaderWithoutEqualsNamesFlagAndItem) {
 TEST_F(CliTest, ExtraArgsObjectAccepted) {
   Parsed p = parse_with({"--extra-args", R"({"ignore_eos": true})"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.extra_args, R"({"ignore_eos": true})");
+  EXPECT_EQ(p.config.body.extra_args, R"({"ignore_eos": true})");
 }
 
 TEST_F(CliTest, ExtraArgsInvalidJsonOrNonObjectRejected) {
@@ -263,14 +264,14 @@ TEST_F(CliTest, PromptFromFileReplacesDatasetPath) {
   Parsed p = parse({"--model", "qwen", "--prompt", "@" + path.string()});
   std::filesystem::remove(path);
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.prompt, "第一行\nsecond line\n");
-  EXPECT_TRUE(p.config.dataset_path.empty());
+  EXPECT_EQ(p.config.workload.prompt, "第一行\nsecond line\n");
+  EXPECT_TRUE(p.config.workload.dataset_path.empty());
 }
 
 TEST_F(CliTest, PromptTextKeptVerbatim) {
   Parsed p = parse({"--model", "qwen", "--prompt", "hello world"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.prompt, "hello world");
+  EXPECT_EQ(p.config.workload.prompt, "hello world");
 }
 
 TEST_F(CliTest, PromptMissingFileNamed) {
@@ -283,8 +284,8 @@ TEST_F(CliTest, PromptMissingFileNamed) {
 
 TEST_F(CliTest, ApiKeyFromEnvironmentWhenFlagAbsent) {
   setenv("OPENAI_API_KEY", "sk-from-env", 1);
-  EXPECT_EQ(parse_with({}).config.api_key, "sk-from-env");
-  EXPECT_EQ(parse_with({"--api-key", "sk-flag"}).config.api_key, "sk-flag");
+  EXPECT_EQ(parse_with({}).config.target.api_key, "sk-from-env");
+  EXPECT_EQ(parse_with({"--api-key", "sk-flag"}).config.target.api_key, "sk-flag");
 }
 
 TEST_F(CliTest, ApiKeyNeverEchoedInErrors) {
@@ -308,7 +309,7 @@ TEST_F(CliTest, BadNumberAndMissingValueExit2) {
 TEST_F(CliTest, CompletionsUrlSelectsCompletionsApi) {
   Parsed p = parse({"--url", "http://host:8000/v1/completions", "--model", "m", "--prompt", "hi"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.api_kind, ApiKind::kCompletions);
+  EXPECT_EQ(p.config.target.api_kind, ApiKind::kCompletions);
 }
 
 TEST_F(CliTest, IgnoredCompatibilityFlagsWarnWithoutEchoingValues) {
@@ -332,14 +333,14 @@ Parsed parse_random(std::vector<std::string> extra) {
 TEST_F(CliTest, RandomNeedsNoFileAndIgnoresEosByDefault) {
   Parsed p = parse_random({"--input-tokens", "1024", "--output-tokens", "128"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.input_tokens, (std::vector<int64_t>{1024}));
-  EXPECT_EQ(p.config.output_tokens, (std::vector<int64_t>{128}));
-  EXPECT_EQ(p.config.ignore_eos, std::optional<bool>(true));
-  EXPECT_EQ(parse_random({"--input-tokens", "8", "--no-ignore-eos"}).config.ignore_eos,
+  EXPECT_EQ(p.config.workload.input_tokens, (std::vector<int64_t>{1024}));
+  EXPECT_EQ(p.config.workload.output_tokens, (std::vector<int64_t>{128}));
+  EXPECT_EQ(p.config.body.ignore_eos, std::optional<bool>(true));
+  EXPECT_EQ(parse_random({"--input-tokens", "8", "--no-ignore-eos"}).config.body.ignore_eos,
             std::optional<bool>(false));
   // A dataset of text leaves outputs to the model unless asked.
-  EXPECT_EQ(parse_with({}).config.ignore_eos, std::optional<bool>(false));
-  EXPECT_EQ(parse_with({"--ignore-eos"}).config.ignore_eos, std::optional<bool>(true));
+  EXPECT_EQ(parse_with({}).config.body.ignore_eos, std::optional<bool>(false));
+  EXPECT_EQ(parse_with({"--ignore-eos"}).config.body.ignore_eos, std::optional<bool>(true));
   EXPECT_EQ(parse_random({"--ignore-eos", "--no-ignore-eos"}).cli.outcome.exit_code, 2);
 }
 
@@ -360,12 +361,12 @@ TEST_F(CliTest, InputAndOutputListsMakeAGrid) {
 TEST_F(CliTest, MaxTokensTakesOneValueOrARange) {
   Parsed one = parse_with({"--max-tokens", "100"});
   ASSERT_TRUE(one.cli.proceed) << one.cli.outcome.err;
-  EXPECT_EQ(one.config.max_tokens, std::optional<int64_t>(100));
-  EXPECT_EQ(one.config.max_tokens_low, -1);
+  EXPECT_EQ(one.config.body.max_tokens, std::optional<int64_t>(100));
+  EXPECT_EQ(one.config.body.max_tokens_low, -1);
   Parsed range = parse_with({"--max-tokens", "10", "20"});
   ASSERT_TRUE(range.cli.proceed) << range.cli.outcome.err;
-  EXPECT_EQ(range.config.max_tokens, std::optional<int64_t>(20));
-  EXPECT_EQ(range.config.max_tokens_low, 10);
+  EXPECT_EQ(range.config.body.max_tokens, std::optional<int64_t>(20));
+  EXPECT_EQ(range.config.body.max_tokens_low, 10);
   Parsed reversed = parse_with({"--max-tokens", "20", "10"});
   EXPECT_EQ(reversed.cli.outcome.exit_code, 2);
   EXPECT_NE(reversed.cli.outcome.err.find("--max-tokens MIN MAX"), std::string::npos);
@@ -378,29 +379,29 @@ TEST_F(CliTest, SpeedBenchmarkIsAPresetGridOnTheCompletionsApi) {
   Parsed preset = parse({"--url", "http://h:8000/v1/chat/completions", "--model", "qwen",
                          "--dataset", "speed_benchmark"});
   ASSERT_TRUE(preset.cli.proceed) << preset.cli.outcome.err;
-  EXPECT_EQ(preset.config.input_tokens, (std::vector<int64_t>{1, 6144, 14336, 30720}));
-  EXPECT_EQ(preset.config.output_tokens, (std::vector<int64_t>{2048}));
-  EXPECT_EQ(preset.config.parallel, (std::vector<int>{1}));
-  EXPECT_EQ(preset.config.number, (std::vector<int64_t>{2}));
-  EXPECT_EQ(preset.config.url, "http://h:8000/v1/completions");
-  EXPECT_EQ(preset.config.api_kind, ApiKind::kCompletions);
+  EXPECT_EQ(preset.config.workload.input_tokens, (std::vector<int64_t>{1, 6144, 14336, 30720}));
+  EXPECT_EQ(preset.config.workload.output_tokens, (std::vector<int64_t>{2048}));
+  EXPECT_EQ(preset.config.load.parallel, (std::vector<int>{1}));
+  EXPECT_EQ(preset.config.load.number, (std::vector<int64_t>{2}));
+  EXPECT_EQ(preset.config.target.url, "http://h:8000/v1/completions");
+  EXPECT_EQ(preset.config.target.api_kind, ApiKind::kCompletions);
   ASSERT_EQ(preset.cli.warnings.size(), 1u);
   EXPECT_NE(preset.cli.warnings[0].find("/v1/completions"), std::string::npos);
   // Flags given explicitly win over the preset.
   Parsed mine = parse({"--url", "http://h:8000/v1/completions", "--model", "qwen", "--dataset",
                        "speed_benchmark", "--parallel", "4", "--input-tokens", "128"});
   ASSERT_TRUE(mine.cli.proceed) << mine.cli.outcome.err;
-  EXPECT_EQ(mine.config.parallel, (std::vector<int>{4}));
-  EXPECT_EQ(mine.config.input_tokens, (std::vector<int64_t>{128}));
+  EXPECT_EQ(mine.config.load.parallel, (std::vector<int>{4}));
+  EXPECT_EQ(mine.config.workload.input_tokens, (std::vector<int64_t>{128}));
   EXPECT_TRUE(mine.cli.warnings.empty());
 }
 
 TEST_F(CliTest, TokenizePromptMovesToTheCompletionsApi) {
   Parsed p = parse_random({"--input-tokens", "100", "--tokenize-prompt"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_TRUE(p.config.tokenize_prompt);
-  EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/completions");
-  EXPECT_EQ(p.config.api_kind, ApiKind::kCompletions);
+  EXPECT_TRUE(p.config.workload.tokenize_prompt);
+  EXPECT_EQ(p.config.target.url, "http://127.0.0.1:8000/v1/completions");
+  EXPECT_EQ(p.config.target.api_kind, ApiKind::kCompletions);
   ASSERT_EQ(p.cli.warnings.size(), 1u);
   EXPECT_NE(p.cli.warnings[0].find("--tokenize-prompt"), std::string::npos);
 }
@@ -585,8 +586,8 @@ TEST_F(CliTest, ApiOtherThanOpenaiIsRefusedWithGuidance) {
   EXPECT_NE(p.cli.outcome.err.find("openai_embedding"), std::string::npos) << p.cli.outcome.err;
   Parsed ok = parse_with({"--api", "openai"});
   ASSERT_TRUE(ok.cli.proceed) << ok.cli.outcome.err;
-  EXPECT_EQ(ok.config.api, "openai");
-  EXPECT_EQ(ok.config.api_kind, ApiKind::kChat);
+  EXPECT_EQ(ok.config.target.api, "openai");
+  EXPECT_EQ(ok.config.target.api_kind, ApiKind::kChat);
 }
 
 TEST_F(CliTest, EvalScopeApiNamesChooseTheEndpointsShape) {
@@ -596,22 +597,22 @@ TEST_F(CliTest, EvalScopeApiNamesChooseTheEndpointsShape) {
   for (const auto& [api, kind] : cases) {
     Parsed p = parse_with({"--api", api});
     ASSERT_TRUE(p.cli.proceed) << api << ": " << p.cli.outcome.err;
-    EXPECT_EQ(p.config.api, api);
-    EXPECT_EQ(p.config.api_kind, kind) << api;
+    EXPECT_EQ(p.config.target.api, api);
+    EXPECT_EQ(p.config.target.api_kind, kind) << api;
   }
   // Without --api, the URL's path decides.
   Parsed by_path = parse({"--url", "http://h:1/v1/rerank", "--model", "m", "--prompt", "q"});
   ASSERT_TRUE(by_path.cli.proceed) << by_path.cli.outcome.err;
-  EXPECT_EQ(by_path.config.api_kind, ApiKind::kRerank);
+  EXPECT_EQ(by_path.config.target.api_kind, ApiKind::kRerank);
 }
 
 TEST_F(CliTest, RandomVlIsRandomWithOneImage) {
   Parsed p = parse({"--url", "http://h:1/v1/chat/completions", "--model", "m", "--dataset",
                     "random_vl", "--input-tokens", "10", "--image-width", "64"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.dataset, "random");
-  EXPECT_EQ(p.config.image_num, 1);
-  EXPECT_EQ(p.config.image_width, 64);
+  EXPECT_EQ(p.config.workload.dataset, "random");
+  EXPECT_EQ(p.config.workload.image_num, 1);
+  EXPECT_EQ(p.config.workload.image_width, 64);
   Parsed embeddings = parse({"--url", "http://h:1/v1/embeddings", "--model", "m", "--prompt", "q",
                              "--image-num", "1"});
   EXPECT_EQ(embeddings.cli.outcome.exit_code, 2);
@@ -620,19 +621,19 @@ TEST_F(CliTest, RandomVlIsRandomWithOneImage) {
 }
 
 TEST_F(CliTest, NoTestConnectionTurnsTheProbeOff) {
-  EXPECT_TRUE(parse_with({}).config.probe);
+  EXPECT_TRUE(parse_with({}).config.target.probe);
   Parsed p = parse_with({"--no-test-connection"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_FALSE(p.config.probe);
+  EXPECT_FALSE(p.config.target.probe);
   EXPECT_TRUE(p.cli.warnings.empty());
-  EXPECT_FALSE(parse_with({"--no-probe"}).config.probe);
+  EXPECT_FALSE(parse_with({"--no-probe"}).config.target.probe);
 }
 
 TEST_F(CliTest, NoTimestamp) {
-  EXPECT_FALSE(parse_with({}).config.no_timestamp);
+  EXPECT_FALSE(parse_with({}).config.output.no_timestamp);
   Parsed p = parse_with({"--no-timestamp"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_TRUE(p.config.no_timestamp);
+  EXPECT_TRUE(p.config.output.no_timestamp);
 }
 
 TEST_F(CliTest, OpenLoopNeedsRate) {
@@ -652,15 +653,15 @@ TEST_F(CliTest, OpenLoopSetsACapNoRunCanReach) {
     args.insert(args.end(), extra.begin(), extra.end());
     Parsed p = parse_with(args);
     ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-    EXPECT_TRUE(p.config.open_loop_unbounded);
+    EXPECT_TRUE(p.config.load.open_loop_unbounded);
     EXPECT_TRUE(p.cli.warnings.empty()) << all_warnings(p);
-    for (const Config::RunSpec& run : p.config.run_specs()) {
-      EXPECT_GE(run.parallel, run.number + p.config.warmup_count(run.number))
+    for (const RunSpec& run : p.config.run_specs()) {
+      EXPECT_GE(run.parallel, run.number + p.config.load.warmup_count(run.number))
           << "rate " << run.rate << ", -n " << run.number;
     }
   }
   Parsed exact = parse_with({"--open-loop", "--rate", "5", "-n", "100", "--warmup-num", "10"});
-  EXPECT_EQ(exact.config.parallel, std::vector<int>{110});
+  EXPECT_EQ(exact.config.load.parallel, std::vector<int>{110});
 }
 
 TEST_F(CliTest, OpenLoopWarnsThatParallelIsIgnored) {
@@ -668,7 +669,7 @@ TEST_F(CliTest, OpenLoopWarnsThatParallelIsIgnored) {
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   ASSERT_EQ(p.cli.warnings.size(), 1u);
   EXPECT_NE(p.cli.warnings[0].find("--open-loop ignores --parallel"), std::string::npos);
-  EXPECT_EQ(p.config.parallel, std::vector<int>{100});
+  EXPECT_EQ(p.config.load.parallel, std::vector<int>{100});
 }
 
 // --sla-auto-tune and its family.
@@ -688,24 +689,24 @@ TEST_F(CliTest, SlaAutoTuneIsADoublingSearchOverParallel) {
   Parsed p = parse_sla({});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   const Config& c = p.config;
-  EXPECT_EQ(c.search, "parallel");
-  EXPECT_EQ(c.search_range, (std::vector<double>{1, 65536}));
-  EXPECT_TRUE(c.search_doubling);
-  EXPECT_DOUBLE_EQ(c.search_number_multiplier, 2);
-  EXPECT_EQ(c.slo, (std::vector<std::string>{"latency.p99<=2s", "error_rate<=0%"}));
+  EXPECT_EQ(c.verdicts.search, "parallel");
+  EXPECT_EQ(c.verdicts.search_range, (std::vector<double>{1, 65536}));
+  EXPECT_TRUE(c.verdicts.search_doubling);
+  EXPECT_DOUBLE_EQ(c.verdicts.search_number_multiplier, 2);
+  EXPECT_EQ(c.verdicts.slo, (std::vector<std::string>{"latency.p99<=2s", "error_rate<=0%"}));
   EXPECT_TRUE(p.cli.warnings.empty()) << all_warnings(p);
-  EXPECT_FALSE(parse_with({}).config.search_doubling);
+  EXPECT_FALSE(parse_with({}).config.verdicts.search_doubling);
 }
 
 TEST_F(CliTest, SlaSearchStartsAtTheGivenValueAndEndsAtTheUpperBound) {
   Parsed given = parse_sla({"--parallel", "4", "--sla-upper-bound", "64"});
   ASSERT_TRUE(given.cli.proceed) << given.cli.outcome.err;
-  EXPECT_EQ(given.config.search_range, (std::vector<double>{4, 64}));
+  EXPECT_EQ(given.config.verdicts.search_range, (std::vector<double>{4, 64}));
   Parsed lower = parse_sla({"--sla-lower-bound", "2", "--sla-upper-bound", "32"});
   ASSERT_TRUE(lower.cli.proceed) << lower.cli.outcome.err;
-  EXPECT_EQ(lower.config.search_range, (std::vector<double>{2, 32}));
+  EXPECT_EQ(lower.config.verdicts.search_range, (std::vector<double>{2, 32}));
   Parsed multiplier = parse_sla({"--sla-number-multiplier", "3.5"});
-  EXPECT_DOUBLE_EQ(multiplier.config.search_number_multiplier, 3.5);
+  EXPECT_DOUBLE_EQ(multiplier.config.verdicts.search_number_multiplier, 3.5);
   // A start above the upper bound is the search's own range error.
   Parsed inverted = parse_sla({"--parallel", "100", "--sla-upper-bound", "64"});
   EXPECT_EQ(inverted.cli.outcome.exit_code, 2);
@@ -717,34 +718,35 @@ TEST_F(CliTest, SlaSearchOverTheRate) {
   Parsed p = parse_sla({"--sla-variable", "rate", "--rate", "2", "--sla-upper-bound", "100",
                         "--sla-fixed-parallel", "50"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.search, "rate");
-  EXPECT_EQ(p.config.search_range, (std::vector<double>{2, 100}));
-  EXPECT_EQ(p.config.rate, std::vector<double>{2});
-  EXPECT_EQ(p.config.parallel, std::vector<int>{50});
+  EXPECT_EQ(p.config.verdicts.search, "rate");
+  EXPECT_EQ(p.config.verdicts.search_range, (std::vector<double>{2, 100}));
+  EXPECT_EQ(p.config.load.rate, std::vector<double>{2});
+  EXPECT_EQ(p.config.load.parallel, std::vector<int>{50});
   // Without --rate it starts at the lower bound; without a cap, llmperf's open-loop default.
   Parsed bare = parse_sla({"--sla-variable", "rate", "--sla-lower-bound", "3"});
   ASSERT_TRUE(bare.cli.proceed) << bare.cli.outcome.err;
-  EXPECT_EQ(bare.config.search_range, (std::vector<double>{3, 65536}));
-  EXPECT_EQ(bare.config.rate, std::vector<double>{3});
-  EXPECT_EQ(bare.config.parallel, std::vector<int>{1000});
-  EXPECT_TRUE(bare.config.default_cap);
-  EXPECT_FALSE(p.config.default_cap);
+  EXPECT_EQ(bare.config.verdicts.search_range, (std::vector<double>{3, 65536}));
+  EXPECT_EQ(bare.config.load.rate, std::vector<double>{3});
+  EXPECT_EQ(bare.config.load.parallel, std::vector<int>{1000});
+  EXPECT_TRUE(bare.config.load.default_cap);
+  EXPECT_FALSE(p.config.load.default_cap);
   Parsed capped = parse_sla({"--sla-variable", "rate", "--parallel", "16"});
   ASSERT_TRUE(capped.cli.proceed) << capped.cli.outcome.err;
-  EXPECT_EQ(capped.config.parallel, std::vector<int>{16});
+  EXPECT_EQ(capped.config.load.parallel, std::vector<int>{16});
 }
 
 TEST_F(CliTest, SlaParamsBecomeSlosFromOneObject) {
   Parsed p = parse_sla({}, R"([{"avg_latency": "<=2", "p99_latency": "<3.5", "avg_ttft": "<=0.5",
       "p99_ttft": "<1", "avg_tpot": "<=0.05", "p99_tpot": "<0.1", "rps": ">=10", "tps": ">100"}])");
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(sorted(p.config.slo), sorted({"latency.mean<=2s", "latency.p99<3.5s", "ttft.mean<=0.5s",
-                                          "ttft.p99<1s", "tpot.mean<=0.05s", "tpot.p99<0.1s",
-                                          "qps>=10", "output_throughput>100", "error_rate<=0%"}));
+  EXPECT_EQ(sorted(p.config.verdicts.slo),
+            sorted({"latency.mean<=2s", "latency.p99<3.5s", "ttft.mean<=0.5s", "ttft.p99<1s",
+                    "tpot.mean<=0.05s", "tpot.p99<0.1s", "qps>=10", "output_throughput>100",
+                    "error_rate<=0%"}));
   // --slo expressions given as well are kept.
   Parsed both = parse_sla({"--slo", "ttft.p50<=100ms"});
   ASSERT_TRUE(both.cli.proceed) << both.cli.outcome.err;
-  EXPECT_EQ(sorted(both.config.slo),
+  EXPECT_EQ(sorted(both.config.verdicts.slo),
             sorted({"ttft.p50<=100ms", "latency.p99<=2s", "error_rate<=0%"}));
 }
 
@@ -805,22 +807,22 @@ TEST_F(CliTest, BodyFlagsReachConfig) {
                          "1.1", "--logprobs", "--n-choices", "2", "--seed", "42"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   const Config& c = p.config;
-  EXPECT_EQ(c.top_k, std::optional<int64_t>(20));
-  EXPECT_EQ(c.frequency_penalty, std::optional<double>(0.5));
-  EXPECT_EQ(c.repetition_penalty, std::optional<double>(1.1));
-  EXPECT_TRUE(c.logprobs);
-  EXPECT_EQ(c.n_choices, std::optional<int64_t>(2));
-  EXPECT_EQ(c.seed, 42u);
-  EXPECT_TRUE(c.seed_in_body);
+  EXPECT_EQ(c.body.top_k, std::optional<int64_t>(20));
+  EXPECT_EQ(c.body.frequency_penalty, std::optional<double>(0.5));
+  EXPECT_EQ(c.body.repetition_penalty, std::optional<double>(1.1));
+  EXPECT_TRUE(c.body.logprobs);
+  EXPECT_EQ(c.body.n_choices, std::optional<int64_t>(2));
+  EXPECT_EQ(c.load.seed, 42u);
+  EXPECT_TRUE(c.body.seed_in_body);
 
   Parsed none = parse_with({});
-  EXPECT_FALSE(none.config.top_k.has_value());
-  EXPECT_FALSE(none.config.frequency_penalty.has_value());
-  EXPECT_FALSE(none.config.repetition_penalty.has_value());
-  EXPECT_FALSE(none.config.logprobs);
-  EXPECT_FALSE(none.config.n_choices.has_value());
-  EXPECT_FALSE(none.config.seed_in_body);
-  EXPECT_TRUE(parse_with({"--seed", "0"}).config.seed_in_body);
+  EXPECT_FALSE(none.config.body.top_k.has_value());
+  EXPECT_FALSE(none.config.body.frequency_penalty.has_value());
+  EXPECT_FALSE(none.config.body.repetition_penalty.has_value());
+  EXPECT_FALSE(none.config.body.logprobs);
+  EXPECT_FALSE(none.config.body.n_choices.has_value());
+  EXPECT_FALSE(none.config.body.seed_in_body);
+  EXPECT_TRUE(parse_with({"--seed", "0"}).config.body.seed_in_body);
 
   EXPECT_EQ(parse_with({"--top-k", "-2"}).cli.outcome.exit_code, 2);
   EXPECT_TRUE(parse_with({"--top-k", "-1"}).cli.proceed);
@@ -833,13 +835,13 @@ TEST_F(CliTest, VllmAliases) {
              "random", "--random-input-len", "128", "--random-output-len", "64",
              "--random-prefix-len", "16", "--num-prompts", "50", "--max-concurrency", "8"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.dataset, "random");
-  EXPECT_EQ(p.config.input_tokens, std::vector<int64_t>{128});
-  EXPECT_EQ(p.config.output_tokens, std::vector<int64_t>{64});
-  EXPECT_EQ(p.config.prefix_length, 16);
-  EXPECT_EQ(p.config.number, std::vector<int64_t>{50});
-  EXPECT_EQ(p.config.parallel, std::vector<int>{8});
-  EXPECT_TRUE(p.config.rate.empty());
+  EXPECT_EQ(p.config.workload.dataset, "random");
+  EXPECT_EQ(p.config.workload.input_tokens, std::vector<int64_t>{128});
+  EXPECT_EQ(p.config.workload.output_tokens, std::vector<int64_t>{64});
+  EXPECT_EQ(p.config.workload.prefix_length, 16);
+  EXPECT_EQ(p.config.load.number, std::vector<int64_t>{50});
+  EXPECT_EQ(p.config.load.parallel, std::vector<int>{8});
+  EXPECT_TRUE(p.config.load.rate.empty());
 }
 
 // --search rate's probes are open-loop runs: without --parallel they get the default cap of
@@ -849,25 +851,25 @@ TEST_F(CliTest, RateSearchGetsTheOpenLoopDefaultCap) {
                                            "--slo", "ttft.p99<=1000ms"};
   Parsed bare = parse_with(search);
   ASSERT_TRUE(bare.cli.proceed) << bare.cli.outcome.err;
-  EXPECT_EQ(bare.config.parallel, std::vector<int>{1000});
-  EXPECT_TRUE(bare.config.default_cap);
-  EXPECT_DOUBLE_EQ(bare.config.rate_tolerance_pct, 5);
-  EXPECT_DOUBLE_EQ(bare.config.search_precision_pct, 2);
+  EXPECT_EQ(bare.config.load.parallel, std::vector<int>{1000});
+  EXPECT_TRUE(bare.config.load.default_cap);
+  EXPECT_DOUBLE_EQ(bare.config.verdicts.rate_tolerance_pct, 5);
+  EXPECT_DOUBLE_EQ(bare.config.verdicts.search_precision_pct, 2);
 
   std::vector<std::string> capped_args = search;
   capped_args.insert(capped_args.end(),
                      {"--parallel", "4", "--rate-tolerance", "10", "--search-precision", "5"});
   Parsed capped = parse_with(capped_args);
   ASSERT_TRUE(capped.cli.proceed) << capped.cli.outcome.err;
-  EXPECT_EQ(capped.config.parallel, std::vector<int>{4});
-  EXPECT_FALSE(capped.config.default_cap);
-  EXPECT_DOUBLE_EQ(capped.config.rate_tolerance_pct, 10);
-  EXPECT_DOUBLE_EQ(capped.config.search_precision_pct, 5);
+  EXPECT_EQ(capped.config.load.parallel, std::vector<int>{4});
+  EXPECT_FALSE(capped.config.load.default_cap);
+  EXPECT_DOUBLE_EQ(capped.config.verdicts.rate_tolerance_pct, 10);
+  EXPECT_DOUBLE_EQ(capped.config.verdicts.search_precision_pct, 5);
 
   Parsed by_parallel = parse_with({"--search", "parallel", "--search-range", "1", "8", "--slo",
                                    "ttft.p99<=1000ms"});
   ASSERT_TRUE(by_parallel.cli.proceed) << by_parallel.cli.outcome.err;
-  EXPECT_FALSE(by_parallel.config.default_cap);
+  EXPECT_FALSE(by_parallel.config.load.default_cap);
 
   std::vector<std::string> bad_args = search;
   bad_args.insert(bad_args.end(), {"--rate-tolerance", "100"});
@@ -881,52 +883,53 @@ TEST_F(CliTest, RateSearchGetsTheOpenLoopDefaultCap) {
 TEST_F(CliTest, RequestRateIsRateAndInfIsAClosedLoop) {
   Parsed rate = parse_with({"--request-rate", "5", "--num-prompts", "100"});
   ASSERT_TRUE(rate.cli.proceed) << rate.cli.outcome.err;
-  EXPECT_EQ(rate.config.rate, std::vector<double>{5});
-  EXPECT_EQ(rate.config.parallel, std::vector<int>{1000});  // the default in-flight cap
+  EXPECT_EQ(rate.config.load.rate, std::vector<double>{5});
+  EXPECT_EQ(rate.config.load.parallel, std::vector<int>{1000});  // the default in-flight cap
 
   Parsed capped = parse_with({"--request-rate", "inf", "--max-concurrency", "8", "-n", "100"});
   ASSERT_TRUE(capped.cli.proceed) << capped.cli.outcome.err;
-  EXPECT_TRUE(capped.config.rate.empty());
-  EXPECT_EQ(capped.config.parallel, std::vector<int>{8});
+  EXPECT_TRUE(capped.config.load.rate.empty());
+  EXPECT_EQ(capped.config.load.parallel, std::vector<int>{8});
   ASSERT_EQ(capped.config.run_specs().size(), 1u);
   EXPECT_EQ(capped.config.run_specs()[0].rate, -1);
 
   Parsed all_at_once = parse_with({"--request-rate", "inf", "-n", "100"});
   ASSERT_TRUE(all_at_once.cli.proceed) << all_at_once.cli.outcome.err;
-  EXPECT_TRUE(all_at_once.config.rate.empty());
-  EXPECT_EQ(all_at_once.config.parallel, std::vector<int>{100});
-  EXPECT_TRUE(all_at_once.config.default_cap);  // vLLM's max_concurrency: null
-  EXPECT_FALSE(capped.config.default_cap);
+  EXPECT_TRUE(all_at_once.config.load.rate.empty());
+  EXPECT_EQ(all_at_once.config.load.parallel, std::vector<int>{100});
+  EXPECT_TRUE(all_at_once.config.load.default_cap);  // vLLM's max_concurrency: null
+  EXPECT_FALSE(capped.config.load.default_cap);
 }
 
 TEST_F(CliTest, PercentileMetricsAndMetricPercentilesAreCommaLists) {
   Parsed p = parse_with({"--percentile-metrics", "ttft,e2el", "--metric-percentiles", "25,99.9"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.percentile_metrics, (std::vector<std::string>{"ttft", "e2el"}));
-  EXPECT_EQ(p.config.metric_percentiles, (std::vector<double>{25, 99.9}));
+  EXPECT_EQ(p.config.output.percentile_metrics, (std::vector<std::string>{"ttft", "e2el"}));
+  EXPECT_EQ(p.config.output.metric_percentiles, (std::vector<double>{25, 99.9}));
   // Defaults: vLLM's.
   Parsed d = parse_with({});
-  EXPECT_EQ(d.config.percentile_metrics, (std::vector<std::string>{"ttft", "tpot", "itl"}));
-  EXPECT_EQ(d.config.metric_percentiles, std::vector<double>{99});
+  EXPECT_EQ(d.config.output.percentile_metrics, (std::vector<std::string>{"ttft", "tpot", "itl"}));
+  EXPECT_EQ(d.config.output.metric_percentiles, std::vector<double>{99});
   EXPECT_EQ(parse_with({"--percentile-metrics", "ttft,latency"}).cli.outcome.exit_code, 2);
   EXPECT_EQ(parse_with({"--metric-percentiles", "50,101"}).cli.outcome.exit_code, 2);
 }
 
 TEST_F(CliTest, MetricPercentilesJoinPercentilesOnlyWhenGivenOrForTheVllmBlock) {
   // Not given, default format: --percentiles as given.
-  EXPECT_EQ(parse_with({"--percentiles", "90"}).config.percentiles, std::vector<double>{90});
-  EXPECT_EQ(parse_with({"--percentiles", "90", "--percentile-metrics", "e2el"}).config.percentiles,
-            std::vector<double>{90});
+  EXPECT_EQ(parse_with({"--percentiles", "90"}).config.output.percentiles, std::vector<double>{90});
+  EXPECT_EQ(
+      parse_with({"--percentiles", "90", "--percentile-metrics", "e2el"}).config.output.percentiles,
+      std::vector<double>{90});
   // Given: the union, sorted, with the median the vllm block prints.
   Parsed given = parse_with({"--percentiles", "90", "--metric-percentiles", "99.9,25"});
   ASSERT_TRUE(given.cli.proceed) << given.cli.outcome.err;
-  EXPECT_EQ(given.config.percentiles, (std::vector<double>{25, 50, 90, 99.9}));
+  EXPECT_EQ(given.config.output.percentiles, (std::vector<double>{25, 50, 90, 99.9}));
   // --summary-format vllm: vLLM's default 99 and the median.
   Parsed vllm = parse_with({"--percentiles", "90", "--summary-format", "vllm"});
   ASSERT_TRUE(vllm.cli.proceed) << vllm.cli.outcome.err;
-  EXPECT_EQ(vllm.config.percentiles, (std::vector<double>{50, 90, 99}));
+  EXPECT_EQ(vllm.config.output.percentiles, (std::vector<double>{50, 90, 99}));
   // Already there: no duplicates.
-  EXPECT_EQ(parse_with({"--metric-percentiles", "99"}).config.percentiles,
+  EXPECT_EQ(parse_with({"--metric-percentiles", "99"}).config.output.percentiles,
             (std::vector<double>{10, 25, 50, 66, 75, 80, 90, 95, 98, 99}));
 }
 
@@ -934,16 +937,16 @@ TEST_F(CliTest, SpeedBenchmarkLongPreset) {
   Parsed p = parse({"--url", "http://h:8000/v1/chat/completions", "--model", "qwen", "--dataset",
                     "speed_benchmark_long"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.input_tokens, (std::vector<int64_t>{63488, 129024}));
-  EXPECT_EQ(p.config.output_tokens, std::vector<int64_t>{2048});
-  EXPECT_EQ(p.config.parallel, std::vector<int>{1});
-  EXPECT_EQ(p.config.number, std::vector<int64_t>{2});
-  EXPECT_EQ(p.config.url, "http://h:8000/v1/completions");
+  EXPECT_EQ(p.config.workload.input_tokens, (std::vector<int64_t>{63488, 129024}));
+  EXPECT_EQ(p.config.workload.output_tokens, std::vector<int64_t>{2048});
+  EXPECT_EQ(p.config.load.parallel, std::vector<int>{1});
+  EXPECT_EQ(p.config.load.number, std::vector<int64_t>{2});
+  EXPECT_EQ(p.config.target.url, "http://h:8000/v1/completions");
   EXPECT_EQ(p.config.run_specs().size(), 2u);
   // -n given (also as --num-prompts) wins over the preset.
   EXPECT_EQ(parse({"--url", "http://h:8000/v1/completions", "--model", "qwen", "--dataset",
                    "speed_benchmark_long", "--num-prompts", "5"})
-                .config.number,
+                .config.load.number,
             std::vector<int64_t>{5});
 }
 
@@ -982,20 +985,20 @@ TEST_F(CliConfigFileTest, ValuesAreAppliedAndTheCommandLineWins) {
       "read-timeout = 30\n");
   Parsed p = parse({"--config", path});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.model, "from-file");
-  EXPECT_EQ(p.config.url, "http://10.0.0.1:8000/v1/chat/completions");
-  EXPECT_EQ(p.config.dataset_path, "file.jsonl");
-  EXPECT_EQ(p.config.parallel, (std::vector<int>{1, 4}));
-  EXPECT_EQ(p.config.number, (std::vector<int64_t>{10, 20}));
-  EXPECT_EQ(p.config.temperature, std::optional<double>(0.7));
-  EXPECT_DOUBLE_EQ(p.config.read_timeout_s, 30);
+  EXPECT_EQ(p.config.target.model, "from-file");
+  EXPECT_EQ(p.config.target.url, "http://10.0.0.1:8000/v1/chat/completions");
+  EXPECT_EQ(p.config.workload.dataset_path, "file.jsonl");
+  EXPECT_EQ(p.config.load.parallel, (std::vector<int>{1, 4}));
+  EXPECT_EQ(p.config.load.number, (std::vector<int64_t>{10, 20}));
+  EXPECT_EQ(p.config.body.temperature, std::optional<double>(0.7));
+  EXPECT_DOUBLE_EQ(p.config.target.read_timeout_s, 30);
 
   Parsed cli = parse({"--config", path, "--model", "from-cli", "--parallel", "8", "-n", "3"});
   ASSERT_TRUE(cli.cli.proceed) << cli.cli.outcome.err;
-  EXPECT_EQ(cli.config.model, "from-cli");
-  EXPECT_EQ(cli.config.parallel, std::vector<int>{8});
-  EXPECT_EQ(cli.config.number, std::vector<int64_t>{3});
-  EXPECT_DOUBLE_EQ(cli.config.read_timeout_s, 30);  // not on the command line: the file's
+  EXPECT_EQ(cli.config.target.model, "from-cli");
+  EXPECT_EQ(cli.config.load.parallel, std::vector<int>{8});
+  EXPECT_EQ(cli.config.load.number, std::vector<int64_t>{3});
+  EXPECT_DOUBLE_EQ(cli.config.target.read_timeout_s, 30);  // not on the command line: the file's
 }
 
 TEST_F(CliConfigFileTest, UnknownKeyExits2MentioningConfig) {
@@ -1050,11 +1053,11 @@ TEST_F(CliTest, RampUpIsAnOpenLoopRunAtItsHigherRate) {
   Parsed p = parse_with({"--ramp-up-strategy", "exponential", "--ramp-up-start-rps", "2",
                          "--ramp-up-end-rps", "64", "-n", "500"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.ramp_up.strategy, "exponential");
-  EXPECT_EQ(p.config.ramp_up.start_rps, 2);
-  EXPECT_EQ(p.config.ramp_up.end_rps, 64);
-  EXPECT_EQ(p.config.rate, std::vector<double>{64});
-  EXPECT_TRUE(p.config.default_cap);
+  EXPECT_EQ(p.config.load.ramp_up.strategy, "exponential");
+  EXPECT_EQ(p.config.load.ramp_up.start_rps, 2);
+  EXPECT_EQ(p.config.load.ramp_up.end_rps, 64);
+  EXPECT_EQ(p.config.load.rate, std::vector<double>{64});
+  EXPECT_TRUE(p.config.load.default_cap);
   EXPECT_FALSE(parse_with({"--ramp-up-strategy", "sideways", "--ramp-up-start-rps", "1",
                            "--ramp-up-end-rps", "2"})
                    .cli.proceed);
@@ -1064,14 +1067,14 @@ TEST_F(CliTest, ServerMetricsFlags) {
   Parsed p = parse_with({"--metrics-url", "http://127.0.0.1:9000/metrics", "--metrics-interval",
                          "0.5", "--profile"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.metrics_url, "http://127.0.0.1:9000/metrics");
-  EXPECT_EQ(p.config.metrics_interval_s, 0.5);
-  EXPECT_TRUE(p.config.profile);
-  EXPECT_TRUE(p.config.server_metrics);
+  EXPECT_EQ(p.config.server.metrics_url, "http://127.0.0.1:9000/metrics");
+  EXPECT_EQ(p.config.server.metrics_interval_s, 0.5);
+  EXPECT_TRUE(p.config.server.profile);
+  EXPECT_TRUE(p.config.server.server_metrics);
   p = parse_with({"--no-server-metrics"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_FALSE(p.config.server_metrics);
-  EXPECT_FALSE(p.config.profile);
+  EXPECT_FALSE(p.config.server.server_metrics);
+  EXPECT_FALSE(p.config.server.profile);
 }
 
 }  // namespace
@@ -1084,25 +1087,25 @@ TEST_F(CliTest, ConversationFlags) {
   Parsed p = parse_with({"--dataset", "conversations", "--min-turns", "2", "--max-turns", "6",
                          "--history", "recorded", "--turn-delay", "0.5-2"});
   ASSERT_EQ(p.cli.outcome.exit_code, 0) << p.cli.outcome.err;
-  EXPECT_TRUE(p.config.multi_turn);  // implied by the dataset
-  EXPECT_EQ(p.config.min_turns, 2);
-  EXPECT_EQ(p.config.max_turns, 6);
-  EXPECT_TRUE(p.config.history_recorded);
-  EXPECT_EQ(p.config.turn_delay.kind, TurnDelay::Kind::kUniform);
-  EXPECT_DOUBLE_EQ(p.config.turn_delay.low_s, 0.5);
-  EXPECT_DOUBLE_EQ(p.config.turn_delay.high_s, 2);
+  EXPECT_TRUE(p.config.workload.multi_turn);  // implied by the dataset
+  EXPECT_EQ(p.config.workload.min_turns, 2);
+  EXPECT_EQ(p.config.workload.max_turns, 6);
+  EXPECT_TRUE(p.config.workload.history_recorded);
+  EXPECT_EQ(p.config.workload.turn_delay.kind, TurnDelay::Kind::kUniform);
+  EXPECT_DOUBLE_EQ(p.config.workload.turn_delay.low_s, 0.5);
+  EXPECT_DOUBLE_EQ(p.config.workload.turn_delay.high_s, 2);
 
   p = parse_with({"--dataset", "sharegpt", "--multi-turn", "--turn-delay", "exp:3"});
   ASSERT_EQ(p.cli.outcome.exit_code, 0) << p.cli.outcome.err;
-  EXPECT_TRUE(p.config.multi_turn);
-  EXPECT_EQ(p.config.turn_delay.kind, TurnDelay::Kind::kExponential);
-  EXPECT_DOUBLE_EQ(p.config.turn_delay.low_s, 3);
+  EXPECT_TRUE(p.config.workload.multi_turn);
+  EXPECT_EQ(p.config.workload.turn_delay.kind, TurnDelay::Kind::kExponential);
+  EXPECT_DOUBLE_EQ(p.config.workload.turn_delay.low_s, 3);
 
   p = parse_with({"--dataset", "random_multi_turn", "--input-tokens", "100", "--turn-delay", "2"});
   ASSERT_EQ(p.cli.outcome.exit_code, 0) << p.cli.outcome.err;
-  EXPECT_TRUE(p.config.multi_turn);
-  EXPECT_EQ(p.config.turn_delay.kind, TurnDelay::Kind::kFixed);
-  EXPECT_DOUBLE_EQ(p.config.turn_delay.low_s, 2);
+  EXPECT_TRUE(p.config.workload.multi_turn);
+  EXPECT_EQ(p.config.workload.turn_delay.kind, TurnDelay::Kind::kFixed);
+  EXPECT_DOUBLE_EQ(p.config.workload.turn_delay.low_s, 2);
 }
 
 TEST_F(CliTest, ConversationFlagsThatCannotWorkExit2) {
@@ -1139,18 +1142,18 @@ TEST_F(CliTest, TraceFlags) {
   Parsed p = parse_with({"--dataset", "mooncake_trace", "--trace-speedup", "4",
                          "--trace-block-tokens", "256"});
   ASSERT_EQ(p.cli.outcome.exit_code, 0) << p.cli.outcome.err;
-  EXPECT_TRUE(p.config.trace_all);  // no -n: the whole trace
-  EXPECT_EQ(p.config.parallel, std::vector<int>{1000});  // the open-loop default cap
-  EXPECT_DOUBLE_EQ(p.config.trace_speedup, 4);
-  EXPECT_EQ(p.config.trace_block_tokens, 256);
-  EXPECT_TRUE(p.config.ignore_eos.value_or(false));  // output_length tokens exactly
+  EXPECT_TRUE(p.config.workload.trace_all);                   // no -n: the whole trace
+  EXPECT_EQ(p.config.load.parallel, std::vector<int>{1000});  // the open-loop default cap
+  EXPECT_DOUBLE_EQ(p.config.workload.trace_speedup, 4);
+  EXPECT_EQ(p.config.workload.trace_block_tokens, 256);
+  EXPECT_TRUE(p.config.body.ignore_eos.value_or(false));  // output_length tokens exactly
 
   p = parse_with({"--dataset", "workload_trace", "-n", "50", "--parallel", "8"});
   ASSERT_EQ(p.cli.outcome.exit_code, 0) << p.cli.outcome.err;
-  EXPECT_FALSE(p.config.trace_all);
-  EXPECT_EQ(p.config.number, std::vector<int64_t>{50});
-  EXPECT_EQ(p.config.parallel, std::vector<int>{8});
-  EXPECT_FALSE(p.config.ignore_eos.value_or(false));  // bodies are sent as recorded
+  EXPECT_FALSE(p.config.workload.trace_all);
+  EXPECT_EQ(p.config.load.number, std::vector<int64_t>{50});
+  EXPECT_EQ(p.config.load.parallel, std::vector<int>{8});
+  EXPECT_FALSE(p.config.body.ignore_eos.value_or(false));  // bodies are sent as recorded
 }
 
 TEST_F(CliTest, TraceFlagsThatCannotWorkExit2) {
@@ -1182,27 +1185,27 @@ TEST_F(CliTest, VllmAddressFlagsBuildTheUrlByBackend) {
   // vLLM's defaults: 127.0.0.1:8000, /v1/completions for vllm and openai.
   Parsed p = parse({"--backend", "vllm", "--model", "m", "--prompt", "hi"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/completions");
-  EXPECT_EQ(p.config.api_kind, ApiKind::kCompletions);
-  EXPECT_EQ(p.config.vllm.backend, "vllm");
+  EXPECT_EQ(p.config.target.url, "http://127.0.0.1:8000/v1/completions");
+  EXPECT_EQ(p.config.target.api_kind, ApiKind::kCompletions);
+  EXPECT_EQ(p.config.output.vllm.backend, "vllm");
   p = parse({"--backend", "openai-chat", "--host", "10.0.0.5", "--port", "9000", "--model", "m",
              "--prompt", "hi"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.url, "http://10.0.0.5:9000/v1/chat/completions");
-  EXPECT_EQ(p.config.api_kind, ApiKind::kChat);
+  EXPECT_EQ(p.config.target.url, "http://10.0.0.5:9000/v1/chat/completions");
+  EXPECT_EQ(p.config.target.api_kind, ApiKind::kChat);
   p = parse({"--base-url", "http://h:8001/", "--endpoint", "/v1/chat/completions", "--model", "m",
              "--prompt", "hi"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.url, "http://h:8001/v1/chat/completions");
+  EXPECT_EQ(p.config.target.url, "http://h:8001/v1/chat/completions");
   p = parse({"--port", "8080", "--model", "m", "--prompt", "hi"});
-  EXPECT_EQ(p.config.url, "http://127.0.0.1:8080/v1/completions");
+  EXPECT_EQ(p.config.target.url, "http://127.0.0.1:8080/v1/completions");
   p = parse({"--backend", "openai-embeddings", "--model", "m", "--prompt", "hi"});
-  EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/embeddings");
+  EXPECT_EQ(p.config.target.url, "http://127.0.0.1:8000/v1/embeddings");
   // --url decides where it is given; --backend then only names the backend in vllm_result.json.
   p = parse({"--url", "http://h/v1/chat/completions", "--backend", "openai-chat", "--model", "m",
              "--prompt", "hi"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.url, "http://h/v1/chat/completions");
+  EXPECT_EQ(p.config.target.url, "http://h/v1/chat/completions");
 }
 
 TEST_F(CliTest, VllmAddressMistakesExit2) {
@@ -1226,30 +1229,30 @@ TEST_F(CliTest, VllmCommandsSendEverythingAtOnceWithoutACapOrRate) {
   // --request-rate: vLLM's --request-rate inf, every request at once.
   Parsed p = parse({"bench", "serve", "--model", "m", "--prompt", "hi", "--num-prompts", "10"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.url, "http://127.0.0.1:8000/v1/completions");
-  EXPECT_TRUE(p.config.rate.empty());
-  EXPECT_EQ(p.config.parallel, std::vector<int>{10});
+  EXPECT_EQ(p.config.target.url, "http://127.0.0.1:8000/v1/completions");
+  EXPECT_TRUE(p.config.load.rate.empty());
+  EXPECT_EQ(p.config.load.parallel, std::vector<int>{10});
   p = parse({"--port", "9000", "--model", "m", "--prompt", "hi", "--max-concurrency", "4"});
-  EXPECT_EQ(p.config.parallel, std::vector<int>{4});
+  EXPECT_EQ(p.config.load.parallel, std::vector<int>{4});
   p = parse({"--port", "9000", "--model", "m", "--prompt", "hi", "--request-rate", "32"});
-  EXPECT_EQ(p.config.rate, std::vector<double>{32});
+  EXPECT_EQ(p.config.load.rate, std::vector<double>{32});
   // llmperf's own command line keeps llmperf's defaults: one request at a time.
   p = parse_with({});
-  EXPECT_EQ(p.config.parallel, std::vector<int>{1});
+  EXPECT_EQ(p.config.load.parallel, std::vector<int>{1});
 }
 
 TEST_F(CliTest, VllmOldDatasetFlagNamesTheShareGptFile) {
   Parsed p = parse({"--port", "9000", "--dataset", kShareGpt, "--tokenizer", "/data/SUS-Chat-34B/",
                     "--request-rate", "32", "--num-prompts", "1000"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.dataset, "sharegpt");
-  EXPECT_EQ(p.config.dataset_path, kShareGpt);
-  EXPECT_TRUE(p.config.model.empty());  // taken from the server's /v1/models at start
-  EXPECT_EQ(p.config.vllm.tokenizer, "/data/SUS-Chat-34B/");
+  EXPECT_EQ(p.config.workload.dataset, "sharegpt");
+  EXPECT_EQ(p.config.workload.dataset_path, kShareGpt);
+  EXPECT_TRUE(p.config.target.model.empty());  // taken from the server's /v1/models at start
+  EXPECT_EQ(p.config.output.vllm.tokenizer, "/data/SUS-Chat-34B/");
   ASSERT_EQ(p.cli.warnings.size(), 1u);
   EXPECT_NE(p.cli.warnings[0].find("counts tokens with the server"), std::string::npos);
   // A dataset kind is still a kind, and a file given twice is refused.
-  EXPECT_EQ(parse_with({"--dataset", "openqa"}).config.dataset, "openqa");
+  EXPECT_EQ(parse_with({"--dataset", "openqa"}).config.workload.dataset, "openqa");
   EXPECT_EQ(parse({"--model", "m", "--dataset", kShareGpt, "--dataset-path", "other.json"})
                 .cli.outcome.exit_code,
             2);
@@ -1259,56 +1262,56 @@ TEST_F(CliTest, SaveResultKeepsThePerRequestArraysAsTheCommandLinesOriginDid) {
   // benchmark_serving.py's line (the bare form): its copy always has the per-request arrays.
   Parsed p = parse({"--backend", "vllm", "--dataset", kShareGpt, "--save-result"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_TRUE(p.config.vllm.save);
-  EXPECT_TRUE(p.config.vllm.detailed);
-  EXPECT_TRUE(parse_with({"--result-dir", "/tmp/r"}).config.vllm.detailed);
+  EXPECT_TRUE(p.config.output.vllm.save);
+  EXPECT_TRUE(p.config.output.vllm.detailed);
+  EXPECT_TRUE(parse_with({"--result-dir", "/tmp/r"}).config.output.vllm.detailed);
   // `vllm bench serve`'s line: only with --save-detailed, as vLLM does.
   p = parse({"bench", "serve", "--model", "m", "--dataset-name", "sharegpt", "--dataset-path",
              kShareGpt, "--save-result"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_TRUE(p.config.vllm.save);
-  EXPECT_FALSE(p.config.vllm.detailed);
+  EXPECT_TRUE(p.config.output.vllm.save);
+  EXPECT_FALSE(p.config.output.vllm.detailed);
   p = parse({"bench", "serve", "--model", "m", "--dataset-name", "sharegpt", "--dataset-path",
              kShareGpt, "--save-result", "--save-detailed"});
-  EXPECT_TRUE(p.config.vllm.detailed);
+  EXPECT_TRUE(p.config.output.vllm.detailed);
 }
 
 TEST_F(CliTest, VllmResultFlags) {
   Parsed p = parse_with(
       {"--result-dir", "/tmp/r", "--metadata", "version=0.11", " tp = 2", "--label", "nightly"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_TRUE(p.config.vllm.save);  // --result-dir implies --save-result
-  EXPECT_EQ(p.config.vllm.dir, "/tmp/r");
-  EXPECT_EQ(p.config.vllm.label, "nightly");
+  EXPECT_TRUE(p.config.output.vllm.save);  // --result-dir implies --save-result
+  EXPECT_EQ(p.config.output.vllm.dir, "/tmp/r");
+  EXPECT_EQ(p.config.output.vllm.label, "nightly");
   using Pairs = std::vector<std::pair<std::string, std::string>>;
-  EXPECT_EQ(p.config.vllm.metadata, (Pairs{{"version", "0.11"}, {"tp", "2"}}));
+  EXPECT_EQ(p.config.output.vllm.metadata, (Pairs{{"version", "0.11"}, {"tp", "2"}}));
   p = parse_with({"--save-result", "--save-detailed", "--result-filename", "x.json"});
-  EXPECT_TRUE(p.config.vllm.save);
-  EXPECT_TRUE(p.config.vllm.detailed);
-  EXPECT_EQ(p.config.vllm.filename, "x.json");
-  EXPECT_FALSE(parse_with({}).config.vllm.save);
+  EXPECT_TRUE(p.config.output.vllm.save);
+  EXPECT_TRUE(p.config.output.vllm.detailed);
+  EXPECT_EQ(p.config.output.vllm.filename, "x.json");
+  EXPECT_FALSE(parse_with({}).config.output.vllm.save);
   p = parse({"--url", "http://h/v1/completions", "--model", "/data/Qwen", "--served-model-name",
              "qwen", "--prompt", "hi", "--ready-check-timeout-sec", "30", "--disable-tqdm"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.model, "qwen");
-  EXPECT_EQ(p.config.vllm.model_id, "/data/Qwen");
-  EXPECT_EQ(p.config.ready_timeout_s, 30);
+  EXPECT_EQ(p.config.target.model, "qwen");
+  EXPECT_EQ(p.config.output.vllm.model_id, "/data/Qwen");
+  EXPECT_EQ(p.config.target.ready_timeout_s, 30);
   // vLLM's spellings of llmperf's --headers and --warmup-num.
   p = parse_with({"--header", "X-A=1", "--num-warmups", "5"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_EQ(p.config.headers, (Pairs{{"X-A", "1"}}));
-  EXPECT_EQ(p.config.warmup_num, 5);
+  EXPECT_EQ(p.config.target.headers, (Pairs{{"X-A", "1"}}));
+  EXPECT_EQ(p.config.load.warmup_num, 5);
 }
 
 TEST_F(CliTest, VllmRandomRangeRatioDrawsLengthsAroundTheGivenOnes) {
   Parsed p = parse_random(
       {"--random-input-len", "100", "--random-output-len", "10", "--random-range-ratio", "0.25"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  EXPECT_TRUE(p.config.input_tokens.empty());
-  EXPECT_EQ(p.config.min_prompt_length, 75);
-  EXPECT_EQ(p.config.max_prompt_length, 125);
-  EXPECT_EQ(p.config.max_tokens_low, 7);  // floor(7.5)
-  EXPECT_EQ(p.config.max_tokens, 13);     // ceil(12.5)
+  EXPECT_TRUE(p.config.workload.input_tokens.empty());
+  EXPECT_EQ(p.config.workload.min_prompt_length, 75);
+  EXPECT_EQ(p.config.workload.max_prompt_length, 125);
+  EXPECT_EQ(p.config.body.max_tokens_low, 7);  // floor(7.5)
+  EXPECT_EQ(p.config.body.max_tokens, 13);     // ceil(12.5)
   EXPECT_EQ(parse_random({"--random-input-len", "100", "--random-output-len", "10",
                           "--random-range-ratio", "1"})
                 .cli.outcome.exit_code,

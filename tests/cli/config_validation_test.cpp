@@ -14,8 +14,8 @@ namespace {
 
 Config valid_config() {
   Config c;
-  c.model = "qwen";
-  c.dataset_path = "open_qa.jsonl";
+  c.target.model = "qwen";
+  c.workload.dataset_path = "open_qa.jsonl";
   return c;
 }
 
@@ -35,38 +35,38 @@ void expect_single_error(Config c, const std::string& needle) {
 TEST(ConfigValidate, DefaultsWithModelAndDatasetAreValid) {
   Config c = valid_config();
   EXPECT_TRUE(resolved_errors(c).empty());
-  EXPECT_EQ(c.api_kind, ApiKind::kChat);
+  EXPECT_EQ(c.target.api_kind, ApiKind::kChat);
 }
 
 TEST(ConfigValidate, UrlNeedsHttpSchemeAndHost) {
   for (const char* bad : {"127.0.0.1:8000/v1/chat/completions", "ftp://host/v1", "http://",
                           "https:///v1/completions", "http://:8000/v1", ""}) {
     Config c = valid_config();
-    c.url = bad;
+    c.target.url = bad;
     expect_single_error(c, "--url");
   }
   for (const char* good : {"https://api.example.com/v1/chat/completions", "http://[::1]:8000/v1",
                            "http://localhost", "http://user:pw@host:1/v1/chat/completions"}) {
     Config c = valid_config();
-    c.url = good;
+    c.target.url = good;
     EXPECT_TRUE(resolved_errors(c).empty()) << good;
   }
 }
 
 TEST(ConfigValidate, Http2Flags) {
   Config both = valid_config();
-  both.http2 = true;
-  both.http2_prior_knowledge = true;
+  both.target.http2 = true;
+  both.target.http2_prior_knowledge = true;
   expect_single_error(both, "--http2 and --http2-prior-knowledge exclude each other");
   Config streams = valid_config();
-  streams.max_streams_per_connection = 10;
+  streams.target.max_streams_per_connection = 10;
   expect_single_error(streams, "--max-streams-per-connection applies to HTTP/2");
-  streams.max_streams_per_connection = -1;
+  streams.target.max_streams_per_connection = -1;
   expect_single_error(streams, "--max-streams-per-connection must be at least 1");
   for (bool tls : {true, false}) {
     Config c = valid_config();
-    (tls ? c.http2 : c.http2_prior_knowledge) = true;
-    c.max_streams_per_connection = 10;
+    (tls ? c.target.http2 : c.target.http2_prior_knowledge) = true;
+    c.target.max_streams_per_connection = 10;
     EXPECT_TRUE(resolved_errors(c).empty());
   }
 }
@@ -88,170 +88,171 @@ TEST(ConfigValidate, ApiKindFromUrlPath) {
                          Case{"http://h/v1/responses", ApiKind::kResponses},
                          Case{"http://h:9/completions", ApiKind::kCompletions}}) {
     Config c = valid_config();
-    c.url = tc.url;
+    c.target.url = tc.url;
     ASSERT_TRUE(resolved_errors(c).empty()) << tc.url;
-    EXPECT_EQ(c.api_kind, tc.kind) << tc.url;
+    EXPECT_EQ(c.target.api_kind, tc.kind) << tc.url;
   }
 }
 
 TEST(ConfigValidate, ModelAndApi) {
   Config c = valid_config();
-  c.model.clear();  // taken from the server's /v1/models when it lists one model
+  c.target.model.clear();  // taken from the server's /v1/models when it lists one model
   EXPECT_TRUE(resolved_errors(c).empty());
   c = valid_config();
-  c.api = "dashscope";
+  c.target.api = "dashscope";
   expect_single_error(c, "--api must be openai, openai_embedding");
 }
 
 TEST(ConfigValidate, LoadLists) {
   Config c = valid_config();
-  c.parallel = {4, 0};
-  c.number = {10};
+  c.load.parallel = {4, 0};
+  c.load.number = {10};
   expect_single_error(c, "--parallel values must be >= 1, got 0");
   c = valid_config();
-  c.number = {0};
+  c.load.number = {0};
   expect_single_error(c, "-n/--number values must be >= 1");
   c = valid_config();
-  c.parallel = {1, 2, 3};
-  c.number = {10, 20};
+  c.load.parallel = {1, 2, 3};
+  c.load.number = {10, 20};
   expect_single_error(c,
                       "--parallel has 3 values but -n/--number has 2: give one -n for all runs "
                       "or one per --parallel value");
   c = valid_config();
-  c.parallel = {1};
-  c.number = {10, 20};
+  c.load.parallel = {1};
+  c.load.number = {10, 20};
   expect_single_error(c, "--parallel has 1 value but -n/--number has 2");
   c = valid_config();
-  c.parallel.clear();
+  c.load.parallel.clear();
   expect_single_error(c, "--parallel needs at least one value");
 }
 
 TEST(ConfigValidate, LoadScalars) {
   Config c = valid_config();
-  c.threads = -1;
+  c.load.threads = -1;
   expect_single_error(c, "--threads");
   c = valid_config();
-  c.sleep_interval_s = -0.1;
+  c.load.sleep_interval_s = -0.1;
   expect_single_error(c, "--sleep-interval");
   c = valid_config();
-  c.sleep_interval_s = 0;
+  c.load.sleep_interval_s = 0;
   EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, Timeouts) {
   Config c = valid_config();
-  c.connect_timeout_s = -1;
+  c.target.connect_timeout_s = -1;
   expect_single_error(c, "--connect-timeout");
   c = valid_config();
-  c.read_timeout_s = std::nan("");
+  c.target.read_timeout_s = std::nan("");
   expect_single_error(c, "--read-timeout");
   c = valid_config();
-  c.total_timeout_s = -5;
+  c.target.total_timeout_s = -5;
   expect_single_error(c, "--total-timeout");
   c = valid_config();
-  c.connect_timeout_s = c.read_timeout_s = c.total_timeout_s = 0;
+  c.target.connect_timeout_s = c.target.read_timeout_s = c.target.total_timeout_s = 0;
   EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, TokenLimits) {
   Config c = valid_config();
-  c.max_tokens = 0;
+  c.body.max_tokens = 0;
   expect_single_error(c, "--max-tokens must be >= 1");
   c = valid_config();
-  c.min_tokens = -1;
+  c.body.min_tokens = -1;
   expect_single_error(c, "--min-tokens must be >= 0");
   c = valid_config();
-  c.min_tokens = 100;
-  c.max_tokens = 50;
+  c.body.min_tokens = 100;
+  c.body.max_tokens = 50;
   expect_single_error(c, "--min-tokens (100) must not exceed --max-tokens (50)");
   c = valid_config();
-  c.min_tokens = 50;
-  c.max_tokens = 50;
+  c.body.min_tokens = 50;
+  c.body.max_tokens = 50;
   EXPECT_TRUE(resolved_errors(c).empty());
   c = valid_config();
-  c.max_tokens.reset();
-  c.min_tokens = 5000;
+  c.body.max_tokens.reset();
+  c.body.min_tokens = 5000;
   EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, Sampling) {
   Config c = valid_config();
-  c.temperature = -0.5;
+  c.body.temperature = -0.5;
   expect_single_error(c, "--temperature");
   for (double bad : {0.0, -0.1, 1.01}) {
     c = valid_config();
-    c.top_p = bad;
+    c.body.top_p = bad;
     expect_single_error(c, "--top-p must be in (0, 1]");
   }
   c = valid_config();
-  c.top_p = 1.0;
-  c.temperature.reset();
+  c.body.top_p = 1.0;
+  c.body.temperature.reset();
   EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, PromptLengths) {
   Config c = valid_config();
-  c.min_prompt_length = -1;
+  c.workload.min_prompt_length = -1;
   expect_single_error(c, "--min-prompt-length must be >= 0");
   c = valid_config();
-  c.min_prompt_length = 100;
-  c.max_prompt_length = 99;
+  c.workload.min_prompt_length = 100;
+  c.workload.max_prompt_length = 99;
   expect_single_error(c, "--min-prompt-length (100) must not exceed --max-prompt-length (99)");
   c = valid_config();
-  c.min_prompt_length = c.max_prompt_length = 100;
+  c.workload.min_prompt_length = c.workload.max_prompt_length = 100;
   EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, DatasetKindAndSource) {
   Config c = valid_config();
-  c.dataset = "alpaca";
+  c.workload.dataset = "alpaca";
   expect_single_error(c, "--dataset must be one of openqa, line_by_line, longalpaca");
-  c.dataset_path.clear();  // an unknown kind is the only complaint, not also its missing file
+  c.workload.dataset_path
+      .clear();  // an unknown kind is the only complaint, not also its missing file
   expect_single_error(c, "--dataset must be one of openqa, line_by_line, longalpaca");
-  c.dataset = "flickr8k";  // EvalScope knows it: the message says what to do
+  c.workload.dataset = "flickr8k";  // EvalScope knows it: the message says what to do
   expect_single_error(c, "put the questions in a line_by_line file of messages");
-  c.dataset = "sharegpt";  // a file of its own
+  c.workload.dataset = "sharegpt";  // a file of its own
   expect_single_error(c, "--dataset-path is required for --dataset sharegpt");
   c = valid_config();
-  c.dataset_path.clear();
+  c.workload.dataset_path.clear();
   expect_single_error(c, "--prompt");
-  c.prompt = "hello";
+  c.workload.prompt = "hello";
   EXPECT_TRUE(resolved_errors(c).empty());
 }
 
 TEST(ConfigValidate, RandomLengthsInTokens) {
   Config c;
-  c.model = "qwen";
-  c.dataset = "random";
+  c.target.model = "qwen";
+  c.workload.dataset = "random";
   expect_single_error(c, "--input-tokens N");  // no lengths at all
-  c.input_tokens = {100};
+  c.workload.input_tokens = {100};
   EXPECT_TRUE(resolved_errors(c).empty());
-  c.input_tokens = {100, 0};
+  c.workload.input_tokens = {100, 0};
   expect_single_error(c, "--input-tokens must be >= 1, got 0");
-  c.input_tokens = {100};
-  c.output_tokens = {-5};
+  c.workload.input_tokens = {100};
+  c.workload.output_tokens = {-5};
   expect_single_error(c, "--output-tokens must be >= 1, got -5");
-  c.output_tokens = {};
-  c.max_prompt_length = 200;
+  c.workload.output_tokens = {};
+  c.workload.max_prompt_length = 200;
   expect_single_error(c, "give one");  // --input-tokens and a range
-  c.input_tokens = {};
+  c.workload.input_tokens = {};
   EXPECT_TRUE(resolved_errors(c).empty());
-  c.prefix_length = -1;
+  c.workload.prefix_length = -1;
   expect_single_error(c, "--prefix-length must be >= 0");
-  c.prefix_length = 0;
-  c.prompt = "hi";
+  c.workload.prefix_length = 0;
+  c.workload.prompt = "hi";
   expect_single_error(c, "--prompt gives a fixed prompt");
-  c.prompt.clear();
-  c.tokenize_prompt = true;  // on the chat API
+  c.workload.prompt.clear();
+  c.workload.tokenize_prompt = true;  // on the chat API
   expect_single_error(c, "only the completions API");
 }
 
 TEST(ConfigValidate, SyntheticFlagsNeedASyntheticDataset) {
   for (const auto& set : std::vector<std::pair<std::string, void (*)(Config&)>>{
-           {"--input-tokens", [](Config& c) { c.input_tokens = {100}; }},
-           {"--output-tokens", [](Config& c) { c.output_tokens = {10}; }},
-           {"--prefix-length", [](Config& c) { c.prefix_length = 5; }},
-           {"--tokenize-prompt", [](Config& c) { c.tokenize_prompt = true; }}}) {
+           {"--input-tokens", [](Config& c) { c.workload.input_tokens = {100}; }},
+           {"--output-tokens", [](Config& c) { c.workload.output_tokens = {10}; }},
+           {"--prefix-length", [](Config& c) { c.workload.prefix_length = 5; }},
+           {"--tokenize-prompt", [](Config& c) { c.workload.tokenize_prompt = true; }}}) {
     Config c = valid_config();
     set.second(c);
     expect_single_error(c, set.first + " makes synthetic prompts");
@@ -260,81 +261,81 @@ TEST(ConfigValidate, SyntheticFlagsNeedASyntheticDataset) {
 
 TEST(ConfigValidate, ExtraArgsMustBeJsonObject) {
   Config c = valid_config();
-  c.extra_args = R"({"ignore_eos": true, "top_k": 5})";
+  c.body.extra_args = R"({"ignore_eos": true, "top_k": 5})";
   EXPECT_TRUE(resolved_errors(c).empty());
-  c.extra_args = "{oops";
+  c.body.extra_args = "{oops";
   expect_single_error(c, "--extra-args is not valid JSON");
-  c.extra_args = R"(["a"])";
+  c.body.extra_args = R"(["a"])";
   expect_single_error(c, "--extra-args must be a JSON object");
 }
 
 TEST(ConfigValidate, OutputFields) {
   Config c = valid_config();
-  c.percentiles = {50, 100.5};
+  c.output.percentiles = {50, 100.5};
   expect_single_error(c, "--percentiles values must be in [0, 100], got 100.5");
   c = valid_config();
-  c.percentiles = {0, 100};
+  c.output.percentiles = {0, 100};
   EXPECT_TRUE(resolved_errors(c).empty());
   c = valid_config();
-  c.log_every_n_query = 0;
+  c.output.log_every_n_query = 0;
   expect_single_error(c, "--log-every-n-query");
 }
 
 TEST(ConfigValidate, ReportsEveryProblemAtOnce) {
   Config c;
-  c.url = "nope";
-  c.threads = -1;
-  c.top_p = 2;
+  c.target.url = "nope";
+  c.load.threads = -1;
+  c.body.top_p = 2;
   EXPECT_EQ(resolved_errors(c).size(), 4u);  // url, dataset-path, threads, top-p
 }
 
 TEST(ConfigValidate, RampUp) {
   Config c = valid_config();
-  c.ramp_up = RampUp{"linear", 1, 50};
-  c.rate = {50};
+  c.load.ramp_up = RampUp{"linear", 1, 50};
+  c.load.rate = {50};
   EXPECT_TRUE(resolved_errors(c).empty());
-  c.ramp_up.start_rps = 0;
+  c.load.ramp_up.start_rps = 0;
   expect_single_error(c, "--ramp-up-strategy needs --ramp-up-start-rps and --ramp-up-end-rps");
   c = valid_config();
-  c.ramp_up = RampUp{"linear", 1, 50};
-  c.rate = {5, 10};
-  c.parallel = {100};
+  c.load.ramp_up = RampUp{"linear", 1, 50};
+  c.load.rate = {5, 10};
+  c.load.parallel = {100};
   expect_single_error(c, "drop the --rate list");
   c = valid_config();
-  c.ramp_up.end_rps = 5;
+  c.load.ramp_up.end_rps = 5;
   expect_single_error(c, "need --ramp-up-strategy");
 }
 
 TEST(ConfigValidate, ServerMetricsFlags) {
   Config c = valid_config();
-  c.metrics_interval_s = 0.01;
+  c.server.metrics_interval_s = 0.01;
   expect_single_error(c, "--metrics-interval must be between 0.05 and 3600 seconds");
   c = valid_config();
-  c.metrics_url = "localhost:8000/metrics";
+  c.server.metrics_url = "localhost:8000/metrics";
   expect_single_error(c, "--metrics-url must start with http:// or https://");
   c = valid_config();
-  c.metrics_url = "http://h:9000/metrics";
-  c.server_metrics = false;
+  c.server.metrics_url = "http://h:9000/metrics";
+  c.server.server_metrics = false;
   expect_single_error(c, "contradict");
 }
 
 TEST(ConfigValidate, SharedPrefix) {
   Config c = valid_config();
-  c.dataset = "shared_prefix";
-  c.dataset_path.clear();
-  c.input_tokens = {50};
-  c.prefix_length = 500;
+  c.workload.dataset = "shared_prefix";
+  c.workload.dataset_path.clear();
+  c.workload.input_tokens = {50};
+  c.workload.prefix_length = 500;
   EXPECT_TRUE(resolved_errors(c).empty());
-  c.prefix_length = 0;
+  c.workload.prefix_length = 0;
   expect_single_error(c, "needs each group's prefix length");
-  c.prefix_length = 500;
-  c.prefix_groups = 0;
+  c.workload.prefix_length = 500;
+  c.workload.prefix_groups = 0;
   expect_single_error(c, "--prefix-groups must be between 1 and 100000");
-  c.prefix_groups = 8;
-  c.prefix_zipf = -1;
+  c.workload.prefix_groups = 8;
+  c.workload.prefix_zipf = -1;
   expect_single_error(c, "--prefix-zipf");
-  c.prefix_zipf = 1.2;
-  c.input_tokens = {50, 100};
+  c.workload.prefix_zipf = 1.2;
+  c.workload.input_tokens = {50, 100};
   expect_single_error(c, "one question length");
 }
 

@@ -36,13 +36,13 @@ TEST(HistoryImportCli, TheDatabaseAndADirectoryAreRequired) {
 
 TEST(HistoryImportCli, ResultsDbRequestsNeedsResultsDb) {
   Config config;
-  config.model = "qwen";
-  config.dataset_path = "open_qa.jsonl";
-  config.results_db_requests = true;
+  config.target.model = "qwen";
+  config.workload.dataset_path = "open_qa.jsonl";
+  config.output.results_db_requests = true;
   const std::vector<std::string> errors = validate_config(config);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("--results-db FILE"), std::string::npos) << errors[0];
-  config.results_db = "history.db";
+  config.output.results_db = "history.db";
   EXPECT_TRUE(validate_config(config).empty());
 }
 

@@ -31,15 +31,16 @@ PushParsed push_parse(std::vector<std::string> extra) {
 TEST(PushFlags, OffByDefaultAndBoundWhenGiven) {
   const PushParsed none = push_parse({});
   ASSERT_TRUE(none.cli.proceed) << none.cli.outcome.err;
-  EXPECT_EQ(none.config.push_gateway, "");
-  EXPECT_EQ(none.config.push_interval_s, 5);
-  EXPECT_EQ(none.config.metrics_interval_s, 1);  // the server's scrapes keep their own interval
+  EXPECT_EQ(none.config.output.push_gateway, "");
+  EXPECT_EQ(none.config.output.push_interval_s, 5);
+  EXPECT_EQ(none.config.server.metrics_interval_s,
+            1);  // the server's scrapes keep their own interval
 
   const PushParsed given =
       push_parse({"--push-gateway", "http://gw:9091", "--push-interval", "0.5"});
   ASSERT_TRUE(given.cli.proceed) << given.cli.outcome.err;
-  EXPECT_EQ(given.config.push_gateway, "http://gw:9091");
-  EXPECT_EQ(given.config.push_interval_s, 0.5);
+  EXPECT_EQ(given.config.output.push_gateway, "http://gw:9091");
+  EXPECT_EQ(given.config.output.push_interval_s, 0.5);
 }
 
 TEST(PushFlags, RefusesOtherSchemesAndIntervalsOutOfRange) {

@@ -116,8 +116,8 @@ TEST(SharedFlags, TheBenchmarkAcceptsTheOtherCommandsSpellings) {
   Config config;
   const BenchmarkCli cli = benchmark({"--output", "out", "--db", "h.db"}, config);
   ASSERT_TRUE(cli.proceed) << cli.outcome.err;
-  EXPECT_EQ(config.outputs_dir, "out");
-  EXPECT_EQ(config.results_db, "h.db");
+  EXPECT_EQ(config.output.outputs_dir, "out");
+  EXPECT_EQ(config.output.results_db, "h.db");
 }
 
 TEST(SharedFlags, HelpShowsTheCanonicalNameFirst) {

@@ -50,7 +50,7 @@ TEST(Tags, TheFlagFillsConfigInOrderAndAnErrorExitsTwo) {
   Config config;
   const BenchmarkCli parsed = parse_cli(static_cast<int>(argv.size()), argv.data(), config);
   ASSERT_TRUE(parsed.proceed) << parsed.outcome.err;
-  EXPECT_EQ(config.tags, (std::vector<Tag>{{"commit", "abc"}, {"env", "staging"}}));
+  EXPECT_EQ(config.output.tags, (std::vector<Tag>{{"commit", "abc"}, {"env", "staging"}}));
 
   args = base;
   for (const char* extra : {"--tag", "commit=abc", "--tag", "commit=def"}) args.push_back(extra);

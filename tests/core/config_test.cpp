@@ -14,10 +14,10 @@ namespace {
 
 TEST(ConfigRuns, PairsListsAndBroadcastsSingleNumber) {
   Config c;
-  c.parallel = {8, 16, 32};
-  c.number = {100, 200, 400};
+  c.load.parallel = {8, 16, 32};
+  c.load.number = {100, 200, 400};
   EXPECT_EQ(c.runs(), (std::vector<std::pair<int, int64_t>>{{8, 100}, {16, 200}, {32, 400}}));
-  c.number = {7};
+  c.load.number = {7};
   EXPECT_EQ(c.runs(), (std::vector<std::pair<int, int64_t>>{{8, 7}, {16, 7}, {32, 7}}));
   Config defaults;
   EXPECT_EQ(defaults.runs(), (std::vector<std::pair<int, int64_t>>{{1, 1000}}));
@@ -25,10 +25,10 @@ TEST(ConfigRuns, PairsListsAndBroadcastsSingleNumber) {
 
 TEST(ConfigRuns, RatesDriveTheSweepAndParallelCapsEachRun) {
   Config c;
-  c.rate = {5, 10, 20};
-  c.parallel = {64};
-  c.number = {100};
-  const std::vector<Config::RunSpec> runs = c.run_specs();
+  c.load.rate = {5, 10, 20};
+  c.load.parallel = {64};
+  c.load.number = {100};
+  const std::vector<RunSpec> runs = c.run_specs();
   ASSERT_EQ(runs.size(), 3u);
   EXPECT_EQ(runs[1].parallel, 64);
   EXPECT_EQ(runs[1].number, 100);
@@ -39,14 +39,14 @@ TEST(ConfigRuns, RatesDriveTheSweepAndParallelCapsEachRun) {
 
 TEST(ConfigRuns, GridRepeatsEachRunOverInputsOuterOutputsInner) {
   Config c;
-  c.parallel = {1, 4};
-  c.number = {10, 20};
-  c.input_tokens = {128, 1024};
-  c.output_tokens = {32, 256, 512};
-  const std::vector<Config::RunSpec> runs = c.run_specs();
+  c.load.parallel = {1, 4};
+  c.load.number = {10, 20};
+  c.workload.input_tokens = {128, 1024};
+  c.workload.output_tokens = {32, 256, 512};
+  const std::vector<RunSpec> runs = c.run_specs();
   ASSERT_EQ(runs.size(), 2u * 2u * 3u);
   std::vector<std::tuple<int, int64_t, int64_t, int64_t>> got;
-  for (const Config::RunSpec& r : runs) {
+  for (const RunSpec& r : runs) {
     got.emplace_back(r.parallel, r.number, r.input_tokens, r.output_tokens);
     EXPECT_DOUBLE_EQ(r.rate, -1);
   }
@@ -63,16 +63,16 @@ TEST(ConfigRuns, GridRepeatsEachRunOverInputsOuterOutputsInner) {
 
 TEST(ConfigRuns, GridWithOneListLeavesTheOtherLengthUnset) {
   Config c;
-  c.rate = {2, 8};
-  c.parallel = {16};
-  c.number = {50};
-  c.output_tokens = {64, 128};
-  const std::vector<Config::RunSpec> runs = c.run_specs();
+  c.load.rate = {2, 8};
+  c.load.parallel = {16};
+  c.load.number = {50};
+  c.workload.output_tokens = {64, 128};
+  const std::vector<RunSpec> runs = c.run_specs();
   ASSERT_EQ(runs.size(), 4u);
   EXPECT_DOUBLE_EQ(runs[0].rate, 2);
   EXPECT_DOUBLE_EQ(runs[1].rate, 2);
   EXPECT_DOUBLE_EQ(runs[2].rate, 8);
-  for (const Config::RunSpec& r : runs) {
+  for (const RunSpec& r : runs) {
     EXPECT_EQ(r.input_tokens, -1);
     EXPECT_EQ(r.parallel, 16);
   }
@@ -87,11 +87,11 @@ TEST(ConfigRuns, GridWithOneListLeavesTheOtherLengthUnset) {
 
 TEST(ConfigRuns, WarmupIsACountOrAFractionOfTheRun) {
   Config c;
-  EXPECT_EQ(c.warmup_count(200), 0);
-  c.warmup_num = 20;
-  EXPECT_EQ(c.warmup_count(200), 20);
-  c.warmup_num = 0.25;
-  EXPECT_EQ(c.warmup_count(200), 50);
+  EXPECT_EQ(c.load.warmup_count(200), 0);
+  c.load.warmup_num = 20;
+  EXPECT_EQ(c.load.warmup_count(200), 20);
+  c.load.warmup_num = 0.25;
+  EXPECT_EQ(c.load.warmup_count(200), 50);
 }
 
 }  // namespace

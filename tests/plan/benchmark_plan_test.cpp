@@ -15,9 +15,9 @@ namespace {
 
 Config plan_test_config() {
   Config config;
-  config.outputs_dir = "outputs";
-  config.parallel = {2, 4};
-  config.number = {10, 20};
+  config.output.outputs_dir = "outputs";
+  config.load.parallel = {2, 4};
+  config.load.number = {10, 20};
   return config;
 }
 
@@ -25,7 +25,7 @@ TEST(BenchmarkPlan, WithoutATraceTheRunsAreTheFlagsAndTheServedModelNamesTheDire
   const Config config = plan_test_config();  // no --model: the server's is passed in
   const BenchmarkPlan plan = plan_benchmark(config, "served-model", TraceInfo{}, "20261127_101500");
   EXPECT_EQ(plan.resolved.model, "served-model");
-  EXPECT_EQ(plan.resolved.number, config.number);
+  EXPECT_EQ(plan.resolved.number, config.load.number);
   EXPECT_TRUE(plan.resolved.rate.empty());
   ASSERT_EQ(plan.runs.size(), 2u);
   EXPECT_EQ(plan.runs[0].parallel, 2);
@@ -38,33 +38,33 @@ TEST(BenchmarkPlan, WithoutATraceTheRunsAreTheFlagsAndTheServedModelNamesTheDire
 
 TEST(BenchmarkPlan, ATraceSetsTheNumberAndOneMeanRatePerCapWithoutChangingTheConfig) {
   Config config = plan_test_config();
-  config.model = "m";
-  config.name = "replay";
-  config.no_timestamp = true;
+  config.target.model = "m";
+  config.output.name = "replay";
+  config.output.no_timestamp = true;
   TraceInfo trace;
   trace.on = true;
   trace.entries = 101;  // 100 gaps over 50 s, replayed twice as fast: 4 requests/s
   trace.span_s = 50;
   trace.speedup = 2;
-  const BenchmarkPlan plan = plan_benchmark(config, config.model, trace, "unused");
+  const BenchmarkPlan plan = plan_benchmark(config, config.target.model, trace, "unused");
   EXPECT_EQ(plan.resolved.number, (std::vector<int64_t>{101}));
   EXPECT_EQ(plan.resolved.rate, (std::vector<double>{4.0, 4.0}));
   ASSERT_EQ(plan.runs.size(), 2u);
-  for (const Config::RunSpec& run : plan.runs) {
+  for (const RunSpec& run : plan.runs) {
     EXPECT_EQ(run.number, 101);
     EXPECT_DOUBLE_EQ(run.rate, 4.0);
   }
   EXPECT_EQ(plan.runs[1].parallel, 4);  // the caps stay the user's
   EXPECT_EQ(plan.sweep_dir, "outputs/replay");
   // The Config still says what the user asked for.
-  EXPECT_EQ(config.number, (std::vector<int64_t>{10, 20}));
-  EXPECT_TRUE(config.rate.empty());
+  EXPECT_EQ(config.load.number, (std::vector<int64_t>{10, 20}));
+  EXPECT_TRUE(config.load.rate.empty());
   EXPECT_EQ(config.run_specs().front().number, 10);
 }
 
 TEST(BenchmarkPlan, AOneRequestTraceHasNoSpanAndARateOfOne) {
   Config config = plan_test_config();
-  config.parallel = {1};
+  config.load.parallel = {1};
   TraceInfo trace;
   trace.on = true;
   trace.entries = 1;

@@ -32,14 +32,14 @@ TEST(PrepareSeed, EachRunOfASweepGetsItsOwnSeedFromTheUsersSeed) {
 
 TEST(PrepareCounts, RequestsCountWarmUpAndTextsPerRequestAndPromptsAreCapped) {
   Config config;
-  config.number = {10, 40};
-  config.parallel = {1, 2};
-  config.warmup_num = 2;
-  const std::vector<Config::RunSpec> runs = config.run_specs();
+  config.load.number = {10, 40};
+  config.load.parallel = {1, 2};
+  config.load.warmup_num = 2;
+  const std::vector<RunSpec> runs = config.run_specs();
   EXPECT_EQ(requests_of(config, runs[0]), 12);
   EXPECT_EQ(most_requests_of(config), 42);
-  config.api_kind = ApiKind::kEmbeddings;
-  config.batch_size = 3;
+  config.target.api_kind = ApiKind::kEmbeddings;
+  config.workload.batch_size = 3;
   EXPECT_EQ(requests_of(config, runs[1]), 126);
   EXPECT_EQ(distinct_prompts(0), 1);
   EXPECT_EQ(distinct_prompts(500), 500);
@@ -48,13 +48,13 @@ TEST(PrepareCounts, RequestsCountWarmUpAndTextsPerRequestAndPromptsAreCapped) {
 
 TEST(PrepareOutputRange, GridCellThenMaxTokensRangeThenMinTokensThenMaxTokens) {
   Config config;
-  Config::RunSpec run;
+  RunSpec run;
   EXPECT_EQ(output_range(config, run).min, 2048);
-  config.max_tokens = 100;
-  config.min_tokens = 20;
+  config.body.max_tokens = 100;
+  config.body.min_tokens = 20;
   EXPECT_EQ(output_range(config, run).min, 20);
   EXPECT_EQ(output_range(config, run).max, 100);
-  config.max_tokens_low = 5;
+  config.body.max_tokens_low = 5;
   EXPECT_EQ(output_range(config, run).min, 5);
   run.output_tokens = 7;
   EXPECT_EQ(output_range(config, run).min, 7);
@@ -79,15 +79,15 @@ TEST(PrepareBookkeeping, RecordMadeFillsTheRunsWorkloadAndTheNoteSaysHowItWasCou
 
 Config dataset_config() {
   Config config;
-  config.dataset = "openqa";
-  config.dataset_path = std::string(LLMPERF_DATASETS_DIR) + "/open_qa.jsonl";
-  config.number = {5};
+  config.workload.dataset = "openqa";
+  config.workload.dataset_path = std::string(LLMPERF_DATASETS_DIR) + "/open_qa.jsonl";
+  config.load.number = {5};
   return config;
 }
 
 TEST(PreparePromptSource, ADatasetIsReadOnceAndEveryRunGetsItsPrompts) {
   const Config config = dataset_config();
-  PromptSource source(config, config.model);
+  PromptSource source(config, config.target.model);
   const std::vector<Prompt> first = source.prepare(config.run_specs().front(), 0);
   ASSERT_EQ(first.size(), 5u);
   EXPECT_EQ(source.prepare(config.run_specs().front(), 1).front().text, first.front().text);
@@ -100,11 +100,11 @@ TEST(PreparePromptSource, ADatasetIsReadOnceAndEveryRunGetsItsPrompts) {
 
 TEST(PreparePromptSource, MaxTokensRangeIsDrawnPerPromptFromTheSeed) {
   Config config = dataset_config();
-  config.max_tokens_low = 5;
-  config.max_tokens = 40;
-  config.seed = 9;
-  PromptSource a(config, config.model);
-  PromptSource b(config, config.model);
+  config.body.max_tokens_low = 5;
+  config.body.max_tokens = 40;
+  config.load.seed = 9;
+  PromptSource a(config, config.target.model);
+  PromptSource b(config, config.target.model);
   const std::vector<Prompt>& pa = a.prepare(config.run_specs().front(), 0);
   const std::vector<Prompt>& pb = b.prepare(config.run_specs().front(), 0);
   ASSERT_EQ(pa.size(), pb.size());
@@ -128,18 +128,18 @@ LengthCounter estimated_counter() {
 
 Config synthetic_config(const std::string& dataset) {
   Config config;
-  config.dataset = dataset;
-  config.input_tokens = {40};
-  config.max_tokens = 8;
-  config.number = {6};
-  config.seed = 3;
+  config.workload.dataset = dataset;
+  config.workload.input_tokens = {40};
+  config.body.max_tokens = 8;
+  config.load.number = {6};
+  config.load.seed = 3;
   return config;
 }
 
 TEST(PrepareSynthetic, PromptsAreTheSameForTheSameSeedAndRunAndFreshForTheNextRun) {
   const Config config = synthetic_config("random");
   const LengthCounter counter = estimated_counter();
-  const Config::RunSpec run = config.run_specs().front();
+  const RunSpec run = config.run_specs().front();
   WorkloadInfo workload;
   workload.tokenizer = counter.info;
   const std::vector<Prompt> again = make_random_prompts(config, run, 0, counter, workload);
@@ -158,9 +158,9 @@ TEST(PrepareSynthetic, PromptsAreTheSameForTheSameSeedAndRunAndFreshForTheNextRu
 
 TEST(PrepareSharedPrefix, EveryRequestIsMarkedWithItsGroupAndTheGroupsFirstUse) {
   Config config = synthetic_config("shared_prefix");
-  config.prefix_groups = 2;
-  config.prefix_length = 30;
-  config.number = {10};
+  config.workload.prefix_groups = 2;
+  config.workload.prefix_length = 30;
+  config.load.number = {10};
   WorkloadInfo workload;
   const std::vector<Prompt> prompts = make_shared_prefix_prompts(config, config.run_specs().front(),
                                                                  0, estimated_counter(), workload);
@@ -178,10 +178,10 @@ TEST(PrepareSharedPrefix, EveryRequestIsMarkedWithItsGroupAndTheGroupsFirstUse) 
 
 TEST(PrepareConversations, RandomConversationsHaveTheirDrawnTurnsAndCountEveryMessage) {
   Config config = synthetic_config("random_multi_turn");
-  config.multi_turn = true;
-  config.min_turns = 2;
-  config.max_turns = 3;
-  config.number = {4};
+  config.workload.multi_turn = true;
+  config.workload.min_turns = 2;
+  config.workload.max_turns = 3;
+  config.load.number = {4};
   WorkloadInfo workload;
   const std::vector<SessionScript> sessions = make_random_conversations(
       config, config.run_specs().front(), 0, estimated_counter(), workload);

@@ -68,9 +68,9 @@ class ReportHtmlTest : public ::testing::Test {
     dir_ = fs::temp_directory_path() /
            (std::string("llmperf_html_") + test->name() + "_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
-    config_.model = "通义千问 <Qwen> & \"co\"";
-    config_.url = "http://127.0.0.1:8000/v1/chat/completions";
-    config_.api_key = "sk-SECRET-123456";
+    config_.target.model = "通义千问 <Qwen> & \"co\"";
+    config_.target.url = "http://127.0.0.1:8000/v1/chat/completions";
+    config_.target.api_key = "sk-SECRET-123456";
     RunInfo info;
     info.parallel = 4;
     info.number = 40;

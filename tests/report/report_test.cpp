@@ -106,14 +106,14 @@ RunSummary all_failed_summary() {
 
 Config test_config() {
   Config c;
-  c.model = "qwen";
-  c.url = "http://127.0.0.1:8000/v1/chat/completions";
-  c.api_key = kSecret;
-  c.headers = {{"Authorization", std::string("Bearer ") + kSecret}, {"X-Trace", "abc"}};
-  c.dataset_path = "open_qa.jsonl";
-  c.parallel = {2};
-  c.number = {10};
-  c.percentiles = {50, 90, 99};
+  c.target.model = "qwen";
+  c.target.url = "http://127.0.0.1:8000/v1/chat/completions";
+  c.target.api_key = kSecret;
+  c.target.headers = {{"Authorization", std::string("Bearer ") + kSecret}, {"X-Trace", "abc"}};
+  c.workload.dataset_path = "open_qa.jsonl";
+  c.load.parallel = {2};
+  c.load.number = {10};
+  c.output.percentiles = {50, 90, 99};
   return c;
 }
 
@@ -455,7 +455,7 @@ TEST_F(ReportTest, BenchmarkPercentileRows) {
 
 TEST_F(ReportTest, NonStreamRunWritesNullsNotLatency) {
   Config config = test_config();
-  config.stream = false;
+  config.body.stream = false;
   write_run_with_records(report_options(config), test_info(dir_), non_stream_summary(),
                          std::vector<RequestRecord>{});
   const json j = read_json("summary.json");
@@ -595,8 +595,8 @@ TEST_F(ReportTest, ClientLineCountsResentRequests) {
 
 TEST_F(ReportTest, RequestsJsonlRoundTrips) {
   Config config = test_config();
-  config.api_key.clear();
-  config.headers.clear();
+  config.target.api_key.clear();
+  config.target.headers.clear();
   const auto records = test_records();
   write_run_with_records(report_options(config), test_info(dir_), stream_summary(), records);
 
@@ -733,7 +733,7 @@ TEST_F(ReportTest, RequestsJsonlLineEscapesStringsAsNlohmannDoes) {
 
 TEST_F(ReportTest, SecretsNeverReachAnyFile) {
   Config config = test_config();
-  config.headers.emplace_back("X-Api-Key", "key-0123456789");
+  config.target.headers.emplace_back("X-Api-Key", "key-0123456789");
   auto records = test_records();
   records[1].error_message = std::string("server echoed Authorization: Bearer ") + kSecret;
   RunSummary s = stream_summary();
@@ -759,7 +759,7 @@ TEST_F(ReportTest, SecretsNeverReachAnyFile) {
 // the config block records and the reports name, and what the shards' benchmark id hashes.
 TEST(ConfigBlock, TheConfigBlockRecordsTheResolvedModelNumberAndRate) {
   Config config = test_config();
-  config.model.clear();  // no --model
+  config.target.model.clear();  // no --model
   const ResolvedFlags resolved{"served-model", {42}, {3.5}};
   const ReportOptions options = report_options(config, resolved);
   EXPECT_EQ(options.model, "served-model");
@@ -778,11 +778,11 @@ TEST(ConfigBlock, TheConfigBlockRecordsTheResolvedModelNumberAndRate) {
 
 TEST(ConfigBlock, MasksCredentialHeadersOnly) {
   Config config;
-  config.headers = {{"authorization", "a"},   {"Proxy-Authorization", "b"},
-                    {"x-api-key", "c"},       {"API-Key", "d"},
-                    {"Cookie", "e"},          {"X-Auth-Token", "f"},
-                    {"X-Client-Secret", "g"}, {"Accept", "text/plain"},
-                    {"X-Trace", "h"}};
+  config.target.headers = {{"authorization", "a"},   {"Proxy-Authorization", "b"},
+                           {"x-api-key", "c"},       {"API-Key", "d"},
+                           {"Cookie", "e"},          {"X-Auth-Token", "f"},
+                           {"X-Client-Secret", "g"}, {"Accept", "text/plain"},
+                           {"X-Trace", "h"}};
   const json j = json::parse(report_options(config).config_json);
   const json expected = {{"authorization", "***"},
                          {"Proxy-Authorization", "***"},
@@ -1063,8 +1063,8 @@ TEST(TextSummary, StreamRunTables) {
 
 TEST(TextSummary, NonStreamShowsDashesAndUserPercentiles) {
   Config config = test_config();
-  config.stream = false;
-  config.name = "nightly";
+  config.body.stream = false;
+  config.output.name = "nightly";
   RunInfo info = test_info("/tmp/x");
   info.interrupted = true;
   RunSummary s = non_stream_summary();

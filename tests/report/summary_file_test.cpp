@@ -42,20 +42,20 @@ Distribution dist(double mean, size_t count = 7) {
 // The flags of a run with every block the config records in use, a prompt cut mid-character.
 Config full_config() {
   Config c;
-  c.model = "qwen";
-  c.name = "nightly";
-  c.api_key = "sk-secret-key-123";
-  c.headers = {{"Authorization", "Bearer sk-secret-key-123"}, {"X-Team", "perf"}};
-  c.prompt = "caf\xc3";
-  c.rate = {2.5};
-  c.arrival = "gamma";
-  c.burstiness = 0.5;
-  c.slo = {"ttft.p99<=800ms", "success_rate>=99%"};
-  c.goodput = {"ttft:500", "tpot:50"};
-  c.duration_s = 30;
-  c.warmup_num = 2;
-  c.percentiles = {50, 90, 99, 99.9};
-  c.vllm.metadata = {{"tp", "2"}, {"dp", "1"}};
+  c.target.model = "qwen";
+  c.output.name = "nightly";
+  c.target.api_key = "sk-secret-key-123";
+  c.target.headers = {{"Authorization", "Bearer sk-secret-key-123"}, {"X-Team", "perf"}};
+  c.workload.prompt = "caf\xc3";
+  c.load.rate = {2.5};
+  c.load.arrival = "gamma";
+  c.load.burstiness = 0.5;
+  c.verdicts.slo = {"ttft.p99<=800ms", "success_rate>=99%"};
+  c.verdicts.goodput = {"ttft:500", "tpot:50"};
+  c.load.duration_s = 30;
+  c.load.warmup_num = 2;
+  c.output.percentiles = {50, 90, 99, 99.9};
+  c.output.vllm.metadata = {{"tp", "2"}, {"dp", "1"}};
   return c;
 }
 

@@ -67,9 +67,9 @@ RunSummary test_summary() {
 
 Config qwen_config() {
   Config c;
-  c.model = "qwen";
-  c.url = "http://127.0.0.1:8000/v1/chat/completions";
-  c.percentiles = {50, 90, 99, 99.9};
+  c.target.model = "qwen";
+  c.target.url = "http://127.0.0.1:8000/v1/chat/completions";
+  c.output.percentiles = {50, 90, 99, 99.9};
   return c;
 }
 
@@ -162,7 +162,7 @@ TEST(VllmBlock, RateRunShowsTheConfiguredRateAfterTheConcurrency) {
 TEST(VllmBlock, RateRunWithTheDefaultCapHasNoConcurrencyLine) {
   // vLLM prints the cap only when --max-concurrency was given.
   Config config = qwen_config();
-  config.default_cap = true;
+  config.load.default_cap = true;
   RunInfo info = info_2x10();
   info.parallel = 1000;
   info.rate = 12.5;
@@ -192,7 +192,7 @@ TEST(VllmBlock, GoodputLineOnlyWithGoodput) {
 
 TEST(VllmBlock, SectionsFollowPercentileMetricsInVllmsOrder) {
   Config config = qwen_config();
-  config.percentile_metrics = {"e2el"};
+  config.output.percentile_metrics = {"e2el"};
   std::vector<std::string> lines = lines_of(render_vllm_block(report_options(config), info_2x10(), test_summary()));
   EXPECT_EQ(index_starting(lines, "Mean TTFT"), -1);
   EXPECT_EQ(index_starting(lines, "Mean TPOT"), -1);
@@ -207,7 +207,7 @@ TEST(VllmBlock, SectionsFollowPercentileMetricsInVllmsOrder) {
   EXPECT_EQ(lines[at + 4], std::string(50, '='));
 
   // Given out of order, the sections still come in vLLM's order: TTFT, TPOT, ITL, E2EL.
-  config.percentile_metrics = {"e2el", "itl", "ttft"};
+  config.output.percentile_metrics = {"e2el", "itl", "ttft"};
   lines = lines_of(render_vllm_block(report_options(config), info_2x10(), test_summary()));
   const int ttft = index_starting(lines, "Mean TTFT");
   const int itl = index_starting(lines, "Mean ITL");
@@ -220,8 +220,8 @@ TEST(VllmBlock, SectionsFollowPercentileMetricsInVllmsOrder) {
 
 TEST(VllmBlock, OnePLinePerMetricPercentileInTheirOrder) {
   Config config = qwen_config();
-  config.percentile_metrics = {"e2el"};
-  config.metric_percentiles = {50, 90, 99.9};
+  config.output.percentile_metrics = {"e2el"};
+  config.output.metric_percentiles = {50, 90, 99.9};
   const std::vector<std::string> lines =
       lines_of(render_vllm_block(report_options(config), info_2x10(), test_summary()));
   const int median = index_starting(lines, "Median E2EL");
@@ -397,19 +397,20 @@ std::vector<std::string> keys_of(const ordered_json& j) {
 
 TEST_F(VllmResultTest, EveryKeyOfVllmsFileInItsOrder) {
   Config config = qwen_config();
-  config.metric_percentiles = {99, 99.9};
+  config.output.metric_percentiles = {99, 99.9};
   const ordered_json j = write(config, info(), test_summary());
   EXPECT_EQ(keys_of(j), vllm_keys({}, {99, 99.9}));
 }
 
 TEST_F(VllmResultTest, MetadataLabelBackendAndTokenizerAsGiven) {
   Config config = qwen_config();
-  config.vllm.backend = "vllm";
-  config.vllm.label = "nightly";
-  config.vllm.tokenizer = "/data/qwen-tokenizer";
+  config.output.vllm.backend = "vllm";
+  config.output.vllm.label = "nightly";
+  config.output.vllm.tokenizer = "/data/qwen-tokenizer";
   // A pair named like a setup key takes its place (a Python dict); one named like a result gives
   // way to the result.
-  config.vllm.metadata = {{"version", "0.11"}, {"tp", "2"}, {"model_id", "x"}, {"ttfts", "y"}};
+  config.output.vllm.metadata = {
+      {"version", "0.11"}, {"tp", "2"}, {"model_id", "x"}, {"ttfts", "y"}};
   const ordered_json j = write(config, info(), test_summary());
   EXPECT_EQ(keys_of(j), vllm_keys({"version", "tp"}, {99}));
   EXPECT_EQ(j["endpoint_type"], "vllm");
@@ -447,10 +448,10 @@ TEST_F(VllmResultTest, QueueTimesAreTheWaitsAfterThePlannedSend) {
 
 TEST_F(VllmResultTest, SaveResultWritesACopyUnderVllmsName) {
   Config config = qwen_config();
-  config.vllm.save = true;
-  config.vllm.dir = (dir_ / "results").string();
-  config.vllm.backend = "openai-chat";
-  config.vllm.model_id = "/data/Qwen2.5-72B";
+  config.output.vllm.save = true;
+  config.output.vllm.dir = (dir_ / "results").string();
+  config.output.vllm.backend = "openai-chat";
+  config.output.vllm.model_id = "/data/Qwen2.5-72B";
   RunInfo run = info();
   run.rate = 32;
   const ordered_json full = write(config, run, test_summary());
@@ -474,8 +475,8 @@ TEST_F(VllmResultTest, SaveResultWritesACopyUnderVllmsName) {
   EXPECT_EQ(copy["model_id"], "/data/Qwen2.5-72B");
 
   // --result-filename and --save-detailed: that name, every key.
-  config.vllm.filename = "mine.json";
-  config.vllm.detailed = true;
+  config.output.vllm.filename = "mine.json";
+  config.output.vllm.detailed = true;
   write(config, run, test_summary());
   EXPECT_EQ(keys_of(ordered_json::parse(read("results/mine.json"))), keys_of(full));
 }
@@ -508,9 +509,9 @@ TEST_F(VllmResultTest, HeadValuesForAClosedLoopChatRun) {
 
 TEST_F(VllmResultTest, RateRunGoodputAndCompletionsBackend) {
   Config config = qwen_config();
-  config.url = "http://127.0.0.1:8000/v1/completions";
-  config.api_kind = ApiKind::kCompletions;
-  config.burstiness = 0.5;
+  config.target.url = "http://127.0.0.1:8000/v1/completions";
+  config.target.api_kind = ApiKind::kCompletions;
+  config.load.burstiness = 0.5;
   RunInfo run = info();
   run.rate = 12.5;
   RunSummary s = test_summary();
@@ -526,7 +527,7 @@ TEST_F(VllmResultTest, RateRunGoodputAndCompletionsBackend) {
 TEST_F(VllmResultTest, MaxConcurrencyIsNullForEverythingAtOnce) {
   // --request-rate inf without --max-concurrency: a closed loop of every request, no cap chosen.
   Config config = qwen_config();
-  config.default_cap = true;
+  config.load.default_cap = true;
   RunInfo run = info();
   run.parallel = 10;
   EXPECT_TRUE(write(config, run, test_summary())["max_concurrency"].is_null());
@@ -537,12 +538,12 @@ TEST_F(VllmResultTest, MaxConcurrencyIsNullForEverythingAtOnce) {
 
 TEST_F(VllmResultTest, MaxConcurrencyIsNullOnlyForARateRunWithTheDefaultCap) {
   Config config = qwen_config();
-  config.default_cap = true;
+  config.load.default_cap = true;
   RunInfo run = info();
   run.parallel = 1000;
   run.rate = 12.5;
   EXPECT_TRUE(write(config, run, test_summary())["max_concurrency"].is_null());
-  config.default_cap = false;
+  config.load.default_cap = false;
   EXPECT_EQ(write(config, run, test_summary())["max_concurrency"], 1000);
 }
 
@@ -577,7 +578,7 @@ TEST_F(VllmResultTest, PerRequestArraysInSecondsWithoutWarmup) {
 
 TEST_F(VllmResultTest, StatisticsInMsAgreeWithSummaryJson) {
   Config config = qwen_config();
-  config.metric_percentiles = {90, 99.9};
+  config.output.metric_percentiles = {90, 99.9};
   const ordered_json j = write(config, info(), test_summary());
   const json summary = json::parse(read("summary.json"));
   const json& metrics = summary["metrics"];
@@ -617,7 +618,7 @@ TEST_F(VllmResultTest, StatisticsInMsAgreeWithSummaryJson) {
 
 TEST_F(VllmResultTest, PercentileNotInThePercentilesIsNullAndEmptyMetricsAreNull) {
   Config config = qwen_config();
-  config.metric_percentiles = {95};
+  config.output.metric_percentiles = {95};
   RunSummary s = test_summary();
   s.itl_ns = Distribution{};
   s.itl_ns.percentiles = {0, 0, 0, 0};

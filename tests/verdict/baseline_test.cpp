@@ -68,8 +68,8 @@ class BaselineTest : public ::testing::Test {
   // Writes summary.json for `summary` with the real report writer; returns its path.
   std::string write_summary(const RunSummary& summary) {
     Config config;
-    config.model = "qwen";
-    config.percentiles = summary.percentiles;
+    config.target.model = "qwen";
+    config.output.percentiles = summary.percentiles;
     RunInfo info;
     info.parallel = 8;
     info.number = 200;

@@ -31,7 +31,7 @@ TEST(EarlyStop, NoRuleIsInactive) {
   EXPECT_FALSE(EarlyStopMonitor(EarlyStopRules{}, nullptr, 0).active());
   Config config;
   EXPECT_FALSE(early_stop_rules(config).any());
-  config.max_errors = 3;
+  config.verdicts.max_errors = 3;
   EXPECT_TRUE(early_stop_rules(config).any());
 }
 

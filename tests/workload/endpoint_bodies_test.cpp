@@ -22,8 +22,8 @@ using Json = nlohmann::json;
 
 Config config_for(ApiKind kind) {
   Config config;
-  config.model = "m";
-  config.api_kind = kind;
+  config.target.model = "m";
+  config.target.api_kind = kind;
   return config;
 }
 
@@ -40,12 +40,12 @@ std::vector<Prompt> texts(std::initializer_list<const char*> items) {
 }
 
 Json body_of(const Config& config, const Prompt& prompt, uint64_t request = 0) {
-  return Json::parse(RequestBuilder(config, config.model).build_body(prompt, request));
+  return Json::parse(RequestBuilder(config, config.target.model).build_body(prompt, request));
 }
 
 TEST(GroupTexts, EmbeddingsBatchesTakePromptsInTurnAndCycle) {
   Config config = config_for(ApiKind::kEmbeddings);
-  config.batch_size = 2;
+  config.workload.batch_size = 2;
   const std::vector<Prompt> grouped = group_texts(texts({"a", "b", "c"}), config);
   ASSERT_EQ(grouped.size(), 2u);  // ceil(3 / 2)
   EXPECT_EQ(grouped[0].texts, (std::vector<std::string>{"a", "b"}));
@@ -59,7 +59,7 @@ TEST(GroupTexts, EmbeddingsBatchesTakePromptsInTurnAndCycle) {
 
 TEST(GroupTexts, RerankIsAQueryAndTheNextDocuments) {
   Config config = config_for(ApiKind::kRerank);
-  config.documents = 2;
+  config.workload.documents = 2;
   const std::vector<Prompt> grouped = group_texts(texts({"q", "d1", "d2", "q2"}), config);
   ASSERT_EQ(grouped.size(), 2u);
   EXPECT_EQ(grouped[0].text, "q");
@@ -79,7 +79,7 @@ TEST(GroupTexts, OneTextApisAreLeftAlone) {
 
 TEST(ResponsesBody, InputAndMaxOutputTokens) {
   Config config = config_for(ApiKind::kResponses);
-  config.max_tokens = 64;
+  config.body.max_tokens = 64;
   Prompt prompt = texts({"hi"})[0];
   Json body = body_of(config, prompt);
   EXPECT_EQ(body["input"], "hi");
@@ -128,9 +128,9 @@ std::pair<uint32_t, uint32_t> png_size(const std::string& png) {
 
 TEST(ImagePrompts, ChatBodyCarriesBase64PngsOfTheAskedSize) {
   Config config = config_for(ApiKind::kChat);
-  config.image_num = 2;
-  config.image_width = 64;
-  config.image_height = 32;
+  config.workload.image_num = 2;
+  config.workload.image_width = 64;
+  config.workload.image_height = 32;
   std::vector<Prompt> prompts = texts({"describe"});
   attach_synthetic_images(prompts, config);
   const Json body = body_of(config, prompts[0], 7);
@@ -154,9 +154,9 @@ TEST(ImagePrompts, ChatBodyCarriesBase64PngsOfTheAskedSize) {
 
 TEST(ImagePrompts, ResponsesBodyUsesInputImageParts) {
   Config config = config_for(ApiKind::kResponses);
-  config.image_num = 1;
-  config.image_width = 8;
-  config.image_height = 8;
+  config.workload.image_num = 1;
+  config.workload.image_width = 8;
+  config.workload.image_height = 8;
   std::vector<Prompt> prompts = texts({"what"});
   attach_synthetic_images(prompts, config);
   const Json input = body_of(config, prompts[0])["input"];

@@ -17,8 +17,8 @@ using Json = nlohmann::json;
 
 Config chat_config() {
   Config config;
-  config.model = "qwen";
-  config.api_kind = ApiKind::kChat;
+  config.target.model = "qwen";
+  config.target.api_kind = ApiKind::kChat;
   return config;
 }
 
@@ -29,7 +29,7 @@ Prompt text_prompt(const std::string& text) {
 }
 
 Json build(const Config& config, const Prompt& prompt) {
-  return Json::parse(RequestBuilder(config, config.model).build_body(prompt));
+  return Json::parse(RequestBuilder(config, config.target.model).build_body(prompt));
 }
 
 size_t count_with_prefix(const std::vector<std::string>& lines, const std::string& prefix) {
@@ -52,7 +52,7 @@ TEST(RequestBuilderTest, ChatStreamingBody) {
 
 TEST(RequestBuilderTest, NonStreamingBodyHasNoStreamOptions) {
   Config config = chat_config();
-  config.stream = false;
+  config.body.stream = false;
   const Json body = build(config, text_prompt("hi"));
   EXPECT_EQ(body["stream"], false);
   EXPECT_FALSE(body.contains("stream_options"));
@@ -60,8 +60,8 @@ TEST(RequestBuilderTest, NonStreamingBodyHasNoStreamOptions) {
 
 TEST(RequestBuilderTest, UnsetOptionalFieldsAreOmitted) {
   Config config = chat_config();
-  config.max_tokens.reset();
-  config.temperature.reset();
+  config.body.max_tokens.reset();
+  config.body.temperature.reset();
   const Json body = build(config, text_prompt("hi"));
   for (const char* key :
        {"max_tokens", "min_tokens", "temperature", "top_p", "stop", "stop_token_ids"}) {
@@ -71,12 +71,12 @@ TEST(RequestBuilderTest, UnsetOptionalFieldsAreOmitted) {
 
 TEST(RequestBuilderTest, SetOptionalFieldsAreSent) {
   Config config = chat_config();
-  config.max_tokens = 100;
-  config.min_tokens = 10;
-  config.temperature = 0.5;
-  config.top_p = 0.9;
-  config.stop = {"<|im_end|>", "###"};
-  config.stop_token_ids = {151645, 2};
+  config.body.max_tokens = 100;
+  config.body.min_tokens = 10;
+  config.body.temperature = 0.5;
+  config.body.top_p = 0.9;
+  config.body.stop = {"<|im_end|>", "###"};
+  config.body.stop_token_ids = {151645, 2};
   const Json body = build(config, text_prompt("hi"));
   EXPECT_EQ(body["max_tokens"], 100);
   EXPECT_EQ(body["min_tokens"], 10);
@@ -88,7 +88,7 @@ TEST(RequestBuilderTest, SetOptionalFieldsAreSent) {
 
 TEST(RequestBuilderTest, CompletionsBodyUsesPrompt) {
   Config config = chat_config();
-  config.api_kind = ApiKind::kCompletions;
+  config.target.api_kind = ApiKind::kCompletions;
   const Json body = build(config, text_prompt("Once upon a time"));
   EXPECT_EQ(body["prompt"], "Once upon a time");
   EXPECT_FALSE(body.contains("messages"));
@@ -105,7 +105,7 @@ TEST(RequestBuilderTest, MessagesPromptOnChatIsSentAsIs) {
 
 TEST(RequestBuilderTest, MessagesPromptOnCompletionsJoinsContents) {
   Config config = chat_config();
-  config.api_kind = ApiKind::kCompletions;
+  config.target.api_kind = ApiKind::kCompletions;
   Prompt prompt;
   prompt.messages_json =
       R"([{"role":"system","content":"Be brief."},)"
@@ -140,7 +140,7 @@ TEST(RequestBuilderTest, BodyJsonThatTurnsStreamingOffGetsNoStreamOptions) {
 
 TEST(RequestBuilderTest, ExtraArgsOverrideAndNullRemoves) {
   Config config = chat_config();
-  config.extra_args = R"({"temperature":1.5,"top_k":20,"max_tokens":null})";
+  config.body.extra_args = R"({"temperature":1.5,"top_k":20,"max_tokens":null})";
   const Json body = build(config, text_prompt("hi"));
   EXPECT_EQ(body["temperature"], 1.5);
   EXPECT_EQ(body["top_k"], 20);
@@ -150,7 +150,7 @@ TEST(RequestBuilderTest, ExtraArgsOverrideAndNullRemoves) {
 
 TEST(RequestBuilderTest, ExtraArgsWinOverBodyJson) {
   Config config = chat_config();
-  config.extra_args = R"({"max_tokens":7,"ignore_eos":true})";
+  config.body.extra_args = R"({"max_tokens":7,"ignore_eos":true})";
   Prompt prompt;
   prompt.body_json = R"({"prompt":"x","max_tokens":64})";
   const Json body = build(config, prompt);
@@ -161,9 +161,9 @@ TEST(RequestBuilderTest, ExtraArgsWinOverBodyJson) {
 TEST(RequestBuilderTest, InvalidExtraArgsThrow) {
   for (const char* text : {"[1, 2]", "{bad", "42"}) {
     Config config = chat_config();
-    config.extra_args = text;
+    config.body.extra_args = text;
     try {
-      RequestBuilder builder(config, config.model);
+      RequestBuilder builder(config, config.target.model);
       FAIL() << "expected std::invalid_argument for " << text;
     } catch (const std::invalid_argument& error) {
       EXPECT_EQ(std::string(error.what()).rfind("--extra-args must be a JSON object: ", 0), 0U)
@@ -183,7 +183,7 @@ TEST(RequestBuilderTest, InvalidUtf8IsReplacedNotThrown) {
 // names the model given to the builder, not the empty flag.
 TEST(RequestBuilderTest, TheBodyNamesTheModelTheBuilderIsGiven) {
   Config config = chat_config();
-  config.model.clear();
+  config.target.model.clear();
   const Json body =
       Json::parse(RequestBuilder(config, "served-model").build_body(text_prompt("hi")));
   EXPECT_EQ(body["model"], "served-model");
@@ -208,17 +208,17 @@ TEST(RequestBuilderTest, HeadersWithoutKey) {
 
 TEST(RequestBuilderTest, NonStreamingAcceptsJson) {
   Config config = chat_config();
-  config.stream = false;
-  const RequestBuilder builder(config, config.model);
+  config.body.stream = false;
+  const RequestBuilder builder(config, config.target.model);
   EXPECT_EQ(count_with_prefix(builder.header_lines(), "Accept: application/json"), 1U);
   EXPECT_EQ(count_with_prefix(builder.header_lines(), "Accept: text/event-stream"), 0U);
 }
 
 TEST(RequestBuilderTest, HeadersWithKeyAndUserHeaders) {
   Config config = chat_config();
-  config.api_key = "sk-secret";
-  config.headers = {{"X-Trace", "abc"}};
-  const RequestBuilder builder(config, config.model);
+  config.target.api_key = "sk-secret";
+  config.target.headers = {{"X-Trace", "abc"}};
+  const RequestBuilder builder(config, config.target.model);
   const auto& lines = builder.header_lines();
   EXPECT_EQ(count_with_prefix(lines, "Authorization: Bearer sk-secret"), 1U);
   EXPECT_EQ(count_with_prefix(lines, "X-Trace: abc"), 1U);
@@ -227,9 +227,9 @@ TEST(RequestBuilderTest, HeadersWithKeyAndUserHeaders) {
 
 TEST(RequestBuilderTest, UserAuthorizationReplacesGenerated) {
   Config config = chat_config();
-  config.api_key = "sk-secret";
-  config.headers = {{"authorization", "Basic dXNlcg=="}};
-  const RequestBuilder builder(config, config.model);
+  config.target.api_key = "sk-secret";
+  config.target.headers = {{"authorization", "Basic dXNlcg=="}};
+  const RequestBuilder builder(config, config.target.model);
   const auto& lines = builder.header_lines();
   EXPECT_EQ(count_with_prefix(lines, "Authorization"), 0U);
   EXPECT_EQ(count_with_prefix(lines, "authorization: Basic dXNlcg=="), 1U);
@@ -246,15 +246,15 @@ TEST(MaskSecretTest, ShowsAtMostThreeLeadingChars) {
 
 TEST(RequestBuilderTest, SamplingFlagsReachTheBodyUnderTheirApiNames) {
   Config config = chat_config();
-  config.top_k = 20;
-  config.frequency_penalty = 0.5;
-  config.repetition_penalty = 1.1;
-  config.logprobs = true;
-  config.n_choices = 3;
-  config.seed = 42;
-  config.seed_in_body = true;
+  config.body.top_k = 20;
+  config.body.frequency_penalty = 0.5;
+  config.body.repetition_penalty = 1.1;
+  config.body.logprobs = true;
+  config.body.n_choices = 3;
+  config.load.seed = 42;
+  config.body.seed_in_body = true;
   for (const ApiKind kind : {ApiKind::kChat, ApiKind::kCompletions}) {
-    config.api_kind = kind;
+    config.target.api_kind = kind;
     const Json body = build(config, text_prompt("hi"));
     EXPECT_EQ(body["top_k"], 20);
     EXPECT_EQ(body["frequency_penalty"], 0.5);
@@ -268,22 +268,22 @@ TEST(RequestBuilderTest, SamplingFlagsReachTheBodyUnderTheirApiNames) {
 
 TEST(RequestBuilderTest, SamplingFlagsAbsentByDefaultAndSeedOnlyWhenGiven) {
   Config config = chat_config();
-  config.seed = 7;  // a seed for the schedule and sampling, not given as --seed: not sent
+  config.load.seed = 7;  // a seed for the schedule and sampling, not given as --seed: not sent
   const Json body = build(config, text_prompt("hi"));
   for (const char* key :
        {"top_k", "frequency_penalty", "repetition_penalty", "logprobs", "n", "seed"}) {
     EXPECT_FALSE(body.contains(key)) << key;
   }
   // --seed 0 is a seed like any other.
-  config.seed = 0;
-  config.seed_in_body = true;
+  config.load.seed = 0;
+  config.body.seed_in_body = true;
   EXPECT_EQ(build(config, text_prompt("hi"))["seed"], 0);
 }
 
 TEST(RequestBuilderTest, BodyJsonKeepsItsOwnSamplingKeys) {
   Config config = chat_config();
-  config.top_k = 20;
-  config.n_choices = 2;
+  config.body.top_k = 20;
+  config.body.n_choices = 2;
   Prompt prompt;
   prompt.body_json = R"({"prompt":"x","top_k":5})";
   const Json body = build(config, prompt);

@@ -35,11 +35,12 @@ bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
       spdlog::error(
           "cannot connect to {}: connection refused. Is the server running and listening "
           "on that host and port?",
-          url_without_userinfo(config.url));
+          url_without_userinfo(config.target.url));
       return true;
     case ErrorKind::kResolve:
     case ErrorKind::kConnectTimeout:
-      spdlog::error("cannot reach {}: {}", url_without_userinfo(config.url), probe.error_message);
+      spdlog::error("cannot reach {}: {}", url_without_userinfo(config.target.url),
+                    probe.error_message);
       return true;
     case ErrorKind::kHttp:
       if (probe.http_status >= 400 && probe.http_status < 500 && probe.http_status != 429) {
@@ -61,10 +62,11 @@ bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
 }  // namespace
 
 std::string served_model(const Config& config) {
-  if (!config.model.empty() && config.ready_timeout_s <= 0) return config.model;
+  if (!config.target.model.empty() && config.target.ready_timeout_s <= 0)
+    return config.target.model;
   const std::vector<std::string> models = fetch_served_models(
-      base_url_of(config.url), side_channel_options(config), config.ready_timeout_s);
-  if (!config.model.empty()) return config.model;
+      base_url_of(config.target.url), side_channel_options(config), config.target.ready_timeout_s);
+  if (!config.target.model.empty()) return config.target.model;
   if (models.size() != 1) {
     throw std::invalid_argument(fmt::format(
         "--model is missing and the server's /v1/models lists {}: give --model{}",
@@ -82,7 +84,7 @@ void check_context(const Config& config, const PromptSource& source, const Serve
   if (!longest) return;
   const std::optional<std::string> overflow = context_overflow(*longest, context);
   if (!overflow) return;
-  if (!config.allow_truncation) {
+  if (!config.workload.allow_truncation) {
     throw std::invalid_argument(fmt::format(
         "{}. Ask for shorter requests, or give the server a longer context (llama.cpp: -c is "
         "shared by the --parallel slots); --allow-truncation runs anyway",
@@ -96,9 +98,10 @@ void check_context(const Config& config, const PromptSource& source, const Serve
 
 bool probe_allows_run(const Config& config, const RequestSettings& settings,
                       const PromptSource& source, const RequestBuilder& builder) {
-  spdlog::info(
-      "probe: one request to {}{}", url_without_userinfo(config.url),
-      config.urls.size() > 1 ? fmt::format(" (the first of {} replicas)", config.urls.size()) : "");
+  spdlog::info("probe: one request to {}{}", url_without_userinfo(config.target.url),
+               config.target.urls.size() > 1
+                   ? fmt::format(" (the first of {} replicas)", config.target.urls.size())
+                   : "");
   LoadProgress probe_progress;
   std::vector<RequestRecord> probe;
   RequestSettings probe_settings = settings;
@@ -111,8 +114,8 @@ bool probe_allows_run(const Config& config, const RequestSettings& settings,
 }
 
 void wait_for_start_at(const Config& config) {
-  if (config.start_at_unix_ns < 0) return;
-  const int64_t target = config.start_at_unix_ns;
+  if (config.load.start_at_unix_ns < 0) return;
+  const int64_t target = config.load.start_at_unix_ns;
   const int64_t left_ns = target - unix_now_ns();
   if (left_ns <= 0) {
     spdlog::warn("--start-at was {:.3f} s ago: starting now", static_cast<double>(-left_ns) / 1e9);

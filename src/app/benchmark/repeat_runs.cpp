@@ -12,14 +12,13 @@
 
 namespace llmperf {
 
-void run_repeats(RunSeries& series, const Config::RunSpec& spec, size_t index,
-                 const std::string& title) {
+void run_repeats(RunSeries& series, const RunSpec& spec, size_t index, const std::string& title) {
   const Config& config = series.config;
   BenchmarkResult& result = series.result;
   const size_t first = result.runs.size();
-  for (int k = 1; k <= config.num_runs && !result.interrupted && !result.stop_aborted; ++k) {
+  for (int k = 1; k <= config.load.num_runs && !result.interrupted && !result.stop_aborted; ++k) {
     if (k > 1 && !pause_between_runs(config, result)) break;
-    series.run_one(spec, index, fmt::format("{}, repeat {}/{}", title, k, config.num_runs), k);
+    series.run_one(spec, index, fmt::format("{}, repeat {}/{}", title, k, config.load.num_runs), k);
   }
   const size_t count = result.runs.size() - first;
   if (count < 2) return;  // interrupted: nothing to compare

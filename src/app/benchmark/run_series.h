@@ -24,7 +24,7 @@ struct RunSeries {
   const RunJudge& judge;
   // One full run of `spec` (`repeat`: k of --num-runs' repeats, 0 when not a repeat), added to
   // `result`; whether it met every SLO.
-  std::function<bool(const Config::RunSpec& spec, size_t index, const std::string& title,
+  std::function<bool(const RunSpec& spec, size_t index, const std::string& title,
                      int repeat)>
       run_one;
   BenchmarkResult& result;
@@ -39,7 +39,7 @@ void run_search(RunSeries& series);
 
 // --num-runs: the run K times, each into <run dir>/repeat_<k>, with --sleep-interval between;
 // then <run dir>/summary.json (the last repeat's, with "repeats") and the interval verdict.
-void run_repeats(RunSeries& series, const Config::RunSpec& spec, size_t index,
+void run_repeats(RunSeries& series, const RunSpec& spec, size_t index,
                  const std::string& title);
 
 // Sleeps --sleep-interval between runs; false when interrupted meanwhile (result.interrupted).

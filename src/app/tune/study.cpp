@@ -189,7 +189,7 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
       plan.configs = grid_assignments(plan.spaces);
       break;
     case StrategyKind::kRandom:
-      plan.configs = random_assignments(plan.spaces, plan.strategy.samples, plan.base.seed);
+      plan.configs = random_assignments(plan.spaces, plan.strategy.samples, plan.base.load.seed);
       break;
     case StrategyKind::kTpe:
     case StrategyKind::kCmaes:
@@ -286,9 +286,13 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   };
   const bool halving = plan.strategy.kind == StrategyKind::kHalving;
   const int64_t full_requests =
-      plan.base.number.empty() ? 1 : *std::max_element(plan.base.number.begin(), plan.base.number.end());
+      plan.base.load.number.empty()
+          ? 1
+          : *std::max_element(plan.base.load.number.begin(), plan.base.load.number.end());
   const int64_t concurrency =
-      plan.base.parallel.empty() ? 1 : *std::max_element(plan.base.parallel.begin(), plan.base.parallel.end());
+      plan.base.load.parallel.empty()
+          ? 1
+          : *std::max_element(plan.base.load.parallel.begin(), plan.base.load.parallel.end());
 
   StudyResult result;
   result.dir = options.study_dir.empty() ? study_dir_of(plan.base) : options.study_dir;
@@ -301,15 +305,15 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   info.unit = plan.objective.unit();
   info.maximize = plan.objective.maximize;
   info.strategy = plan.strategy.text();
-  info.seed = plan.base.seed;
-  if (!plan.base.search.empty()) {
+  info.seed = plan.base.load.seed;
+  if (!plan.base.verdicts.search.empty()) {
     // Each trial's objective is its search's answer (trial_runner.cpp), and more is better.
-    const SearchObjective search = search_objective(plan.base.search);
+    const SearchObjective search = search_objective(plan.base.verdicts.search);
     if (spec.objective != StudySpec{}.objective) {
       spdlog::warn(
           "--objective {} is not used: with --search {}, each trial's objective is its "
           "search's answer ({}, {})",
-          spec.objective, plan.base.search, search.name, search.unit);
+          spec.objective, plan.base.verdicts.search, search.name, search.unit);
     }
     info.objective = search.name;
     info.unit = search.unit;

@@ -326,13 +326,13 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   } catch (const std::exception& error) {
     return finish(TrialStatus::kBenchFailed, error.what());
   }
-  if (trial.requests > 0 && !config.number.empty()) {  // a halving rung: shorter runs
-    const int64_t longest = *std::max_element(config.number.begin(), config.number.end());
-    for (int64_t& n : config.number) {
+  if (trial.requests > 0 && !config.load.number.empty()) {  // a halving rung: shorter runs
+    const int64_t longest = *std::max_element(config.load.number.begin(), config.load.number.end());
+    for (int64_t& n : config.load.number) {
       n = std::max<int64_t>(1, n * trial.requests / std::max<int64_t>(1, longest));
     }
   }
-  const UrlParts url = url_parts(config.url);
+  const UrlParts url = url_parts(config.target.url);
   // The --url names {port} when it names the port picked for this trial; a port it names
   // otherwise is fixed by the user, and the server's command binds that one.
   const bool own_port = url.port <= 0 || url.port == port;
@@ -391,7 +391,7 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   for (int r = 0; r < spec.num_runs && !interrupt_requested(); ++r) {
     Config run_config = config;
     if (spec.num_runs > 1) {
-      run_config.outputs_dir = (outdir / fmt::format("bench_run_{}", r)).string();
+      run_config.output.outputs_dir = (outdir / fmt::format("bench_run_{}", r)).string();
       if (r > 0) spdlog::info("trial {}: {}", trial.label, reset_between_runs(spec, values, url.base));
     }
     try {

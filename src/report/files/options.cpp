@@ -60,124 +60,127 @@ bool is_secret_header(const std::string& name) {
 
 Json config_json(const Config& config, const ResolvedFlags& resolved) {
   Json headers = Json::object();
-  for (const auto& [name, value] : config.headers) {
+  for (const auto& [name, value] : config.target.headers) {
     headers[name] = is_secret_header(name) ? Json(kMasked) : Json(value);
   }
   Json max_prompt_length = nullptr;
-  if (config.max_prompt_length != std::numeric_limits<int64_t>::max()) {
-    max_prompt_length = config.max_prompt_length;
+  if (config.workload.max_prompt_length != std::numeric_limits<int64_t>::max()) {
+    max_prompt_length = config.workload.max_prompt_length;
   }
   Json out{
-      {"api", config.api},
-      {"api_kind", api_kind_name(config.api_kind)},
-      {"url", config.url},
+      {"api", config.target.api},
+      {"api_kind", api_kind_name(config.target.api_kind)},
+      {"url", config.target.url},
       {"model", resolved.model},
-      {"api_key", config.api_key.empty() ? Json(nullptr) : Json(kMasked)},
+      {"api_key", config.target.api_key.empty() ? Json(nullptr) : Json(kMasked)},
       {"headers", headers},
-      {"insecure", config.insecure},
-      {"dataset", config.dataset},
-      {"dataset_path", config.dataset_path},
-      {"prompt", config.prompt},
-      {"min_prompt_length", config.min_prompt_length},
+      {"insecure", config.target.insecure},
+      {"dataset", config.workload.dataset},
+      {"dataset_path", config.workload.dataset_path},
+      {"prompt", config.workload.prompt},
+      {"min_prompt_length", config.workload.min_prompt_length},
       {"max_prompt_length", max_prompt_length},
-      {"input_tokens", config.input_tokens},
-      {"output_tokens", config.output_tokens},
-      {"prefix_length", config.prefix_length},
-      {"prefix_groups", config.prefix_groups},
-      {"prompts_per_group", config.prompts_per_group},
-      {"prefix_zipf", config.prefix_zipf},
-      {"ignore_eos", optional_json(config.ignore_eos)},
-      {"tokenize_prompt", config.tokenize_prompt},
-      {"tokenize_url", config.tokenize_url},
-      {"server_metrics", config.server_metrics},
-      {"metrics_url", config.metrics_url},
-      {"metrics_interval", config.metrics_interval_s},
-      {"profile", config.profile},
-      {"sharegpt_output_len",
-       config.sharegpt_output_len < 0 ? Json(nullptr) : Json(config.sharegpt_output_len)},
-      {"sharegpt_min_len", config.sharegpt_min_len},
-      {"sharegpt_max_input_len", config.sharegpt_max_input_len},
-      {"sharegpt_max_total_len", config.sharegpt_max_total_len},
-      {"parallel", config.parallel},
+      {"input_tokens", config.workload.input_tokens},
+      {"output_tokens", config.workload.output_tokens},
+      {"prefix_length", config.workload.prefix_length},
+      {"prefix_groups", config.workload.prefix_groups},
+      {"prompts_per_group", config.workload.prompts_per_group},
+      {"prefix_zipf", config.workload.prefix_zipf},
+      {"ignore_eos", optional_json(config.body.ignore_eos)},
+      {"tokenize_prompt", config.workload.tokenize_prompt},
+      {"tokenize_url", config.workload.tokenize_url},
+      {"server_metrics", config.server.server_metrics},
+      {"metrics_url", config.server.metrics_url},
+      {"metrics_interval", config.server.metrics_interval_s},
+      {"profile", config.server.profile},
+      {"sharegpt_output_len", config.workload.sharegpt_output_len < 0
+                                  ? Json(nullptr)
+                                  : Json(config.workload.sharegpt_output_len)},
+      {"sharegpt_min_len", config.workload.sharegpt_min_len},
+      {"sharegpt_max_input_len", config.workload.sharegpt_max_input_len},
+      {"sharegpt_max_total_len", config.workload.sharegpt_max_total_len},
+      {"parallel", config.load.parallel},
       {"number", resolved.number},
-      {"threads", config.threads > 0 ? Json(config.threads) : Json("auto")},
-      {"sleep_interval", number_or_null(config.sleep_interval_s)},
-      {"seed", config.seed},
-      {"stream", config.stream},
-      {"max_tokens", optional_json(config.max_tokens)},
-      {"max_tokens_low", config.max_tokens_low < 0 ? Json(nullptr) : Json(config.max_tokens_low)},
-      {"min_tokens", optional_json(config.min_tokens)},
-      {"temperature", optional_json(config.temperature)},
-      {"top_p", optional_json(config.top_p)},
-      {"stop", config.stop},
-      {"stop_token_ids", config.stop_token_ids},
-      {"extra_args", extra_args_json(config.extra_args)},
-      {"connect_timeout", number_or_null(config.connect_timeout_s)},
-      {"read_timeout", number_or_null(config.read_timeout_s)},
-      {"total_timeout", number_or_null(config.total_timeout_s)},
-      {"outputs_dir", config.outputs_dir},
-      {"name", config.name},
-      {"log_every_n_query", config.log_every_n_query},
-      {"debug", config.debug},
-      {"percentiles", config.percentiles},
-      {"percentile_metrics", config.percentile_metrics},
-      {"metric_percentiles", config.metric_percentiles},
-      {"vllm", vllm_options_json(config.vllm)},
-      {"probe", config.probe},
-      {"allow_truncation", config.allow_truncation},
+      {"threads", config.load.threads > 0 ? Json(config.load.threads) : Json("auto")},
+      {"sleep_interval", number_or_null(config.load.sleep_interval_s)},
+      {"seed", config.load.seed},
+      {"stream", config.body.stream},
+      {"max_tokens", optional_json(config.body.max_tokens)},
+      {"max_tokens_low",
+       config.body.max_tokens_low < 0 ? Json(nullptr) : Json(config.body.max_tokens_low)},
+      {"min_tokens", optional_json(config.body.min_tokens)},
+      {"temperature", optional_json(config.body.temperature)},
+      {"top_p", optional_json(config.body.top_p)},
+      {"stop", config.body.stop},
+      {"stop_token_ids", config.body.stop_token_ids},
+      {"extra_args", extra_args_json(config.body.extra_args)},
+      {"connect_timeout", number_or_null(config.target.connect_timeout_s)},
+      {"read_timeout", number_or_null(config.target.read_timeout_s)},
+      {"total_timeout", number_or_null(config.target.total_timeout_s)},
+      {"outputs_dir", config.output.outputs_dir},
+      {"name", config.output.name},
+      {"log_every_n_query", config.output.log_every_n_query},
+      {"debug", config.output.debug},
+      {"percentiles", config.output.percentiles},
+      {"percentile_metrics", config.output.percentile_metrics},
+      {"metric_percentiles", config.output.metric_percentiles},
+      {"vllm", vllm_options_json(config.output.vllm)},
+      {"probe", config.target.probe},
+      {"allow_truncation", config.workload.allow_truncation},
       {"rate", resolved.rate},
-      {"arrival", config.arrival},
-      {"burstiness", config.burstiness},
-      {"duration", config.duration_s},
-      {"warmup_num", config.warmup_num},
-      {"goodput", config.goodput},
-      {"slo", config.slo},
-      {"junit", config.junit_path},
-      {"baseline", config.baseline_path},
-      {"tolerance", config.tolerance},
-      {"search", config.search},
-      {"search_range", config.search_range},
-      {"batch_size", config.batch_size},
-      {"documents", config.documents},
-      {"image_num", config.image_num},
-      {"image_width", config.image_width},
-      {"image_height", config.image_height},
+      {"arrival", config.load.arrival},
+      {"burstiness", config.load.burstiness},
+      {"duration", config.load.duration_s},
+      {"warmup_num", config.load.warmup_num},
+      {"goodput", config.verdicts.goodput},
+      {"slo", config.verdicts.slo},
+      {"junit", config.output.junit_path},
+      {"baseline", config.verdicts.baseline_path},
+      {"tolerance", config.verdicts.tolerance},
+      {"search", config.verdicts.search},
+      {"search_range", config.verdicts.search_range},
+      {"batch_size", config.workload.batch_size},
+      {"documents", config.workload.documents},
+      {"image_num", config.workload.image_num},
+      {"image_width", config.workload.image_width},
+      {"image_height", config.workload.image_height},
       {"start_at_unix_ns",
-       config.start_at_unix_ns < 0 ? Json(nullptr) : Json(config.start_at_unix_ns)},
+       config.load.start_at_unix_ns < 0 ? Json(nullptr) : Json(config.load.start_at_unix_ns)},
   };
   // Early stops and repeats: only when asked for, so that other runs keep their bytes.
-  if (config.max_errors > 0) out["max_errors"] = config.max_errors;
-  if (config.max_error_rate >= 0) {
-    out["max_error_rate"] = config.max_error_rate;
-    out["error_window"] = config.error_window;
+  if (config.verdicts.max_errors > 0) out["max_errors"] = config.verdicts.max_errors;
+  if (config.verdicts.max_error_rate >= 0) {
+    out["max_error_rate"] = config.verdicts.max_error_rate;
+    out["error_window"] = config.verdicts.error_window;
   }
-  if (config.stop_on_saturation) {
+  if (config.verdicts.stop_on_saturation) {
     out["stop_on_saturation"] = true;
-    out["saturation_window"] = config.saturation_window_s;
+    out["saturation_window"] = config.verdicts.saturation_window_s;
   }
-  if (config.max_errors > 0 || config.max_error_rate >= 0 || config.stop_on_saturation) {
-    out["on_stop"] = config.on_stop;
+  if (config.verdicts.max_errors > 0 || config.verdicts.max_error_rate >= 0 ||
+      config.verdicts.stop_on_saturation) {
+    out["on_stop"] = config.verdicts.on_stop;
   }
-  if (config.num_runs > 1) out["num_runs"] = config.num_runs;
-  if (config.urls.size() > 1) {  // several --url: the list records' url_index points into
+  if (config.load.num_runs > 1) out["num_runs"] = config.load.num_runs;
+  if (config.target.urls.size() > 1) {  // several --url: the list records' url_index points into
     Json urls = Json::array();
-    for (const std::string& url : config.urls) urls.push_back(url_without_userinfo(url));
+    for (const std::string& url : config.target.urls) urls.push_back(url_without_userinfo(url));
     out["urls"] = urls;
-    out["url_policy"] = config.url_policy;
+    out["url_policy"] = config.target.url_policy;
   }
-  if (config.cancel_rate > 0) {  // --cancel-rate only
-    out["cancel_rate"] = config.cancel_rate;
-    out["cancel_after"] = config.cancel_after;
-    out["include_cancelled"] = config.include_cancelled;
+  if (config.load.cancel_rate > 0) {  // --cancel-rate only
+    out["cancel_rate"] = config.load.cancel_rate;
+    out["cancel_after"] = config.load.cancel_after;
+    out["include_cancelled"] = config.load.include_cancelled;
   }
-  if (!config.tags.empty()) {  // --tag: an object, key -> value, in the order given
+  if (!config.output.tags.empty()) {  // --tag: an object, key -> value, in the order given
     Json tags = Json::object();
-    for (const auto& [key, value] : config.tags) tags[key] = value;
+    for (const auto& [key, value] : config.output.tags) tags[key] = value;
     out["tags"] = tags;
   }
-  if (!config.push_gateway.empty()) {  // --push-gateway only
-    out["push_gateway"] = url_without_userinfo(config.push_gateway);
-    out["push_interval"] = config.push_interval_s;
+  if (!config.output.push_gateway.empty()) {  // --push-gateway only
+    out["push_gateway"] = url_without_userinfo(config.output.push_gateway);
+    out["push_interval"] = config.output.push_interval_s;
   }
   return out;
 }
@@ -200,28 +203,29 @@ std::string benchmark_run_id(const Config& config, const ResolvedFlags& resolved
 ReportOptions report_options(const Config& config, const ResolvedFlags& resolved) {
   ReportOptions options;
   options.model = resolved.model;
-  options.name = config.name;
-  options.url = config.url;
-  for (const std::string& url : config.urls) options.urls.push_back(url_without_userinfo(url));
-  options.api_kind = config.api_kind;
-  options.stream = config.stream;
-  options.batch_size = config.batch_size;
-  options.documents = config.documents;
-  options.image_num = config.image_num;
-  options.image_width = config.image_width;
-  options.image_height = config.image_height;
-  options.summary_format = config.summary_format;
-  options.arrival = config.arrival;
-  options.burstiness = config.burstiness;
-  options.default_cap = config.default_cap;
-  options.percentile_metrics = config.percentile_metrics;
-  options.metric_percentiles = config.metric_percentiles;
-  options.vllm = config.vllm;
+  options.name = config.output.name;
+  options.url = config.target.url;
+  for (const std::string& url : config.target.urls)
+    options.urls.push_back(url_without_userinfo(url));
+  options.api_kind = config.target.api_kind;
+  options.stream = config.body.stream;
+  options.batch_size = config.workload.batch_size;
+  options.documents = config.workload.documents;
+  options.image_num = config.workload.image_num;
+  options.image_width = config.workload.image_width;
+  options.image_height = config.workload.image_height;
+  options.summary_format = config.output.summary_format;
+  options.arrival = config.load.arrival;
+  options.burstiness = config.load.burstiness;
+  options.default_cap = config.load.default_cap;
+  options.percentile_metrics = config.output.percentile_metrics;
+  options.metric_percentiles = config.output.metric_percentiles;
+  options.vllm = config.output.vllm;
   options.several_runs = config.run_specs(resolved).size() > 1;
-  options.percentiles = config.percentiles;
-  options.output_forced = config.ignore_eos.value_or(false);
-  options.metrics_interval_s = config.metrics_interval_s;
-  options.verbose = config.verbose;
+  options.percentiles = config.output.percentiles;
+  options.output_forced = config.body.ignore_eos.value_or(false);
+  options.metrics_interval_s = config.server.metrics_interval_s;
+  options.verbose = config.output.verbose;
   options.secrets = report_detail::secrets_of(config);
   // Invalid UTF-8 (a --prompt cut mid-character) becomes U+FFFD, as summary.json writes it.
   options.config_json = report_detail::config_json(config, resolved).dump(

@@ -30,15 +30,15 @@ constexpr size_t kMinSecretLength = 6;  // shorter values would scrub innocent t
 
 std::vector<std::string> report_detail::secrets_of(const Config& config) {
   std::vector<std::string> raw;
-  if (!config.api_key.empty()) raw.push_back(config.api_key);
-  for (const auto& [name, value] : config.headers) {
+  if (!config.target.api_key.empty()) raw.push_back(config.target.api_key);
+  for (const auto& [name, value] : config.target.headers) {
     if (!report_detail::is_secret_header(name)) continue;
     raw.push_back(value);
     if (value.rfind("Bearer ", 0) == 0) raw.push_back(value.substr(7));
   }
   // Credentials in a URL ("http://user:password@host/..."): the password, and user:password.
-  std::vector<std::string> urls = config.urls;
-  urls.push_back(config.url);
+  std::vector<std::string> urls = config.target.urls;
+  urls.push_back(config.target.url);
   for (const std::string& url : urls) {
     const std::string_view userinfo = url_userinfo(url);
     const size_t colon = userinfo.find(':');
