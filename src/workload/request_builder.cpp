@@ -29,22 +29,22 @@ bool same_header_name(std::string_view a, std::string_view b) {
 BodySettings body_settings(const Config& config, const std::string& model) {
   BodySettings settings;
   settings.model = model;
-  settings.stream = config.stream;
-  settings.max_tokens = config.max_tokens;
-  settings.min_tokens = config.min_tokens;
-  settings.temperature = config.temperature;
-  settings.top_p = config.top_p;
-  settings.top_k = config.top_k;
-  settings.frequency_penalty = config.frequency_penalty;
-  settings.repetition_penalty = config.repetition_penalty;
-  settings.logprobs = config.logprobs;
-  settings.n_choices = config.n_choices;
-  if (config.seed_in_body) settings.seed = config.seed;
-  settings.stop = config.stop;
-  settings.stop_token_ids = config.stop_token_ids;
-  settings.ignore_eos = config.ignore_eos.value_or(false);
-  settings.image_width = config.image_width;
-  settings.image_height = config.image_height;
+  settings.stream = config.body.stream;
+  settings.max_tokens = config.body.max_tokens;
+  settings.min_tokens = config.body.min_tokens;
+  settings.temperature = config.body.temperature;
+  settings.top_p = config.body.top_p;
+  settings.top_k = config.body.top_k;
+  settings.frequency_penalty = config.body.frequency_penalty;
+  settings.repetition_penalty = config.body.repetition_penalty;
+  settings.logprobs = config.body.logprobs;
+  settings.n_choices = config.body.n_choices;
+  if (config.body.seed_in_body) settings.seed = config.load.seed;
+  settings.stop = config.body.stop;
+  settings.stop_token_ids = config.body.stop_token_ids;
+  settings.ignore_eos = config.body.ignore_eos.value_or(false);
+  settings.image_width = config.workload.image_width;
+  settings.image_height = config.workload.image_height;
   return settings;
 }
 
@@ -71,7 +71,7 @@ struct RequestBuilder::Impl {
 
 RequestBuilder::RequestBuilder(const Config& config, const std::string& model)
     : impl_(std::make_unique<Impl>()) {
-  impl_->api = &api_adapter(config.api_kind);
+  impl_->api = &api_adapter(config.target.api_kind);
   impl_->settings = body_settings(config, model);
   Json& base = impl_->base;
   base = Json::object();

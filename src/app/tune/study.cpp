@@ -207,8 +207,8 @@ std::string trial_dir_name(size_t index, const std::string& label, int rung, boo
 
 // <--outputs-dir>/<timestamp>/tune.
 std::string study_dir_of(const Config& base) {
-  fs::path dir = base.outputs_dir;
-  if (!base.no_timestamp) dir /= wall_clock_text("%Y%m%d_%H%M%S", TimeZone::kLocal);
+  fs::path dir = base.output.outputs_dir;
+  if (!base.output.no_timestamp) dir /= wall_clock_text("%Y%m%d_%H%M%S", TimeZone::kLocal);
   return (dir / "tune").string();
 }
 
@@ -340,7 +340,7 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   std::unique_ptr<LearnedSearch> learned;
   if (plan.strategy.learned()) {
     learned = std::make_unique<LearnedSearch>(LearnedSearchOptions{
-        &plan.spaces, plan.strategy, info.maximize, plan.base.seed, spec.python});
+        &plan.spaces, plan.strategy, info.maximize, plan.base.load.seed, spec.python});
     if (!options.dry_run) spdlog::info("{}", learned->describe());
   }
 
