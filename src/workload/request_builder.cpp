@@ -254,15 +254,15 @@ std::string prompt_text(const Prompt& prompt) {
   return messages.is_array() ? join_contents(messages) : prompt.text;
 }
 
-std::vector<std::string> server_header_lines(const Config& config) {
+std::vector<std::string> server_header_lines(const TargetConfig& target) {
   std::vector<std::string> lines;
   const bool own_authorization = std::any_of(
-      config.target.headers.begin(), config.target.headers.end(),
+      target.headers.begin(), target.headers.end(),
       [](const auto& header) { return same_header_name(header.first, "Authorization"); });
-  if (!config.target.api_key.empty() && !own_authorization) {
-    lines.push_back("Authorization: Bearer " + config.target.api_key);
+  if (!target.api_key.empty() && !own_authorization) {
+    lines.push_back("Authorization: Bearer " + target.api_key);
   }
-  for (const auto& [name, value] : config.target.headers) lines.push_back(name + ": " + value);
+  for (const auto& [name, value] : target.headers) lines.push_back(name + ": " + value);
   return lines;
 }
 

@@ -45,7 +45,7 @@ class RequestBuilder {
 // The header lines every call to the server carries, measured or not: Authorization (from the API
 // key, unless --headers sets one) and the --headers. For the side channels (tokenize API, usage
 // calibration), which set their own Content-Type.
-std::vector<std::string> server_header_lines(const Config& config);
+std::vector<std::string> server_header_lines(const TargetConfig& target);
 
 // The text of a prompt: its text, or the contents of its messages joined with "\n" (the inputs of
 // embeddings and rerank requests).
