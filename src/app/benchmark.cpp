@@ -52,7 +52,7 @@ class Benchmark {
         server_(server),
         options_(options),
         judge_(config),
-        stop_rules_(early_stop_rules(config)) {
+        stop_rules_(early_stop_rules(config.verdicts)) {
     metrics_options_.percentiles = config.output.percentiles;
     metrics_options_.goodput = parse_goodput(config.verdicts.goodput);
     metrics_options_.output_forced = config.body.ignore_eos.value_or(false);

@@ -42,7 +42,7 @@ bool trails_client(const ServerPoint& p, const ClientTotals& client) {
 ServerWatch::ServerWatch(const Config& config)
     : config_(config), tally_(config.server.metrics_interval_s) {
   const std::string base = base_url_of(config.target.url);
-  const HttpPoolOptions http = side_channel_options(config);
+  const HttpPoolOptions http = side_channel_options(config.target);
   identity_ = fetch_server_identity(base, http);
   spdlog::info("server: {}", identity_line(identity_));
   if (config.server.profile) profiler_ = std::make_unique<ServerProfiler>(base, http);

@@ -21,7 +21,7 @@ SyntheticPrompts LengthCounter::make(const SyntheticSpec& spec, const FitProgres
 
 LengthCounter find_length_counter(const Config& config, const std::string& model) {
   LengthCounter counter;
-  const HttpPoolOptions http = side_channel_options(config);
+  const HttpPoolOptions http = side_channel_options(config.target);
   ServerTokenizerOptions options;
   options.base_url = config.workload.tokenize_url.empty() ? base_url_of(config.target.url)
                                                           : config.workload.tokenize_url;

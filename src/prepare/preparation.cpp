@@ -49,8 +49,9 @@ Prompt neutral_probe() {
 
 void shape_for_api(std::vector<Prompt>& prompts, const Config& config) {
   // group_texts returns a copy; one text per request (every chat run) needs none.
-  if (config.texts_per_request() > 1) prompts = group_texts(prompts, config);
-  attach_synthetic_images(prompts, config);
+  if (config.texts_per_request() > 1)
+    prompts = group_texts(prompts, config.target.api_kind, config.texts_per_request());
+  attach_synthetic_images(prompts, config.workload, config.load.seed);
 }
 
 void record_made(WorkloadInfo& workload, const MadePrompts& made) {

@@ -77,7 +77,8 @@ PromptSource::PromptSource(const Config& config, const std::string& model)
     return;
   }
   s.find_counter();
-  s.probe_prompts = group_texts({neutral_probe()}, config);
+  s.probe_prompts =
+      group_texts({neutral_probe()}, config.target.api_kind, config.texts_per_request());
 }
 
 PromptSource::~PromptSource() = default;

@@ -6,13 +6,13 @@
 
 namespace llmperf {
 
-HttpPoolOptions side_channel_options(const Config& config) {
+HttpPoolOptions side_channel_options(const TargetConfig& target) {
   HttpPoolOptions http;
-  http.header_lines = server_header_lines(config);
-  http.connect_timeout_ms = seconds_to_ms(config.target.connect_timeout_s);
-  http.total_timeout_ms = seconds_to_ms(config.target.read_timeout_s);
-  http.insecure = config.target.insecure;
-  http.cacert = config.target.cacert;
+  http.header_lines = server_header_lines(target);
+  http.connect_timeout_ms = seconds_to_ms(target.connect_timeout_s);
+  http.total_timeout_ms = seconds_to_ms(target.read_timeout_s);
+  http.insecure = target.insecure;
+  http.cacert = target.cacert;
   http.max_in_flight = 16;
   return http;
 }

@@ -4,12 +4,12 @@
 
 #include <string>
 
-#include "core/config.h"
+#include "core/config/target.h"
 #include "http/http_pool.h"
 
 namespace llmperf {
 
-HttpPoolOptions side_channel_options(const Config& config);
+HttpPoolOptions side_channel_options(const TargetConfig& target);
 
 // The base URL of a chat or completions URL: "http://h:8000/v1/chat/completions" ->
 // "http://h:8000" (everything from "/v1/" on, or the last path segment, is dropped).

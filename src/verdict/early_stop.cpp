@@ -22,13 +22,13 @@ bool early_stop_grows(const SlopeFit& fit, double span, double min_rise) {
 
 }  // namespace
 
-EarlyStopRules early_stop_rules(const Config& config) {
+EarlyStopRules early_stop_rules(const VerdictConfig& verdicts) {
   EarlyStopRules rules;
-  rules.max_error_rate = config.verdicts.max_error_rate;
-  rules.error_window = config.verdicts.error_window;
-  rules.max_errors = config.verdicts.max_errors;
-  rules.stop_on_saturation = config.verdicts.stop_on_saturation;
-  rules.saturation_window_ns = std::llround(config.verdicts.saturation_window_s * 1e9);
+  rules.max_error_rate = verdicts.max_error_rate;
+  rules.error_window = verdicts.error_window;
+  rules.max_errors = verdicts.max_errors;
+  rules.stop_on_saturation = verdicts.stop_on_saturation;
+  rules.saturation_window_ns = std::llround(verdicts.saturation_window_s * 1e9);
   return rules;
 }
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/verdicts.h"
 #include "core/record.h"
 
 namespace llmperf {
@@ -37,7 +37,7 @@ struct EarlyStopRules {
 };
 
 // The rules that `config`'s flags ask for.
-EarlyStopRules early_stop_rules(const Config& config);
+EarlyStopRules early_stop_rules(const VerdictConfig& verdicts);
 
 // --stop-on-saturation's test, over windows of W seconds counted from the run's start:
 //  - at the end of each window, the requests outstanding: planned to be sent by then (the open

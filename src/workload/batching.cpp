@@ -7,10 +7,11 @@
 
 namespace llmperf {
 
-std::vector<Prompt> group_texts(const std::vector<Prompt>& prompts, const Config& config) {
-  const int64_t per_request = config.texts_per_request();
+std::vector<Prompt> group_texts(const std::vector<Prompt>& prompts, ApiKind api,
+                                int64_t texts_per_request) {
+  const int64_t per_request = texts_per_request;
   if (per_request <= 1 || prompts.empty()) return prompts;
-  const bool rerank = config.target.api_kind == ApiKind::kRerank;
+  const bool rerank = api == ApiKind::kRerank;
   const size_t total = prompts.size();
   const size_t requests =
       std::max<size_t>(1, (total + static_cast<size_t>(per_request) - 1) /

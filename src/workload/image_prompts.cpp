@@ -13,18 +13,19 @@ namespace {
 using Json = nlohmann::json;
 }  // namespace
 
-void attach_synthetic_images(std::vector<Prompt>& prompts, const Config& config) {
-  if (config.workload.image_num <= 0) return;
+void attach_synthetic_images(std::vector<Prompt>& prompts, const WorkloadConfig& workload,
+                             uint64_t seed) {
+  if (workload.image_num <= 0) return;
   for (size_t i = 0; i < prompts.size(); ++i) {
     Prompt& prompt = prompts[i];
     if (!prompt.messages_json.empty() || !prompt.body_json.empty() || !prompt.token_ids.empty()) {
       continue;
     }
-    prompt.synthetic_images = static_cast<int32_t>(config.workload.image_num);
+    prompt.synthetic_images = static_cast<int32_t>(workload.image_num);
     // The server counts an image's tokens its own way (patches, resolution): the prompt no longer
     // has a length llmperf can promise, and its input tokens come from usage.
     prompt.target_input_tokens = -1;
-    prompt.image_seed = config.load.seed * 0x100000001B3ull + i;
+    prompt.image_seed = seed * 0x100000001B3ull + i;
   }
 }
 

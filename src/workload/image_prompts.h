@@ -3,19 +3,21 @@
 // read once and inlined as base64 data URLs so that the server sees the bytes.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/workload.h"
 #include "workload/dataset.h"
 
 namespace llmperf {
 
-// Marks every text prompt to carry config.workload.image_num synthetic images (made when each request's
-// body is built, with pixels of their own), and drops their target input length: the server
+// Marks every text prompt to carry --image-num synthetic images (made when each request's body is
+// built, with pixels of their own, from `seed`), and drops their target input length: the server
 // counts image tokens its own way, so input tokens come from usage. Prompts of messages or whole
 // bodies are left as they are.
-void attach_synthetic_images(std::vector<Prompt>& prompts, const Config& config);
+void attach_synthetic_images(std::vector<Prompt>& prompts, const WorkloadConfig& workload,
+                             uint64_t seed);
 
 // Rewrites the image_url parts of messages prompts whose URL is a file path (not http(s):// or
 // data:) into data URLs of the file's bytes; a relative path is looked up next to the dataset

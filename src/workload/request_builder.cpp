@@ -144,15 +144,15 @@ std::string RequestBuilder::build_body(const Prompt& prompt, uint64_t request) c
 
 const ApiAdapter& RequestBuilder::adapter() const { return *impl_->api; }
 
-std::vector<std::string> server_header_lines(const Config& config) {
+std::vector<std::string> server_header_lines(const TargetConfig& target) {
   std::vector<std::string> lines;
   const bool own_authorization = std::any_of(
-      config.target.headers.begin(), config.target.headers.end(),
+      target.headers.begin(), target.headers.end(),
       [](const auto& header) { return same_header_name(header.first, "Authorization"); });
-  if (!config.target.api_key.empty() && !own_authorization) {
-    lines.push_back("Authorization: Bearer " + config.target.api_key);
+  if (!target.api_key.empty() && !own_authorization) {
+    lines.push_back("Authorization: Bearer " + target.api_key);
   }
-  for (const auto& [name, value] : config.target.headers) lines.push_back(name + ": " + value);
+  for (const auto& [name, value] : target.headers) lines.push_back(name + ": " + value);
   return lines;
 }
 

@@ -50,7 +50,7 @@ class RequestBuilder {
 // The header lines every call to the server carries, measured or not: Authorization (from the API
 // key, unless --headers sets one) and the --headers. For the side channels (tokenize API, usage
 // calibration), which set their own Content-Type.
-std::vector<std::string> server_header_lines(const Config& config);
+std::vector<std::string> server_header_lines(const TargetConfig& target);
 
 // Masks a secret for display: "sk-abc...xyz" -> "sk-***" (never more than 3 leading chars).
 std::string mask_secret(const std::string& secret);

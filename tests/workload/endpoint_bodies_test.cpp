@@ -46,7 +46,8 @@ Json body_of(const Config& config, const Prompt& prompt, uint64_t request = 0) {
 TEST(GroupTexts, EmbeddingsBatchesTakePromptsInTurnAndCycle) {
   Config config = config_for(ApiKind::kEmbeddings);
   config.workload.batch_size = 2;
-  const std::vector<Prompt> grouped = group_texts(texts({"a", "b", "c"}), config);
+  const std::vector<Prompt> grouped =
+      group_texts(texts({"a", "b", "c"}), config.target.api_kind, config.texts_per_request());
   ASSERT_EQ(grouped.size(), 2u);  // ceil(3 / 2)
   EXPECT_EQ(grouped[0].texts, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(grouped[1].texts, (std::vector<std::string>{"c", "a"}));  // cycled
@@ -60,7 +61,8 @@ TEST(GroupTexts, EmbeddingsBatchesTakePromptsInTurnAndCycle) {
 TEST(GroupTexts, RerankIsAQueryAndTheNextDocuments) {
   Config config = config_for(ApiKind::kRerank);
   config.workload.documents = 2;
-  const std::vector<Prompt> grouped = group_texts(texts({"q", "d1", "d2", "q2"}), config);
+  const std::vector<Prompt> grouped = group_texts(
+      texts({"q", "d1", "d2", "q2"}), config.target.api_kind, config.texts_per_request());
   ASSERT_EQ(grouped.size(), 2u);
   EXPECT_EQ(grouped[0].text, "q");
   EXPECT_EQ(grouped[0].texts, (std::vector<std::string>{"d1", "d2"}));
@@ -72,8 +74,12 @@ TEST(GroupTexts, RerankIsAQueryAndTheNextDocuments) {
 
 TEST(GroupTexts, OneTextApisAreLeftAlone) {
   const std::vector<Prompt> prompts = texts({"a", "b"});
-  EXPECT_EQ(group_texts(prompts, config_for(ApiKind::kChat)).size(), 2u);
-  EXPECT_TRUE(group_texts(prompts, config_for(ApiKind::kEmbeddings))[0].texts.empty());
+  EXPECT_EQ(
+      group_texts(prompts, ApiKind::kChat, config_for(ApiKind::kChat).texts_per_request()).size(),
+      2u);
+  EXPECT_TRUE(group_texts(prompts, ApiKind::kEmbeddings,
+                          config_for(ApiKind::kEmbeddings).texts_per_request())[0]
+                  .texts.empty());
   EXPECT_EQ(body_of(config_for(ApiKind::kEmbeddings), prompts[0])["input"], Json({"a"}));
 }
 
@@ -132,7 +138,7 @@ TEST(ImagePrompts, ChatBodyCarriesBase64PngsOfTheAskedSize) {
   config.workload.image_width = 64;
   config.workload.image_height = 32;
   std::vector<Prompt> prompts = texts({"describe"});
-  attach_synthetic_images(prompts, config);
+  attach_synthetic_images(prompts, config.workload, config.load.seed);
   const Json body = body_of(config, prompts[0], 7);
   const Json& content = body["messages"][0]["content"];
   ASSERT_EQ(content.size(), 3u);
@@ -158,7 +164,7 @@ TEST(ImagePrompts, ResponsesBodyUsesInputImageParts) {
   config.workload.image_width = 8;
   config.workload.image_height = 8;
   std::vector<Prompt> prompts = texts({"what"});
-  attach_synthetic_images(prompts, config);
+  attach_synthetic_images(prompts, config.workload, config.load.seed);
   const Json input = body_of(config, prompts[0])["input"];
   ASSERT_TRUE(input.is_array());
   const Json& content = input[0]["content"];

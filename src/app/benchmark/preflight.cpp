@@ -65,7 +65,7 @@ std::string served_model(const Config& config) {
   if (!config.target.model.empty() && config.target.ready_timeout_s <= 0)
     return config.target.model;
   const std::vector<std::string> models = fetch_served_models(
-      base_url_of(config.target.url), side_channel_options(config), config.target.ready_timeout_s);
+      base_url_of(config.target.url), side_channel_options(config.target), config.target.ready_timeout_s);
   if (!config.target.model.empty()) return config.target.model;
   if (models.size() != 1) {
     throw std::invalid_argument(fmt::format(
