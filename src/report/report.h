@@ -201,7 +201,12 @@ void write_run_outputs(const ReportOptions& options, const RunInfo& info, const 
 // pending), so that a run killed outright still leaves what it gathered. commit() makes it
 // requests.jsonl (fsync, then rename), so that name only ever holds a complete file. Destroyed
 // without commit() (an error elsewhere), the .partial file keeps every line gathered so far.
-// As one of a run's RecordConsumers, each batch is appended (written out every 256 KiB), and end_run() commits.
+// As one of a run's RecordConsumers, each batch is appended and written out once 100 ms have passed
+// since the last write (or 256 KiB are pending), and end_run() commits: a write per batch, on the
+// collector thread that shares the client's core, delayed other streams' first stamps
+// (bench/run_bench.sh (b)), and none until 256 KiB lost up to a few hundred finished records to a
+// kill. A kill during a write may leave the last line cut short: every line that ends with a newline
+// is a whole record.
 // vllm_result.json's arrays (VllmArrays) and benchmark_data.db (store/evalscope_db.h) are
 // consumers of their own.
 class RecordsFile : public RecordConsumer {
@@ -216,11 +221,12 @@ class RecordsFile : public RecordConsumer {
   void append(const RequestRecord& record);
   void flush();  // writes the pending lines to the .partial file
   void commit();
-  void add(std::span<const RequestRecord> records) override;  // append() each, then flush()
+  void add(std::span<const RequestRecord> records) override;  // append() each, flush() at times
   void end_run() override { commit(); }
 
  private:
   static constexpr size_t kFlushBytes = 256 * 1024;
+  static constexpr int64_t kFlushIntervalNs = 100'000'000;  // tail -f shows progress
 
   RunInfo info_;  // the run's anchor, for record_to_json
   std::vector<std::string> secrets_;
@@ -228,6 +234,7 @@ class RecordsFile : public RecordConsumer {
   std::string partial_path_;
   int fd_ = -1;
   std::string buffer_;  // lines not yet written
+  int64_t flushed_ns_ = 0;  // now_ns() at the last write
 };
 
 // One record of a requests.jsonl being read (read_records_file).

@@ -203,7 +203,7 @@ TEST(Interrupt, CtrlCDuringRepeatsOverTwoReplicasWritesThePartialRepeat) {
 TEST(Interrupt, KilledRunKeepsEveryFinishedRequestInThePartialFile) {
   // SIGKILL gives llmperf no chance to write anything: what it gathered must already be on disk,
   // streamed to requests.jsonl.partial while the run went on.
-  MockServer mock({"--ttft-ms", "5", "--itl-ms", "2", "--output-tokens", "3"});
+  MockServer mock({"--ttft-ms", "50", "--itl-ms", "20", "--output-tokens", "3"});
   const std::string outputs = make_temp_dir();
   BackgroundProcess llmperf(
       concat(concat({LLMPERF_BIN}, base_args(mock)),
@@ -211,14 +211,20 @@ TEST(Interrupt, KilledRunKeepsEveryFinishedRequestInThePartialFile) {
   auto partial_lines = [&]() -> std::vector<std::string> {
     for (const fs::path& path : files_below(outputs)) {
       if (path.filename() != "requests.jsonl.partial") continue;
+      // Only lines that end with a newline: a kill during a write may cut the last one short.
       std::vector<std::string> lines;
-      std::istringstream in(read_file(path.string()));
+      std::string text = read_file(path.string());
+      text.erase(text.find_last_of('\n') == std::string::npos ? 0 : text.find_last_of('\n') + 1);
+      std::istringstream in(text);
       for (std::string line; std::getline(in, line);) lines.push_back(line);
       return lines;
     }
     return {};
   };
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  // The records are written out as the run goes (about every 100 ms), not once 256 KiB of lines
+  // are pending: 50 lines come within 3 s here (about 22 requests a second), while 256 KiB (some
+  // 300 records) would take 14 s, past the deadline.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (partial_lines().size() < 50 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // polling the file, not timing
   }
