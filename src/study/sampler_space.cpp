@@ -15,7 +15,7 @@
 namespace llmperf {
 namespace {
 
-using nlohmann::json;
+using BridgeJson = nlohmann::json;  // not `json`: in a unity build it would shadow parameters named so
 using study_detail::parse_finite_double;
 using study_detail::parse_int64;
 
@@ -55,11 +55,11 @@ double irregularity(const std::vector<double>& steps) {
   return lo > 0 ? hi / lo : std::numeric_limits<double>::infinity();
 }
 
-json parse_line(std::string_view line) {
-  json answer;
+BridgeJson parse_line(std::string_view line) {
+  BridgeJson answer;
   try {
-    answer = json::parse(line);
-  } catch (const json::exception& error) {
+    answer = BridgeJson::parse(line);
+  } catch (const BridgeJson::exception& error) {
     throw std::invalid_argument(fmt::format("the Optuna bridge's answer is not JSON ({}): {}",
                                             error.what(), line.substr(0, 200)));
   }
@@ -73,8 +73,8 @@ json parse_line(std::string_view line) {
   return answer;
 }
 
-json outcome_json(const SamplerOutcome& outcome) {
-  json request = {{"feasible", outcome.feasible}};
+BridgeJson outcome_json(const SamplerOutcome& outcome) {
+  BridgeJson request = {{"feasible", outcome.feasible}};
   if (!outcome.values.empty()) request["values"] = outcome.values;
   if (!outcome.feasible) request["reason"] = outcome.reason;
   return request;
@@ -186,7 +186,7 @@ int sampler_startup_trials(size_t budget) {
 
 std::string bridge_init_request(SamplerKind kind, const std::vector<ParamSpace>& spaces,
                                 const std::vector<bool>& maximize, uint64_t seed, int startup) {
-  json params = json::array();
+  BridgeJson params = BridgeJson::array();
   for (const SamplerParam& param : sampler_params(spaces)) {
     if (param.ordered) {
       params.push_back({{"name", param.name}, {"type", "int"}, {"low", 0},
@@ -196,16 +196,16 @@ std::string bridge_init_request(SamplerKind kind, const std::vector<ParamSpace>&
                         {"choices", param.choices}});
     }
   }
-  json directions = json::array();
+  BridgeJson directions = BridgeJson::array();
   for (bool more : maximize) directions.push_back(more ? "maximize" : "minimize");
   // Optuna's seeds are 32-bit (numpy's RandomState).
-  return json{{"op", "init"},         {"sampler", sampler_name(kind)},
+  return BridgeJson{{"op", "init"},         {"sampler", sampler_name(kind)},
               {"seed", seed % 4294967296u}, {"startup", startup},
               {"directions", directions}, {"params", params}}
       .dump();
 }
 
-std::string bridge_ask_request() { return json{{"op", "ask"}}.dump(); }
+std::string bridge_ask_request() { return BridgeJson{{"op", "ask"}}.dump(); }
 
 SamplerOutcome sampler_outcome(const TrialRecord& record) {
   SamplerOutcome outcome;
@@ -220,17 +220,17 @@ SamplerOutcome sampler_outcome(const TrialRecord& record) {
 }
 
 std::string bridge_tell_request(int64_t number, const SamplerOutcome& outcome) {
-  json request = outcome_json(outcome);
+  BridgeJson request = outcome_json(outcome);
   request["op"] = "tell";
   request["number"] = number;
-  return request.dump(-1, ' ', false, json::error_handler_t::replace);
+  return request.dump(-1, ' ', false, BridgeJson::error_handler_t::replace);
 }
 
 std::string bridge_add_request(const std::vector<ParamSpace>& spaces, const Assignment& params,
                                const SamplerOutcome& outcome) {
-  json request = outcome_json(outcome);
+  BridgeJson request = outcome_json(outcome);
   request["op"] = "add";
-  json encoded = json::object();
+  BridgeJson encoded = BridgeJson::object();
   const std::vector<SamplerParam> sampler = sampler_params(spaces);
   for (size_t i = 0; i < spaces.size(); ++i) {
     std::string value;
@@ -250,14 +250,14 @@ std::string bridge_add_request(const std::vector<ParamSpace>& spaces, const Assi
     }
   }
   request["params"] = std::move(encoded);
-  return request.dump(-1, ' ', false, json::error_handler_t::replace);
+  return request.dump(-1, ' ', false, BridgeJson::error_handler_t::replace);
 }
 
 BridgeHello parse_bridge_hello(std::string_view line) {
-  json answer;
+  BridgeJson answer;
   try {
-    answer = json::parse(line);
-  } catch (const json::exception&) {
+    answer = BridgeJson::parse(line);
+  } catch (const BridgeJson::exception&) {
     throw std::invalid_argument(
         fmt::format("the Optuna bridge's first line is not JSON: {}", line.substr(0, 200)));
   }
@@ -279,7 +279,7 @@ BridgeHello parse_bridge_hello(std::string_view line) {
 }
 
 BridgeAsk parse_bridge_ask(std::string_view line, const std::vector<ParamSpace>& spaces) {
-  const json answer = parse_line(line);
+  const BridgeJson answer = parse_line(line);
   BridgeAsk ask;
   const auto number = answer.find("number");
   const auto params = answer.find("params");
