@@ -14,12 +14,12 @@
 namespace llmperf {
 
 int64_t requests_of(const Config& config, const RunSpec& run) {
-  return (run.number + config.load.warmup_count(run.number)) * config.texts_per_request();
+  return (run.number + config.load.warmup_count(run.number)) * texts_per_request(config);
 }
 
 int64_t most_requests_of(const Config& config) {
   int64_t most = 0;
-  for (const RunSpec& run : config.run_specs()) {
+  for (const RunSpec& run : run_specs(config)) {
     most = std::max(most, requests_of(config, run));
   }
   return most;
@@ -49,8 +49,8 @@ Prompt neutral_probe() {
 
 void shape_for_api(std::vector<Prompt>& prompts, const Config& config) {
   // group_texts returns a copy; one text per request (every chat run) needs none.
-  if (config.texts_per_request() > 1)
-    prompts = group_texts(prompts, config.target.api_kind, config.texts_per_request());
+  if (texts_per_request(config) > 1)
+    prompts = group_texts(prompts, config.target.api_kind, texts_per_request(config));
   attach_synthetic_images(prompts, config.workload, config.load.seed);
 }
 

@@ -78,7 +78,7 @@ PromptSource::PromptSource(const Config& config, const std::string& model)
   }
   s.find_counter();
   s.probe_prompts =
-      group_texts({neutral_probe()}, config.target.api_kind, config.texts_per_request());
+      group_texts({neutral_probe()}, config.target.api_kind, texts_per_request(config));
 }
 
 PromptSource::~PromptSource() = default;

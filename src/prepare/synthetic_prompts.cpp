@@ -66,7 +66,7 @@ PlannedLength longest_synthetic_request(const Config& config) {
   const int64_t turns = conversations ? config.workload.max_turns.value_or(5) : 1;
   PlannedLength longest;
   size_t index = 0;
-  for (const RunSpec& run : config.run_specs()) {
+  for (const RunSpec& run : run_specs(config)) {
     const SyntheticSpec spec = synthetic_spec(config, run, index++, 1);
     const int64_t input = spec.input.max + spec.prefix_tokens;
     const int64_t output = generates ? spec.output.max : 0;

@@ -35,7 +35,7 @@ TEST(PrepareCounts, RequestsCountWarmUpAndTextsPerRequestAndPromptsAreCapped) {
   config.load.number = {10, 40};
   config.load.parallel = {1, 2};
   config.load.warmup_num = 2;
-  const std::vector<RunSpec> runs = config.run_specs();
+  const std::vector<RunSpec> runs = run_specs(config);
   EXPECT_EQ(requests_of(config, runs[0]), 12);
   EXPECT_EQ(most_requests_of(config), 42);
   config.target.api_kind = ApiKind::kEmbeddings;
@@ -88,9 +88,9 @@ Config dataset_config() {
 TEST(PreparePromptSource, ADatasetIsReadOnceAndEveryRunGetsItsPrompts) {
   const Config config = dataset_config();
   PromptSource source(config, config.target.model);
-  const std::vector<Prompt> first = source.prepare(config.run_specs().front(), 0);
+  const std::vector<Prompt> first = source.prepare(run_specs(config).front(), 0);
   ASSERT_EQ(first.size(), 5u);
-  EXPECT_EQ(source.prepare(config.run_specs().front(), 1).front().text, first.front().text);
+  EXPECT_EQ(source.prepare(run_specs(config).front(), 1).front().text, first.front().text);
   EXPECT_EQ(source.probe_prompts().front().text, first.front().text);
   EXPECT_EQ(source.dataset().accepted, 5);
   EXPECT_FALSE(source.longest_request().has_value());  // text is not counted
@@ -105,8 +105,8 @@ TEST(PreparePromptSource, MaxTokensRangeIsDrawnPerPromptFromTheSeed) {
   config.load.seed = 9;
   PromptSource a(config, config.target.model);
   PromptSource b(config, config.target.model);
-  const std::vector<Prompt>& pa = a.prepare(config.run_specs().front(), 0);
-  const std::vector<Prompt>& pb = b.prepare(config.run_specs().front(), 0);
+  const std::vector<Prompt>& pa = a.prepare(run_specs(config).front(), 0);
+  const std::vector<Prompt>& pb = b.prepare(run_specs(config).front(), 0);
   ASSERT_EQ(pa.size(), pb.size());
   bool varied = false;
   for (size_t i = 0; i < pa.size(); ++i) {
@@ -139,7 +139,7 @@ Config synthetic_config(const std::string& dataset) {
 TEST(PrepareSynthetic, PromptsAreTheSameForTheSameSeedAndRunAndFreshForTheNextRun) {
   const Config config = synthetic_config("random");
   const LengthCounter counter = estimated_counter();
-  const RunSpec run = config.run_specs().front();
+  const RunSpec run = run_specs(config).front();
   WorkloadInfo workload;
   workload.tokenizer = counter.info;
   const std::vector<Prompt> again = make_random_prompts(config, run, 0, counter, workload);
@@ -162,7 +162,7 @@ TEST(PrepareSharedPrefix, EveryRequestIsMarkedWithItsGroupAndTheGroupsFirstUse) 
   config.workload.prefix_length = 30;
   config.load.number = {10};
   WorkloadInfo workload;
-  const std::vector<Prompt> prompts = make_shared_prefix_prompts(config, config.run_specs().front(),
+  const std::vector<Prompt> prompts = make_shared_prefix_prompts(config, run_specs(config).front(),
                                                                  0, estimated_counter(), workload);
   ASSERT_EQ(prompts.size(), 10u);
   std::vector<int> firsts(2, 0);
@@ -184,7 +184,7 @@ TEST(PrepareConversations, RandomConversationsHaveTheirDrawnTurnsAndCountEveryMe
   config.load.number = {4};
   WorkloadInfo workload;
   const std::vector<SessionScript> sessions = make_random_conversations(
-      config, config.run_specs().front(), 0, estimated_counter(), workload);
+      config, run_specs(config).front(), 0, estimated_counter(), workload);
   ASSERT_EQ(sessions.size(), 4u);
   int64_t messages = 0;
   for (const SessionScript& script : sessions) {
