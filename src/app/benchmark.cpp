@@ -260,7 +260,8 @@ BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& opti
   const BenchmarkPlan plan =
       plan_benchmark(config, model, source.workload().trace, output_timestamp());
   const RequestSettings settings = request_settings(config);
-  const RequestBuilder builder(config, model);
+  const RequestBuilder builder(
+      request_sections(config.target, config.body, config.workload, config.load), model);
   if (config.output.debug) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/config.h"
 #include "workload/batching.h"
 #include "workload/image_prompts.h"
 #include "workload/request_builder.h"
@@ -40,7 +41,10 @@ std::vector<Prompt> texts(std::initializer_list<const char*> items) {
 }
 
 Json body_of(const Config& config, const Prompt& prompt, uint64_t request = 0) {
-  return Json::parse(RequestBuilder(config, config.target.model).build_body(prompt, request));
+  return Json::parse(
+      RequestBuilder(request_sections(config.target, config.body, config.workload, config.load),
+                     config.target.model)
+          .build_body(prompt, request));
 }
 
 TEST(GroupTexts, EmbeddingsBatchesTakePromptsInTurnAndCycle) {
