@@ -256,7 +256,7 @@ BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& opti
   init_transport();
 
   const std::string model = served_model(config);
-  PromptSource source(config, model);
+  PromptSource source(prepare_sections(config), model);
   const BenchmarkPlan plan =
       plan_benchmark(config, model, source.workload().trace, output_timestamp());
   const RequestSettings settings = request_settings(config);

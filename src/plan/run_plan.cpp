@@ -178,4 +178,8 @@ BenchmarkPlan plan_benchmark(const Config& config, std::string model, const Trac
   return plan;
 }
 
+PrepareSections prepare_sections(const Config& config) {
+  return {config.target, config.workload, config.body, config.load};
+}
+
 }  // namespace llmperf

@@ -19,7 +19,7 @@ SyntheticPrompts LengthCounter::make(const SyntheticSpec& spec, const FitProgres
                    : make_estimated_prompts(*estimate, spec);
 }
 
-LengthCounter find_length_counter(const Config& config, const std::string& model) {
+LengthCounter find_length_counter(const PrepareSections& config, const std::string& model) {
   LengthCounter counter;
   const HttpPoolOptions http = side_channel_options(config.target);
   ServerTokenizerOptions options;
