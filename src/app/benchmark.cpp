@@ -256,11 +256,12 @@ BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& opti
   init_transport();
 
   const std::string model = served_model(config);
-  PromptSource source(config, model);
+  PromptSource source(prepare_sections(config), model);
   const BenchmarkPlan plan =
       plan_benchmark(config, model, source.workload().trace, output_timestamp());
   const RequestSettings settings = request_settings(config);
-  const RequestBuilder builder(config, model);
+  const RequestBuilder builder(
+      request_sections(config.target, config.body, config.workload, config.load), model);
   if (config.output.debug) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }

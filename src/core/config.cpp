@@ -7,13 +7,14 @@
 
 namespace llmperf {
 
-std::vector<std::pair<int, int64_t>> Config::runs() const {
+std::vector<std::pair<int, int64_t>> runs(const Config& config) {
   std::vector<std::pair<int, int64_t>> result;
-  for (const RunSpec& run : run_specs()) result.emplace_back(run.parallel, run.number);
+  for (const RunSpec& run : run_specs(config)) result.emplace_back(run.parallel, run.number);
   return result;
 }
 
-std::vector<RunSpec> Config::run_specs(const ResolvedFlags& resolved) const {
+std::vector<RunSpec> run_specs(const LoadConfig& load, const WorkloadConfig& workload,
+                               const ResolvedFlags& resolved) {
   const std::vector<int64_t>& numbers = resolved.number;
   const std::vector<double>& rates = resolved.rate;
   std::vector<RunSpec> result;
@@ -42,9 +43,9 @@ std::vector<RunSpec> Config::run_specs(const ResolvedFlags& resolved) const {
   return result;
 }
 
-int64_t Config::texts_per_request() const {
-  if (target.api_kind == ApiKind::kEmbeddings) return std::max<int64_t>(1, workload.batch_size);
-  if (target.api_kind == ApiKind::kRerank) return 1 + std::max<int64_t>(1, workload.documents);
+int64_t texts_per_request(ApiKind api, const WorkloadConfig& workload) {
+  if (api == ApiKind::kEmbeddings) return std::max<int64_t>(1, workload.batch_size);
+  if (api == ApiKind::kRerank) return 1 + std::max<int64_t>(1, workload.documents);
   return 1;
 }
 

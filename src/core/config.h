@@ -15,6 +15,7 @@
 #include "core/config/load.h"
 #include "core/config/output.h"
 #include "core/config/request_body.h"
+#include "core/config/run_grid.h"
 #include "core/config/server_view.h"
 #include "core/config/target.h"
 #include "core/config/verdicts.h"
@@ -35,20 +36,25 @@ struct Config {
   VerdictConfig verdicts;   // --slo, --goodput, --baseline, --search, early stops
   OutputConfig output;      // --outputs-dir, --name, --tag, summaries, --results-db, --junit
   ServerViewConfig server;  // --server-metrics, --metrics-url, --profile
-
-  // (parallel, number) pairs in run order: lists pair by position; a single -n applies to all.
-  std::vector<std::pair<int, int64_t>> runs() const;
-
-  // The runs of the sweep the flags describe, with `resolved`'s -n and --rate in place of their
-  // own (run_specs(): as given).
-  std::vector<RunSpec> run_specs(const ResolvedFlags& resolved) const;
-  std::vector<RunSpec> run_specs() const { return run_specs(as_given()); }
-  // The flags plan_benchmark resolves, as the user gave them.
-  ResolvedFlags as_given() const { return {target.model, load.number, load.rate}; }
-
-  // Dataset texts one request carries: --batch-size inputs (embeddings), a query and
-  // --documents documents (rerank), one prompt otherwise.
-  int64_t texts_per_request() const;
 };
+
+// What the sections imply for the whole sweep, as free functions so that Config stays its
+// sections (core/config/run_grid.h has the same over the sections alone).
+// The flags plan_benchmark resolves, as the user gave them.
+inline ResolvedFlags as_given(const Config& config) {
+  return {config.target.model, config.load.number, config.load.rate};
+}
+// The runs of the sweep the flags describe, with `resolved`'s -n and --rate in place of their own.
+inline std::vector<RunSpec> run_specs(const Config& config, const ResolvedFlags& resolved) {
+  return run_specs(config.load, config.workload, resolved);
+}
+inline std::vector<RunSpec> run_specs(const Config& config) {
+  return run_specs(config, as_given(config));
+}
+// (parallel, number) pairs in run order: lists pair by position; a single -n applies to all.
+std::vector<std::pair<int, int64_t>> runs(const Config& config);
+inline int64_t texts_per_request(const Config& config) {
+  return texts_per_request(config.target.api_kind, config.workload);
+}
 
 }  // namespace llmperf

@@ -173,9 +173,13 @@ BenchmarkPlan plan_benchmark(const Config& config, std::string model, const Trac
                                         : static_cast<double>(trace.entries);
     plan.resolved.rate.assign(std::max<size_t>(1, config.load.parallel.size()), mean_rate);
   }
-  plan.runs = config.run_specs(plan.resolved);
+  plan.runs = run_specs(config, plan.resolved);
   plan.sweep_dir = sweep_dir_of(config, plan.resolved.model, timestamp);
   return plan;
+}
+
+PrepareSections prepare_sections(const Config& config) {
+  return {config.target, config.workload, config.body, config.load};
 }
 
 }  // namespace llmperf

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/config/prepare_sections.h"
 #include "core/workload_info.h"
 #include "engine/engine.h"
 #include "engine/worker_threads.h"
@@ -61,5 +62,8 @@ RunPlan plan_run(const Config& config, const RunSpec& spec, const WorkloadShape&
 
 // The engine's share of the Config: how each request is sent and read.
 RequestSettings request_settings(const Config& config);
+
+// The prepare stage's share of the Config: PromptSource and the prompt makers take it.
+PrepareSections prepare_sections(const Config& config);
 
 }  // namespace llmperf

@@ -20,8 +20,9 @@
 
 namespace llmperf {
 
-std::vector<SessionScript> make_random_conversations(const Config& config, const RunSpec& run,
-                                                     size_t index, const LengthCounter& counter,
+std::vector<SessionScript> make_random_conversations(const PrepareSections& config,
+                                                     const RunSpec& run, size_t index,
+                                                     const LengthCounter& counter,
                                                      WorkloadInfo& workload) {
   const int64_t count = distinct_prompts(requests_of(config, run));
   std::mt19937_64 rng(run_seed(config.load.seed, index) + 0x5e55);
@@ -52,7 +53,7 @@ std::vector<SessionScript> make_random_conversations(const Config& config, const
   return sessions;
 }
 
-std::vector<SessionScript> load_conversations(const Config& config, DatasetStats& dataset,
+std::vector<SessionScript> load_conversations(const PrepareSections& config, DatasetStats& dataset,
                                               WorkloadInfo& workload) {
   const int64_t most = distinct_prompts(most_requests_of(config));
   std::ifstream file(config.workload.dataset_path, std::ios::binary);

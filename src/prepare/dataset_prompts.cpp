@@ -10,7 +10,7 @@
 
 namespace llmperf {
 
-std::vector<Prompt> load_dataset_prompts(const Config& config, DatasetStats& dataset) {
+std::vector<Prompt> load_dataset_prompts(const PrepareSections& config, DatasetStats& dataset) {
   DatasetOptions options;
   options.kind = config.workload.dataset;
   options.path = config.workload.dataset_path;

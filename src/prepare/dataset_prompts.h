@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/prepare_sections.h"
 #include "core/workload_info.h"
 #include "workload/dataset.h"
 
@@ -13,6 +13,6 @@ namespace llmperf {
 // The dataset's prompts, filtered by length, with EvalScope's --max-tokens MIN MAX drawn per
 // prompt (from --seed), image files inlined, and shaped for the API (embeddings batches, rerank
 // queries, synthetic images). Fills `dataset`; logs what it read. Throws DatasetError.
-std::vector<Prompt> load_dataset_prompts(const Config& config, DatasetStats& dataset);
+std::vector<Prompt> load_dataset_prompts(const PrepareSections& config, DatasetStats& dataset);
 
 }  // namespace llmperf

@@ -19,7 +19,7 @@ SyntheticPrompts LengthCounter::make(const SyntheticSpec& spec, const FitProgres
                    : make_estimated_prompts(*estimate, spec);
 }
 
-LengthCounter find_length_counter(const Config& config, const std::string& model) {
+LengthCounter find_length_counter(const PrepareSections& config, const std::string& model) {
   LengthCounter counter;
   const HttpPoolOptions http = side_channel_options(config.target);
   ServerTokenizerOptions options;
@@ -34,8 +34,9 @@ LengthCounter find_length_counter(const Config& config, const std::string& model
   TokenizerProbe probe = probe_server_tokenizer(options);
   for (const std::string& attempt : probe.attempts) spdlog::debug("tokenizer probe: {}", attempt);
   if (probe.tokenizer && probe.template_uncounted) {
-    const std::optional<int64_t> overhead =
-        calibrate_template_overhead(config, model, http, *probe.tokenizer);
+    const std::optional<int64_t> overhead = calibrate_template_overhead(
+        request_sections(config.target, config.body, config.workload, config.load), model, http,
+        *probe.tokenizer);
     probe.tokenizer = with_template_overhead(
         std::move(probe.tokenizer), overhead.value_or(0),
         overhead ? fmt::format("the server's /tokenize cannot apply the chat template: its "
@@ -60,7 +61,8 @@ LengthCounter find_length_counter(const Config& config, const std::string& model
         "--tokenize-prompt needs the server's tokenize API, and {} has none (tried: {})",
         options.base_url, fmt::join(probe.attempts, "; ")));
   }
-  const Calibration calibration = calibrate_from_usage(config, model, http);
+  const Calibration calibration = calibrate_from_usage(
+      request_sections(config.target, config.body, config.workload, config.load), model, http);
   counter.estimate = calibration.model;
   counter.info = calibration.info;
   spdlog::warn("tokenizer: no tokenize API at {} ({}); lengths are APPROXIMATE: {} ({})",

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "core/config.h"
+#include "core/config/prepare_sections.h"
 #include "core/workload_info.h"
 #include "workload/context_fit.h"
 #include "workload/synthetic/synthetic.h"
@@ -35,6 +35,6 @@ struct LengthCounter {
 // benchmark's `model`, and calibrates from usage where it has none. Logs what it found. Throws
 // TokenizerError when --tokenize-prompt needs a tokenize API the server lacks,
 // std::runtime_error when a calibration request fails.
-LengthCounter find_length_counter(const Config& config, const std::string& model);
+LengthCounter find_length_counter(const PrepareSections& config, const std::string& model);
 
 }  // namespace llmperf

@@ -13,13 +13,13 @@
 
 namespace llmperf {
 
-int64_t requests_of(const Config& config, const RunSpec& run) {
-  return (run.number + config.load.warmup_count(run.number)) * config.texts_per_request();
+int64_t requests_of(const PrepareSections& config, const RunSpec& run) {
+  return (run.number + config.load.warmup_count(run.number)) * texts_per_request(config);
 }
 
-int64_t most_requests_of(const Config& config) {
+int64_t most_requests_of(const PrepareSections& config) {
   int64_t most = 0;
-  for (const RunSpec& run : config.run_specs()) {
+  for (const RunSpec& run : run_specs(config)) {
     most = std::max(most, requests_of(config, run));
   }
   return most;
@@ -31,7 +31,7 @@ int64_t distinct_prompts(int64_t requests) {
 
 uint64_t run_seed(uint64_t seed, size_t index) { return seed * 1'000'003 + index; }
 
-LengthRange output_range(const Config& config, const RunSpec& run) {
+LengthRange output_range(const PrepareSections& config, const RunSpec& run) {
   if (run.output_tokens >= 0) return {run.output_tokens, run.output_tokens};
   const int64_t high = config.body.max_tokens.value_or(2048);
   if (config.body.max_tokens_low >= 0) return {config.body.max_tokens_low, high};
@@ -47,10 +47,10 @@ Prompt neutral_probe() {
   return probe;
 }
 
-void shape_for_api(std::vector<Prompt>& prompts, const Config& config) {
+void shape_for_api(std::vector<Prompt>& prompts, const PrepareSections& config) {
   // group_texts returns a copy; one text per request (every chat run) needs none.
-  if (config.texts_per_request() > 1)
-    prompts = group_texts(prompts, config.target.api_kind, config.texts_per_request());
+  if (texts_per_request(config) > 1)
+    prompts = group_texts(prompts, config.target.api_kind, texts_per_request(config));
   attach_synthetic_images(prompts, config.workload, config.load.seed);
 }
 

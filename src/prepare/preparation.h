@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/prepare_sections.h"
 #include "core/workload_info.h"
 #include "workload/dataset.h"
 #include "workload/synthetic/synthetic.h"
@@ -20,11 +20,11 @@ namespace llmperf {
 inline constexpr int64_t kMaxSyntheticPrompts = 10'000;
 
 // Requests a run sends, warm-up included: the prompts it needs (cycled past the cap).
-int64_t requests_of(const Config& config, const RunSpec& run);
+int64_t requests_of(const PrepareSections& config, const RunSpec& run);
 
 // The most requests any run of the sweep sends, warm-up included: what a dataset read once must
 // cover.
-int64_t most_requests_of(const Config& config);
+int64_t most_requests_of(const PrepareSections& config);
 
 // Distinct prompts to make for `requests` requests: at least 1, at most kMaxSyntheticPrompts.
 int64_t distinct_prompts(int64_t requests);
@@ -35,14 +35,14 @@ uint64_t run_seed(uint64_t seed, size_t index);
 
 // The range a run draws its output lengths from: its grid cell, --max-tokens MIN MAX,
 // --min-tokens..--max-tokens, or --max-tokens alone.
-LengthRange output_range(const Config& config, const RunSpec& run);
+LengthRange output_range(const PrepareSections& config, const RunSpec& run);
 
 // A start-up probe that no run sends: a prompt of the workload would warm the server's prefix
 // cache for the request that sends it first.
 Prompt neutral_probe();
 
 // Embeddings batches and rerank queries from the prompts, and synthetic images on them.
-void shape_for_api(std::vector<Prompt>& prompts, const Config& config);
+void shape_for_api(std::vector<Prompt>& prompts, const PrepareSections& config);
 
 // What one run's synthetic preparation made (random prompts, shared prefixes, conversations,
 // trace prompts).

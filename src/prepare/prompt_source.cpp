@@ -17,7 +17,7 @@
 namespace llmperf {
 
 struct PromptSource::Impl {
-  const Config& config;
+  const PrepareSections config;  // a copy: the source outlives the Config it was made from
   std::string model;  // the benchmark's, for the server's tokenizer
   DatasetStats dataset;
   WorkloadInfo workload;
@@ -28,7 +28,7 @@ struct PromptSource::Impl {
   std::vector<SessionScript> sessions;   // --multi-turn: the conversations
   LoadedTrace trace;                     // trace replay: read once
 
-  Impl(const Config& c, std::string m) : config(c), model(std::move(m)) {}
+  Impl(const PrepareSections& c, std::string m) : config(c), model(std::move(m)) {}
 
   bool replays_trace() const { return !trace.entries.empty(); }
 
@@ -51,7 +51,7 @@ struct PromptSource::Impl {
   }
 };
 
-PromptSource::PromptSource(const Config& config, const std::string& model)
+PromptSource::PromptSource(const PrepareSections& config, const std::string& model)
     : impl_(std::make_unique<Impl>(config, model)) {
   Impl& s = *impl_;
   if (is_trace_dataset(config.workload.dataset)) {
@@ -78,7 +78,7 @@ PromptSource::PromptSource(const Config& config, const std::string& model)
   }
   s.find_counter();
   s.probe_prompts =
-      group_texts({neutral_probe()}, config.target.api_kind, config.texts_per_request());
+      group_texts({neutral_probe()}, config.target.api_kind, texts_per_request(config));
 }
 
 PromptSource::~PromptSource() = default;
@@ -106,7 +106,7 @@ const ContextLength& PromptSource::tokenize_context() const { return impl_->coun
 
 std::optional<PlannedLength> PromptSource::longest_request() const {
   const Impl& s = *impl_;
-  const Config& config = s.config;
+  const PrepareSections& config = s.config;
   if (s.replays_trace()) {
     if (s.workload.trace.bodies) return std::nullopt;
     return longest_trace_request(s.trace.entries);

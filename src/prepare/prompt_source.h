@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/prepare_sections.h"
 #include "core/workload_info.h"
 #include "workload/context_fit.h"
 #include "workload/dataset.h"
@@ -26,7 +26,7 @@ class PromptSource {
   // Reads the dataset, or finds how to count tokens with the server, whose tokenizer is asked
   // for `model` (the benchmark's: --model, or the one the server lists). Throws DatasetError,
   // TokenizerError or std::runtime_error (start-up errors, mapped to exit codes by main).
-  PromptSource(const Config& config, const std::string& model);
+  PromptSource(const PrepareSections& config, const std::string& model);
   ~PromptSource();
   PromptSource(const PromptSource&) = delete;
   PromptSource& operator=(const PromptSource&) = delete;

@@ -12,7 +12,7 @@
 
 namespace llmperf {
 
-std::vector<Prompt> make_shared_prefix_prompts(const Config& config, const RunSpec& run,
+std::vector<Prompt> make_shared_prefix_prompts(const PrepareSections& config, const RunSpec& run,
                                                size_t index, const LengthCounter& counter,
                                                WorkloadInfo& workload) {
   const int64_t count = distinct_prompts(requests_of(config, run));

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/prepare_sections.h"
 #include "core/workload_info.h"
 #include "prepare/length_counter.h"
 #include "workload/dataset.h"
@@ -16,7 +16,7 @@ namespace llmperf {
 // The prompts of run `index`, in send order, each marked with its group and whether it is the
 // group's first use. Every group's prompts are fitted together, so they share the group's prefix
 // exactly. Records them in `workload` and logs them. Throws TokenizerError.
-std::vector<Prompt> make_shared_prefix_prompts(const Config& config, const RunSpec& run,
+std::vector<Prompt> make_shared_prefix_prompts(const PrepareSections& config, const RunSpec& run,
                                                size_t index, const LengthCounter& counter,
                                                WorkloadInfo& workload);
 

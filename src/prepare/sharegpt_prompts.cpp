@@ -13,8 +13,9 @@
 
 namespace llmperf {
 
-std::vector<Prompt> sample_sharegpt_prompts(const Config& config, const LengthCounter& counter,
-                                            DatasetStats& dataset, WorkloadInfo& workload) {
+std::vector<Prompt> sample_sharegpt_prompts(const PrepareSections& config,
+                                            const LengthCounter& counter, DatasetStats& dataset,
+                                            WorkloadInfo& workload) {
   ShareGptSpec spec;
   spec.path = config.workload.dataset_path;
   spec.count = distinct_prompts(most_requests_of(config));

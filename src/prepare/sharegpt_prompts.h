@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/prepare_sections.h"
 #include "core/workload_info.h"
 #include "prepare/length_counter.h"
 #include "workload/context_fit.h"
@@ -16,8 +16,9 @@ namespace llmperf {
 // The sampled prompts (as many as the longest run sends, at most kMaxSyntheticPrompts), shaped
 // for the API. Fills `dataset` and the sampling counts of `workload`; logs what it found. Throws
 // DatasetError, TokenizerError.
-std::vector<Prompt> sample_sharegpt_prompts(const Config& config, const LengthCounter& counter,
-                                            DatasetStats& dataset, WorkloadInfo& workload);
+std::vector<Prompt> sample_sharegpt_prompts(const PrepareSections& config,
+                                            const LengthCounter& counter, DatasetStats& dataset,
+                                            WorkloadInfo& workload);
 
 // The longest of the sampled requests: its measured prompt plus its max_tokens.
 PlannedLength longest_sharegpt_request(const std::vector<Prompt>& prompts);

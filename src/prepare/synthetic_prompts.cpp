@@ -14,7 +14,7 @@
 
 namespace llmperf {
 
-SyntheticSpec synthetic_spec(const Config& config, const RunSpec& run, size_t index,
+SyntheticSpec synthetic_spec(const PrepareSections& config, const RunSpec& run, size_t index,
                              int64_t count) {
   SyntheticSpec spec;
   spec.count = count;
@@ -29,8 +29,9 @@ SyntheticSpec synthetic_spec(const Config& config, const RunSpec& run, size_t in
   return spec;
 }
 
-std::vector<Prompt> make_random_prompts(const Config& config, const RunSpec& run, size_t index,
-                                        const LengthCounter& counter, WorkloadInfo& workload) {
+std::vector<Prompt> make_random_prompts(const PrepareSections& config, const RunSpec& run,
+                                        size_t index, const LengthCounter& counter,
+                                        WorkloadInfo& workload) {
   const SyntheticSpec spec =
       synthetic_spec(config, run, index, distinct_prompts(requests_of(config, run)));
   const int64_t started = now_ns();
@@ -60,13 +61,13 @@ std::vector<Prompt> make_random_prompts(const Config& config, const RunSpec& run
   return prompts;
 }
 
-PlannedLength longest_synthetic_request(const Config& config) {
+PlannedLength longest_synthetic_request(const PrepareSections& config) {
   const bool generates = generates_text(config.target.api_kind);
   const bool conversations = config.workload.dataset == "random_multi_turn";
   const int64_t turns = conversations ? config.workload.max_turns.value_or(5) : 1;
   PlannedLength longest;
   size_t index = 0;
-  for (const RunSpec& run : config.run_specs()) {
+  for (const RunSpec& run : run_specs(config)) {
     const SyntheticSpec spec = synthetic_spec(config, run, index++, 1);
     const int64_t input = spec.input.max + spec.prefix_tokens;
     const int64_t output = generates ? spec.output.max : 0;

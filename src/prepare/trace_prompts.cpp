@@ -33,7 +33,7 @@ int64_t trace_reusable_tokens(const std::vector<TraceEntry>& entries, int64_t bl
 
 }  // namespace
 
-LoadedTrace load_trace(const Config& config, DatasetStats& dataset, TraceInfo& info) {
+LoadedTrace load_trace(const PrepareSections& config, DatasetStats& dataset, TraceInfo& info) {
   const int64_t limit = config.workload.trace_all
                             ? std::numeric_limits<int64_t>::max()
                             : std::max<int64_t>(1, config.load.number.front());
@@ -73,7 +73,7 @@ LoadedTrace load_trace(const Config& config, DatasetStats& dataset, TraceInfo& i
   return trace;
 }
 
-std::vector<Prompt> make_trace_run_prompts(const Config& config,
+std::vector<Prompt> make_trace_run_prompts(const PrepareSections& config,
                                            const std::vector<TraceEntry>& entries, size_t index,
                                            const LengthCounter& counter, WorkloadInfo& workload) {
   TraceInfo& info = workload.trace;

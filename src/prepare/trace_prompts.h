@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/prepare_sections.h"
 #include "core/workload_info.h"
 #include "prepare/length_counter.h"
 #include "workload/context_fit.h"
@@ -25,12 +25,12 @@ struct LoadedTrace {
 
 // Reads the trace. Fills `dataset` and `info` (all but the per-run block counts); logs what it
 // read. Throws DatasetError.
-LoadedTrace load_trace(const Config& config, DatasetStats& dataset, TraceInfo& info);
+LoadedTrace load_trace(const PrepareSections& config, DatasetStats& dataset, TraceInfo& info);
 
 // The prompts of run `index`, in the trace's order. Bodies are sent as given (`counter` unused);
 // Mooncake entries are made with `counter`, recorded in `workload` and logged. Throws
 // TokenizerError.
-std::vector<Prompt> make_trace_run_prompts(const Config& config,
+std::vector<Prompt> make_trace_run_prompts(const PrepareSections& config,
                                            const std::vector<TraceEntry>& entries, size_t index,
                                            const LengthCounter& counter, WorkloadInfo& workload);
 

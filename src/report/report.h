@@ -70,7 +70,7 @@ struct SummaryFile;  // report/summary_file.h
 // takes the flags as given.
 ReportOptions report_options(const Config& config, const ResolvedFlags& resolved);
 inline ReportOptions report_options(const Config& config) {
-  return report_options(config, config.as_given());
+  return report_options(config, as_given(config));
 }
 // The report options of a run saved in `saved` (`llmperf report`, `llmperf compare`), read from
 // its config block, which config_json keeps as it was written.

@@ -17,10 +17,10 @@ constexpr int64_t kProbeWords[] = {16, 128, 512};
 constexpr uint64_t kProbeSeed = 0x5eed;
 
 // usage.prompt_tokens of one non-stream request per text, -1 where the answer has no usage.
-std::vector<int64_t> prompt_tokens_of(const Config& config, const std::string& model,
+std::vector<int64_t> prompt_tokens_of(const RequestSections& request, const std::string& model,
                                       const HttpPoolOptions& http,
                                       const std::vector<std::string>& texts) {
-  Config probe = config;
+  RequestSections probe = request;
   probe.body.stream = false;
   probe.body.max_tokens = 1;
   probe.body.min_tokens.reset();
@@ -32,14 +32,14 @@ std::vector<int64_t> prompt_tokens_of(const Config& config, const std::string& m
   for (const std::string& text : texts) {
     Prompt prompt;
     prompt.text = text;
-    calls.push_back({config.target.url, builder.build_body(prompt)});
+    calls.push_back({request.target.url, builder.build_body(prompt)});
   }
   const std::vector<HttpReply> replies = pool.run(calls);
   std::vector<int64_t> tokens;
   for (const HttpReply& reply : replies) {
     if (!reply.ok()) {
       throw std::runtime_error(fmt::format(
-          "calibrating lengths from usage: POST {}: {}", config.target.url,
+          "calibrating lengths from usage: POST {}: {}", request.target.url,
           reply.error.empty()
               ? fmt::format("HTTP {}: {}", reply.status, error_message_from_body(reply.body, 200))
               : reply.error));
@@ -53,11 +53,11 @@ std::vector<int64_t> prompt_tokens_of(const Config& config, const std::string& m
 
 }  // namespace
 
-Calibration calibrate_from_usage(const Config& config, const std::string& model,
+Calibration calibrate_from_usage(const RequestSections& request, const std::string& model,
                                  const HttpPoolOptions& http) {
   std::vector<std::string> texts;
   for (const int64_t words : kProbeWords) texts.push_back(random_text(kProbeSeed, words));
-  const std::vector<int64_t> tokens = prompt_tokens_of(config, model, http, texts);
+  const std::vector<int64_t> tokens = prompt_tokens_of(request, model, http, texts);
 
   Calibration out;
   out.info.exact = false;
@@ -90,10 +90,11 @@ Calibration calibrate_from_usage(const Config& config, const std::string& model,
   return out;
 }
 
-std::optional<int64_t> calibrate_template_overhead(const Config& config, const std::string& model,
+std::optional<int64_t> calibrate_template_overhead(const RequestSections& request,
+                                                   const std::string& model,
                                                    const HttpPoolOptions& http, Tokenizer& raw) {
   const std::string text = random_text(kProbeSeed, 64);
-  const int64_t usage = prompt_tokens_of(config, model, http, {text}).at(0);
+  const int64_t usage = prompt_tokens_of(request, model, http, {text}).at(0);
   if (usage < 0) return std::nullopt;
   return usage - raw.count({text}).at(0);
 }

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "core/config.h"
+#include "core/config/request_sections.h"
 #include "http/http_pool.h"
 #include "workload/synthetic/synthetic.h"
 #include "workload/tokenizer.h"
@@ -21,16 +21,17 @@ struct Calibration {
   TokenizerInfo info;  // source and detail for every output; never exact
 };
 
-// Calibrates from usage (see above), with requests of `config` for `model`. Throws
+// Calibrates from usage (see above), with requests of `request` for `model`. Throws
 // std::runtime_error naming the URL when a calibration request fails outright (HTTP error or
 // transport failure).
-Calibration calibrate_from_usage(const Config& config, const std::string& model,
+Calibration calibrate_from_usage(const RequestSections& request, const std::string& model,
                                  const HttpPoolOptions& http);
 
 // For a server that tokenizes but cannot count its chat template: the tokens a chat request adds
 // to `raw`'s count of its text (usage.prompt_tokens of one request minus that count); nullopt when
 // the answer has no usage. Throws like calibrate_from_usage.
-std::optional<int64_t> calibrate_template_overhead(const Config& config, const std::string& model,
+std::optional<int64_t> calibrate_template_overhead(const RequestSections& request,
+                                                   const std::string& model,
                                                    const HttpPoolOptions& http, Tokenizer& raw);
 
 }  // namespace llmperf

@@ -16,7 +16,7 @@ namespace llmperf {
 // order and cycled, so that there are at least ceil(size / per request) requests' worth and never
 // none. Lengths and target input tokens add up over the texts (a rerank prompt has no target: a
 // server counts query and document pairs its own way). For the APIs that send one text per
-// request, the prompts unchanged. `texts_per_request` is Config::texts_per_request() for `api`.
+// request, the prompts unchanged. `texts_per_request` is core/config/run_grid.h's texts_per_request(api, workload).
 std::vector<Prompt> group_texts(const std::vector<Prompt>& prompts, ApiKind api,
                                 int64_t texts_per_request);
 

@@ -1,7 +1,7 @@
-// Request builder: turns a Prompt into an OpenAI-compatible JSON body and the Config into curl
-// header lines. The generation parameters and the parsed --extra-args are prepared once; each
-// build_body() copies that base and adds the prompt. What differs from one API to another is its
-// adapter's (workload/api/).
+// Request builder: turns a Prompt into an OpenAI-compatible JSON body and the request's
+// sections into curl header lines. The generation parameters and the parsed --extra-args are
+// prepared once; each build_body() copies that base and adds the prompt. What differs from one API
+// to another is its adapter's (workload/api/).
 #include "workload/request_builder.h"
 
 #include <algorithm>
@@ -25,26 +25,26 @@ bool same_header_name(std::string_view a, std::string_view b) {
   });
 }
 
-// The body's share of the Config.
-BodySettings body_settings(const Config& config, const std::string& model) {
+// The body's share of the request's sections.
+BodySettings body_settings(const RequestSections& request, const std::string& model) {
   BodySettings settings;
   settings.model = model;
-  settings.stream = config.body.stream;
-  settings.max_tokens = config.body.max_tokens;
-  settings.min_tokens = config.body.min_tokens;
-  settings.temperature = config.body.temperature;
-  settings.top_p = config.body.top_p;
-  settings.top_k = config.body.top_k;
-  settings.frequency_penalty = config.body.frequency_penalty;
-  settings.repetition_penalty = config.body.repetition_penalty;
-  settings.logprobs = config.body.logprobs;
-  settings.n_choices = config.body.n_choices;
-  if (config.body.seed_in_body) settings.seed = config.load.seed;
-  settings.stop = config.body.stop;
-  settings.stop_token_ids = config.body.stop_token_ids;
-  settings.ignore_eos = config.body.ignore_eos.value_or(false);
-  settings.image_width = config.workload.image_width;
-  settings.image_height = config.workload.image_height;
+  settings.stream = request.body.stream;
+  settings.max_tokens = request.body.max_tokens;
+  settings.min_tokens = request.body.min_tokens;
+  settings.temperature = request.body.temperature;
+  settings.top_p = request.body.top_p;
+  settings.top_k = request.body.top_k;
+  settings.frequency_penalty = request.body.frequency_penalty;
+  settings.repetition_penalty = request.body.repetition_penalty;
+  settings.logprobs = request.body.logprobs;
+  settings.n_choices = request.body.n_choices;
+  if (request.body.seed_in_body) settings.seed = request.seed;
+  settings.stop = request.body.stop;
+  settings.stop_token_ids = request.body.stop_token_ids;
+  settings.ignore_eos = request.body.ignore_eos.value_or(false);
+  settings.image_width = request.image_width;
+  settings.image_height = request.image_height;
   return settings;
 }
 
@@ -69,19 +69,19 @@ struct RequestBuilder::Impl {
   }
 };
 
-RequestBuilder::RequestBuilder(const Config& config, const std::string& model)
+RequestBuilder::RequestBuilder(const RequestSections& request, const std::string& model)
     : impl_(std::make_unique<Impl>()) {
-  impl_->api = &api_adapter(config.target.api_kind);
-  impl_->settings = body_settings(config, model);
+  impl_->api = &api_adapter(request.target.api_kind);
+  impl_->settings = body_settings(request, model);
   Json& base = impl_->base;
   base = Json::object();
   base["model"] = model;
   impl_->api->add_settings(impl_->settings, base);
 
   impl_->extra = Json::object();
-  if (!config.body.extra_args.empty()) {
+  if (!request.body.extra_args.empty()) {
     try {
-      impl_->extra = Json::parse(config.body.extra_args);
+      impl_->extra = Json::parse(request.body.extra_args);
     } catch (const Json::exception& error) {  // parse_error, or out_of_range for 1e999
       throw std::invalid_argument("--extra-args must be a JSON object: " +
                                   std::string(error.what()));
@@ -94,13 +94,14 @@ RequestBuilder::RequestBuilder(const Config& config, const std::string& model)
 
   std::vector<std::pair<std::string, std::string>> headers = {
       {"Content-Type", "application/json"},
-      {"Accept", config.body.stream && generates_text(config.target.api_kind) ? "text/event-stream"
-                                                                              : "application/json"},
+      {"Accept", request.body.stream && generates_text(request.target.api_kind)
+                     ? "text/event-stream"
+                     : "application/json"},
   };
-  if (!config.target.api_key.empty())
-    headers.emplace_back("Authorization", "Bearer " + config.target.api_key);
+  if (!request.target.api_key.empty())
+    headers.emplace_back("Authorization", "Bearer " + request.target.api_key);
   for (const auto& extra :
-       config.target.headers) {  // (clang 14 cannot capture structured bindings)
+       request.target.headers) {  // (clang 14 cannot capture structured bindings)
     const auto existing = std::find_if(headers.begin(), headers.end(), [&](const auto& header) {
       return same_header_name(header.first, extra.first);
     });

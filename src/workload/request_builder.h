@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/request_sections.h"
+#include "core/config/target.h"
 #include "workload/api/api_adapter.h"
 #include "workload/dataset.h"
 
@@ -15,9 +16,10 @@ namespace llmperf {
 
 class RequestBuilder {
  public:
-  // Requests of `config` for the model `model` (the benchmark's: --model, or the one the server
-  // lists). Throws std::invalid_argument when --extra-args is not a JSON object.
-  RequestBuilder(const Config& config, const std::string& model);
+  // Requests of `request` (request_sections() of a Config's sections) for the model `model` (the
+  // benchmark's: --model, or the one the server lists). Throws std::invalid_argument when
+  // --extra-args is not a JSON object.
+  RequestBuilder(const RequestSections& request, const std::string& model);
   ~RequestBuilder();
   RequestBuilder(RequestBuilder&&) noexcept;
   RequestBuilder& operator=(RequestBuilder&&) noexcept;

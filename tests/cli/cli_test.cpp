@@ -72,8 +72,8 @@ TEST_F(CliTest, EvalScopeSeedCommand) {
   EXPECT_DOUBLE_EQ(c.target.connect_timeout_s, 600);
   EXPECT_EQ(c.load.parallel, std::vector<int>{100});
   EXPECT_EQ(c.load.number, std::vector<int64_t>{1000});
-  ASSERT_EQ(c.runs().size(), 1u);
-  EXPECT_EQ(c.runs()[0], (std::pair<int, int64_t>{100, 1000}));
+  ASSERT_EQ(runs(c).size(), 1u);
+  EXPECT_EQ(runs(c)[0], (std::pair<int, int64_t>{100, 1000}));
   EXPECT_TRUE(c.body.stream);
   EXPECT_EQ(c.body.max_tokens, 2048);
   EXPECT_EQ(c.body.temperature, 0.0);
@@ -120,14 +120,14 @@ TEST_F(CliTest, SweepListsPairByPosition) {
   Parsed p = parse_with({"--parallel", "8", "16", "32", "-n", "100", "200", "400"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   std::vector<std::pair<int, int64_t>> expected = {{8, 100}, {16, 200}, {32, 400}};
-  EXPECT_EQ(p.config.runs(), expected);
+  EXPECT_EQ(runs(p.config), expected);
 }
 
 TEST_F(CliTest, SingleNumberAppliesToEveryParallel) {
   Parsed p = parse_with({"--parallel", "1", "2", "4", "--number", "50"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
   std::vector<std::pair<int, int64_t>> expected = {{1, 50}, {2, 50}, {4, 50}};
-  EXPECT_EQ(p.config.runs(), expected);
+  EXPECT_EQ(runs(p.config), expected);
 }
 
 TEST_F(CliTest, MismatchedListLengthsExit2NamingBothFlags) {
@@ -348,7 +348,7 @@ TEST_F(CliTest, InputAndOutputListsMakeAGrid) {
   Parsed p = parse_random({"--input-tokens", "100", "500", "--output-tokens", "16", "64",
                            "--parallel", "4", "8", "-n", "32"});
   ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
-  const auto runs = p.config.run_specs();
+  const auto runs = run_specs(p.config);
   ASSERT_EQ(runs.size(), 8u);  // 2 concurrencies x 2 inputs x 2 outputs
   EXPECT_EQ(runs[0].parallel, 4);
   EXPECT_EQ(runs[0].input_tokens, 100);
@@ -655,7 +655,7 @@ TEST_F(CliTest, OpenLoopSetsACapNoRunCanReach) {
     ASSERT_TRUE(p.cli.proceed) << p.cli.outcome.err;
     EXPECT_TRUE(p.config.load.open_loop_unbounded);
     EXPECT_TRUE(p.cli.warnings.empty()) << all_warnings(p);
-    for (const RunSpec& run : p.config.run_specs()) {
+    for (const RunSpec& run : run_specs(p.config)) {
       EXPECT_GE(run.parallel, run.number + p.config.load.warmup_count(run.number))
           << "rate " << run.rate << ", -n " << run.number;
     }
@@ -890,8 +890,8 @@ TEST_F(CliTest, RequestRateIsRateAndInfIsAClosedLoop) {
   ASSERT_TRUE(capped.cli.proceed) << capped.cli.outcome.err;
   EXPECT_TRUE(capped.config.load.rate.empty());
   EXPECT_EQ(capped.config.load.parallel, std::vector<int>{8});
-  ASSERT_EQ(capped.config.run_specs().size(), 1u);
-  EXPECT_EQ(capped.config.run_specs()[0].rate, -1);
+  ASSERT_EQ(run_specs(capped.config).size(), 1u);
+  EXPECT_EQ(run_specs(capped.config)[0].rate, -1);
 
   Parsed all_at_once = parse_with({"--request-rate", "inf", "-n", "100"});
   ASSERT_TRUE(all_at_once.cli.proceed) << all_at_once.cli.outcome.err;
@@ -942,7 +942,7 @@ TEST_F(CliTest, SpeedBenchmarkLongPreset) {
   EXPECT_EQ(p.config.load.parallel, std::vector<int>{1});
   EXPECT_EQ(p.config.load.number, std::vector<int64_t>{2});
   EXPECT_EQ(p.config.target.url, "http://h:8000/v1/completions");
-  EXPECT_EQ(p.config.run_specs().size(), 2u);
+  EXPECT_EQ(run_specs(p.config).size(), 2u);
   // -n given (also as --num-prompts) wins over the preset.
   EXPECT_EQ(parse({"--url", "http://h:8000/v1/completions", "--model", "qwen", "--dataset",
                    "speed_benchmark_long", "--num-prompts", "5"})

@@ -16,11 +16,11 @@ TEST(ConfigRuns, PairsListsAndBroadcastsSingleNumber) {
   Config c;
   c.load.parallel = {8, 16, 32};
   c.load.number = {100, 200, 400};
-  EXPECT_EQ(c.runs(), (std::vector<std::pair<int, int64_t>>{{8, 100}, {16, 200}, {32, 400}}));
+  EXPECT_EQ(runs(c), (std::vector<std::pair<int, int64_t>>{{8, 100}, {16, 200}, {32, 400}}));
   c.load.number = {7};
-  EXPECT_EQ(c.runs(), (std::vector<std::pair<int, int64_t>>{{8, 7}, {16, 7}, {32, 7}}));
+  EXPECT_EQ(runs(c), (std::vector<std::pair<int, int64_t>>{{8, 7}, {16, 7}, {32, 7}}));
   Config defaults;
-  EXPECT_EQ(defaults.runs(), (std::vector<std::pair<int, int64_t>>{{1, 1000}}));
+  EXPECT_EQ(runs(defaults), (std::vector<std::pair<int, int64_t>>{{1, 1000}}));
 }
 
 TEST(ConfigRuns, RatesDriveTheSweepAndParallelCapsEachRun) {
@@ -28,13 +28,13 @@ TEST(ConfigRuns, RatesDriveTheSweepAndParallelCapsEachRun) {
   c.load.rate = {5, 10, 20};
   c.load.parallel = {64};
   c.load.number = {100};
-  const std::vector<RunSpec> runs = c.run_specs();
+  const std::vector<RunSpec> runs = run_specs(c);
   ASSERT_EQ(runs.size(), 3u);
   EXPECT_EQ(runs[1].parallel, 64);
   EXPECT_EQ(runs[1].number, 100);
   EXPECT_DOUBLE_EQ(runs[2].rate, 20);
   const Config defaults;
-  EXPECT_DOUBLE_EQ(defaults.run_specs().front().rate, -1);  // closed loop
+  EXPECT_DOUBLE_EQ(run_specs(defaults).front().rate, -1);  // closed loop
 }
 
 TEST(ConfigRuns, GridRepeatsEachRunOverInputsOuterOutputsInner) {
@@ -43,10 +43,10 @@ TEST(ConfigRuns, GridRepeatsEachRunOverInputsOuterOutputsInner) {
   c.load.number = {10, 20};
   c.workload.input_tokens = {128, 1024};
   c.workload.output_tokens = {32, 256, 512};
-  const std::vector<RunSpec> runs = c.run_specs();
-  ASSERT_EQ(runs.size(), 2u * 2u * 3u);
+  const std::vector<RunSpec> specs = run_specs(c);
+  ASSERT_EQ(specs.size(), 2u * 2u * 3u);
   std::vector<std::tuple<int, int64_t, int64_t, int64_t>> got;
-  for (const RunSpec& r : runs) {
+  for (const RunSpec& r : specs) {
     got.emplace_back(r.parallel, r.number, r.input_tokens, r.output_tokens);
     EXPECT_DOUBLE_EQ(r.rate, -1);
   }
@@ -57,8 +57,8 @@ TEST(ConfigRuns, GridRepeatsEachRunOverInputsOuterOutputsInner) {
   };
   EXPECT_EQ(got, expected);
   // runs() follows run_specs(): one (parallel, number) per grid cell.
-  EXPECT_EQ(c.runs().size(), runs.size());
-  EXPECT_EQ(c.runs()[6], (std::pair<int, int64_t>{4, 20}));
+  EXPECT_EQ(runs(c).size(), specs.size());
+  EXPECT_EQ(runs(c)[6], (std::pair<int, int64_t>{4, 20}));
 }
 
 TEST(ConfigRuns, GridWithOneListLeavesTheOtherLengthUnset) {
@@ -67,7 +67,7 @@ TEST(ConfigRuns, GridWithOneListLeavesTheOtherLengthUnset) {
   c.load.parallel = {16};
   c.load.number = {50};
   c.workload.output_tokens = {64, 128};
-  const std::vector<RunSpec> runs = c.run_specs();
+  const std::vector<RunSpec> runs = run_specs(c);
   ASSERT_EQ(runs.size(), 4u);
   EXPECT_DOUBLE_EQ(runs[0].rate, 2);
   EXPECT_DOUBLE_EQ(runs[1].rate, 2);
@@ -81,8 +81,8 @@ TEST(ConfigRuns, GridWithOneListLeavesTheOtherLengthUnset) {
   EXPECT_EQ(runs[3].output_tokens, 128);
   // No lists: no grid.
   const Config defaults;
-  EXPECT_EQ(defaults.run_specs().front().input_tokens, -1);
-  EXPECT_EQ(defaults.run_specs().front().output_tokens, -1);
+  EXPECT_EQ(run_specs(defaults).front().input_tokens, -1);
+  EXPECT_EQ(run_specs(defaults).front().output_tokens, -1);
 }
 
 TEST(ConfigRuns, WarmupIsACountOrAFractionOfTheRun) {

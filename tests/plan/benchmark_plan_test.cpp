@@ -59,7 +59,7 @@ TEST(BenchmarkPlan, ATraceSetsTheNumberAndOneMeanRatePerCapWithoutChangingTheCon
   // The Config still says what the user asked for.
   EXPECT_EQ(config.load.number, (std::vector<int64_t>{10, 20}));
   EXPECT_TRUE(config.load.rate.empty());
-  EXPECT_EQ(config.run_specs().front().number, 10);
+  EXPECT_EQ(run_specs(config).front().number, 10);
 }
 
 TEST(BenchmarkPlan, AOneRequestTraceHasNoSpanAndARateOfOne) {

@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/config.h"
+#include "plan/run_plan.h"
 #include "prepare/conversations.h"
 #include "prepare/length_counter.h"
 #include "prepare/preparation.h"
@@ -35,12 +36,12 @@ TEST(PrepareCounts, RequestsCountWarmUpAndTextsPerRequestAndPromptsAreCapped) {
   config.load.number = {10, 40};
   config.load.parallel = {1, 2};
   config.load.warmup_num = 2;
-  const std::vector<RunSpec> runs = config.run_specs();
-  EXPECT_EQ(requests_of(config, runs[0]), 12);
-  EXPECT_EQ(most_requests_of(config), 42);
+  const std::vector<RunSpec> runs = run_specs(config);
+  EXPECT_EQ(requests_of(prepare_sections(config), runs[0]), 12);
+  EXPECT_EQ(most_requests_of(prepare_sections(config)), 42);
   config.target.api_kind = ApiKind::kEmbeddings;
   config.workload.batch_size = 3;
-  EXPECT_EQ(requests_of(config, runs[1]), 126);
+  EXPECT_EQ(requests_of(prepare_sections(config), runs[1]), 126);
   EXPECT_EQ(distinct_prompts(0), 1);
   EXPECT_EQ(distinct_prompts(500), 500);
   EXPECT_EQ(distinct_prompts(kMaxSyntheticPrompts + 1), kMaxSyntheticPrompts);
@@ -49,16 +50,16 @@ TEST(PrepareCounts, RequestsCountWarmUpAndTextsPerRequestAndPromptsAreCapped) {
 TEST(PrepareOutputRange, GridCellThenMaxTokensRangeThenMinTokensThenMaxTokens) {
   Config config;
   RunSpec run;
-  EXPECT_EQ(output_range(config, run).min, 2048);
+  EXPECT_EQ(output_range(prepare_sections(config), run).min, 2048);
   config.body.max_tokens = 100;
   config.body.min_tokens = 20;
-  EXPECT_EQ(output_range(config, run).min, 20);
-  EXPECT_EQ(output_range(config, run).max, 100);
+  EXPECT_EQ(output_range(prepare_sections(config), run).min, 20);
+  EXPECT_EQ(output_range(prepare_sections(config), run).max, 100);
   config.body.max_tokens_low = 5;
-  EXPECT_EQ(output_range(config, run).min, 5);
+  EXPECT_EQ(output_range(prepare_sections(config), run).min, 5);
   run.output_tokens = 7;
-  EXPECT_EQ(output_range(config, run).min, 7);
-  EXPECT_EQ(output_range(config, run).max, 7);
+  EXPECT_EQ(output_range(prepare_sections(config), run).min, 7);
+  EXPECT_EQ(output_range(prepare_sections(config), run).max, 7);
 }
 
 TEST(PrepareBookkeeping, RecordMadeFillsTheRunsWorkloadAndTheNoteSaysHowItWasCounted) {
@@ -87,10 +88,10 @@ Config dataset_config() {
 
 TEST(PreparePromptSource, ADatasetIsReadOnceAndEveryRunGetsItsPrompts) {
   const Config config = dataset_config();
-  PromptSource source(config, config.target.model);
-  const std::vector<Prompt> first = source.prepare(config.run_specs().front(), 0);
+  PromptSource source(prepare_sections(config), config.target.model);
+  const std::vector<Prompt> first = source.prepare(run_specs(config).front(), 0);
   ASSERT_EQ(first.size(), 5u);
-  EXPECT_EQ(source.prepare(config.run_specs().front(), 1).front().text, first.front().text);
+  EXPECT_EQ(source.prepare(run_specs(config).front(), 1).front().text, first.front().text);
   EXPECT_EQ(source.probe_prompts().front().text, first.front().text);
   EXPECT_EQ(source.dataset().accepted, 5);
   EXPECT_FALSE(source.longest_request().has_value());  // text is not counted
@@ -103,10 +104,10 @@ TEST(PreparePromptSource, MaxTokensRangeIsDrawnPerPromptFromTheSeed) {
   config.body.max_tokens_low = 5;
   config.body.max_tokens = 40;
   config.load.seed = 9;
-  PromptSource a(config, config.target.model);
-  PromptSource b(config, config.target.model);
-  const std::vector<Prompt>& pa = a.prepare(config.run_specs().front(), 0);
-  const std::vector<Prompt>& pb = b.prepare(config.run_specs().front(), 0);
+  PromptSource a(prepare_sections(config), config.target.model);
+  PromptSource b(prepare_sections(config), config.target.model);
+  const std::vector<Prompt>& pa = a.prepare(run_specs(config).front(), 0);
+  const std::vector<Prompt>& pb = b.prepare(run_specs(config).front(), 0);
   ASSERT_EQ(pa.size(), pb.size());
   bool varied = false;
   for (size_t i = 0; i < pa.size(); ++i) {
@@ -139,12 +140,15 @@ Config synthetic_config(const std::string& dataset) {
 TEST(PrepareSynthetic, PromptsAreTheSameForTheSameSeedAndRunAndFreshForTheNextRun) {
   const Config config = synthetic_config("random");
   const LengthCounter counter = estimated_counter();
-  const RunSpec run = config.run_specs().front();
+  const RunSpec run = run_specs(config).front();
   WorkloadInfo workload;
   workload.tokenizer = counter.info;
-  const std::vector<Prompt> again = make_random_prompts(config, run, 0, counter, workload);
-  const std::vector<Prompt> first = make_random_prompts(config, run, 0, counter, workload);
-  const std::vector<Prompt> second = make_random_prompts(config, run, 1, counter, workload);
+  const std::vector<Prompt> again =
+      make_random_prompts(prepare_sections(config), run, 0, counter, workload);
+  const std::vector<Prompt> first =
+      make_random_prompts(prepare_sections(config), run, 0, counter, workload);
+  const std::vector<Prompt> second =
+      make_random_prompts(prepare_sections(config), run, 1, counter, workload);
   ASSERT_EQ(first.size(), 6u);
   for (size_t i = 0; i < first.size(); ++i) {
     EXPECT_EQ(first[i].text, again[i].text);
@@ -153,7 +157,7 @@ TEST(PrepareSynthetic, PromptsAreTheSameForTheSameSeedAndRunAndFreshForTheNextRu
   EXPECT_NE(first.front().text, second.front().text);
   EXPECT_TRUE(workload.synthetic);
   EXPECT_EQ(workload.prompts, 6);
-  EXPECT_EQ(longest_synthetic_request(config).total(), 48);
+  EXPECT_EQ(longest_synthetic_request(prepare_sections(config)).total(), 48);
 }
 
 TEST(PrepareSharedPrefix, EveryRequestIsMarkedWithItsGroupAndTheGroupsFirstUse) {
@@ -162,8 +166,8 @@ TEST(PrepareSharedPrefix, EveryRequestIsMarkedWithItsGroupAndTheGroupsFirstUse) 
   config.workload.prefix_length = 30;
   config.load.number = {10};
   WorkloadInfo workload;
-  const std::vector<Prompt> prompts = make_shared_prefix_prompts(config, config.run_specs().front(),
-                                                                 0, estimated_counter(), workload);
+  const std::vector<Prompt> prompts = make_shared_prefix_prompts(
+      prepare_sections(config), run_specs(config).front(), 0, estimated_counter(), workload);
   ASSERT_EQ(prompts.size(), 10u);
   std::vector<int> firsts(2, 0);
   for (const Prompt& prompt : prompts) {
@@ -184,7 +188,7 @@ TEST(PrepareConversations, RandomConversationsHaveTheirDrawnTurnsAndCountEveryMe
   config.load.number = {4};
   WorkloadInfo workload;
   const std::vector<SessionScript> sessions = make_random_conversations(
-      config, config.run_specs().front(), 0, estimated_counter(), workload);
+      prepare_sections(config), run_specs(config).front(), 0, estimated_counter(), workload);
   ASSERT_EQ(sessions.size(), 4u);
   int64_t messages = 0;
   for (const SessionScript& script : sessions) {

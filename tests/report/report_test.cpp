@@ -773,7 +773,7 @@ TEST(ConfigBlock, TheConfigBlockRecordsTheResolvedModelNumberAndRate) {
   EXPECT_EQ(given["model"], "");
   EXPECT_EQ(given["number"], json({10}));
   EXPECT_EQ(given["rate"], json::array());
-  EXPECT_NE(benchmark_run_id(config, resolved), benchmark_run_id(config, config.as_given()));
+  EXPECT_NE(benchmark_run_id(config, resolved), benchmark_run_id(config, as_given(config)));
 }
 
 TEST(ConfigBlock, MasksCredentialHeadersOnly) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/config.h"
 #include "workload/batching.h"
 #include "workload/image_prompts.h"
 #include "workload/request_builder.h"
@@ -40,14 +41,17 @@ std::vector<Prompt> texts(std::initializer_list<const char*> items) {
 }
 
 Json body_of(const Config& config, const Prompt& prompt, uint64_t request = 0) {
-  return Json::parse(RequestBuilder(config, config.target.model).build_body(prompt, request));
+  return Json::parse(
+      RequestBuilder(request_sections(config.target, config.body, config.workload, config.load),
+                     config.target.model)
+          .build_body(prompt, request));
 }
 
 TEST(GroupTexts, EmbeddingsBatchesTakePromptsInTurnAndCycle) {
   Config config = config_for(ApiKind::kEmbeddings);
   config.workload.batch_size = 2;
   const std::vector<Prompt> grouped =
-      group_texts(texts({"a", "b", "c"}), config.target.api_kind, config.texts_per_request());
+      group_texts(texts({"a", "b", "c"}), config.target.api_kind, texts_per_request(config));
   ASSERT_EQ(grouped.size(), 2u);  // ceil(3 / 2)
   EXPECT_EQ(grouped[0].texts, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(grouped[1].texts, (std::vector<std::string>{"c", "a"}));  // cycled
@@ -62,7 +66,7 @@ TEST(GroupTexts, RerankIsAQueryAndTheNextDocuments) {
   Config config = config_for(ApiKind::kRerank);
   config.workload.documents = 2;
   const std::vector<Prompt> grouped = group_texts(
-      texts({"q", "d1", "d2", "q2"}), config.target.api_kind, config.texts_per_request());
+      texts({"q", "d1", "d2", "q2"}), config.target.api_kind, texts_per_request(config));
   ASSERT_EQ(grouped.size(), 2u);
   EXPECT_EQ(grouped[0].text, "q");
   EXPECT_EQ(grouped[0].texts, (std::vector<std::string>{"d1", "d2"}));
@@ -75,10 +79,10 @@ TEST(GroupTexts, RerankIsAQueryAndTheNextDocuments) {
 TEST(GroupTexts, OneTextApisAreLeftAlone) {
   const std::vector<Prompt> prompts = texts({"a", "b"});
   EXPECT_EQ(
-      group_texts(prompts, ApiKind::kChat, config_for(ApiKind::kChat).texts_per_request()).size(),
+      group_texts(prompts, ApiKind::kChat, texts_per_request(config_for(ApiKind::kChat))).size(),
       2u);
   EXPECT_TRUE(group_texts(prompts, ApiKind::kEmbeddings,
-                          config_for(ApiKind::kEmbeddings).texts_per_request())[0]
+                          texts_per_request(config_for(ApiKind::kEmbeddings)))[0]
                   .texts.empty());
   EXPECT_EQ(body_of(config_for(ApiKind::kEmbeddings), prompts[0])["input"], Json({"a"}));
 }

@@ -10,8 +10,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/config.h"
+
 namespace llmperf {
 namespace {
+
+RequestSections sections_of(const Config& config) {
+  return request_sections(config.target, config.body, config.workload, config.load);
+}
 
 using Json = nlohmann::json;
 
@@ -29,7 +35,7 @@ Prompt text_prompt(const std::string& text) {
 }
 
 Json build(const Config& config, const Prompt& prompt) {
-  return Json::parse(RequestBuilder(config, config.target.model).build_body(prompt));
+  return Json::parse(RequestBuilder(sections_of(config), config.target.model).build_body(prompt));
 }
 
 size_t count_with_prefix(const std::vector<std::string>& lines, const std::string& prefix) {
@@ -163,7 +169,7 @@ TEST(RequestBuilderTest, InvalidExtraArgsThrow) {
     Config config = chat_config();
     config.body.extra_args = text;
     try {
-      RequestBuilder builder(config, config.target.model);
+      RequestBuilder builder(sections_of(config), config.target.model);
       FAIL() << "expected std::invalid_argument for " << text;
     } catch (const std::invalid_argument& error) {
       EXPECT_EQ(std::string(error.what()).rfind("--extra-args must be a JSON object: ", 0), 0U)
@@ -174,7 +180,7 @@ TEST(RequestBuilderTest, InvalidExtraArgsThrow) {
 
 TEST(RequestBuilderTest, InvalidUtf8IsReplacedNotThrown) {
   const std::string body =
-      RequestBuilder(chat_config(), "qwen").build_body(text_prompt("bad \xFF byte"));
+      RequestBuilder(sections_of(chat_config()), "qwen").build_body(text_prompt("bad \xFF byte"));
   const Json parsed = Json::parse(body);
   EXPECT_EQ(parsed["messages"][0]["content"], "bad \xEF\xBF\xBD byte");
 }
@@ -184,13 +190,13 @@ TEST(RequestBuilderTest, InvalidUtf8IsReplacedNotThrown) {
 TEST(RequestBuilderTest, TheBodyNamesTheModelTheBuilderIsGiven) {
   Config config = chat_config();
   config.target.model.clear();
-  const Json body =
-      Json::parse(RequestBuilder(config, "served-model").build_body(text_prompt("hi")));
+  const Json body = Json::parse(
+      RequestBuilder(sections_of(config), "served-model").build_body(text_prompt("hi")));
   EXPECT_EQ(body["model"], "served-model");
 }
 
 TEST(RequestBuilderTest, BuilderIsReusableAndMovable) {
-  RequestBuilder first(chat_config(), "qwen");
+  RequestBuilder first(sections_of(chat_config()), "qwen");
   RequestBuilder builder(std::move(first));
   const Json a = Json::parse(builder.build_body(text_prompt("a")));
   const Json b = Json::parse(builder.build_body(text_prompt("b")));
@@ -200,7 +206,7 @@ TEST(RequestBuilderTest, BuilderIsReusableAndMovable) {
 }
 
 TEST(RequestBuilderTest, HeadersWithoutKey) {
-  const RequestBuilder builder(chat_config(), "qwen");
+  const RequestBuilder builder(sections_of(chat_config()), "qwen");
   const auto& lines = builder.header_lines();
   EXPECT_EQ(lines, (std::vector<std::string>{"Content-Type: application/json",
                                              "Accept: text/event-stream", "Expect:"}));
@@ -209,7 +215,7 @@ TEST(RequestBuilderTest, HeadersWithoutKey) {
 TEST(RequestBuilderTest, NonStreamingAcceptsJson) {
   Config config = chat_config();
   config.body.stream = false;
-  const RequestBuilder builder(config, config.target.model);
+  const RequestBuilder builder(sections_of(config), config.target.model);
   EXPECT_EQ(count_with_prefix(builder.header_lines(), "Accept: application/json"), 1U);
   EXPECT_EQ(count_with_prefix(builder.header_lines(), "Accept: text/event-stream"), 0U);
 }
@@ -218,7 +224,7 @@ TEST(RequestBuilderTest, HeadersWithKeyAndUserHeaders) {
   Config config = chat_config();
   config.target.api_key = "sk-secret";
   config.target.headers = {{"X-Trace", "abc"}};
-  const RequestBuilder builder(config, config.target.model);
+  const RequestBuilder builder(sections_of(config), config.target.model);
   const auto& lines = builder.header_lines();
   EXPECT_EQ(count_with_prefix(lines, "Authorization: Bearer sk-secret"), 1U);
   EXPECT_EQ(count_with_prefix(lines, "X-Trace: abc"), 1U);
@@ -229,7 +235,7 @@ TEST(RequestBuilderTest, UserAuthorizationReplacesGenerated) {
   Config config = chat_config();
   config.target.api_key = "sk-secret";
   config.target.headers = {{"authorization", "Basic dXNlcg=="}};
-  const RequestBuilder builder(config, config.target.model);
+  const RequestBuilder builder(sections_of(config), config.target.model);
   const auto& lines = builder.header_lines();
   EXPECT_EQ(count_with_prefix(lines, "Authorization"), 0U);
   EXPECT_EQ(count_with_prefix(lines, "authorization: Basic dXNlcg=="), 1U);

@@ -221,7 +221,7 @@ ReportOptions report_options(const Config& config, const ResolvedFlags& resolved
   options.percentile_metrics = config.output.percentile_metrics;
   options.metric_percentiles = config.output.metric_percentiles;
   options.vllm = config.output.vllm;
-  options.several_runs = config.run_specs(resolved).size() > 1;
+  options.several_runs = run_specs(config, resolved).size() > 1;
   options.percentiles = config.output.percentiles;
   options.output_forced = config.body.ignore_eos.value_or(false);
   options.metrics_interval_s = config.server.metrics_interval_s;

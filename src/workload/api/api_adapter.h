@@ -25,16 +25,16 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/config.h"
 #include "core/record.h"
+#include "core/run_types.h"
 #include "protocol/chunk_decoder.h"
 #include "workload/dataset.h"
 
 namespace llmperf {
 
-// The request body's share of the Config: the model and the generation parameters every request
-// carries (each adapter sends those its API knows, under its API's names), and the synthetic
-// images' size.
+// The request body's share of the request's sections (core/config/request_sections.h): the model
+// and the generation parameters every request carries (each adapter sends those its API knows,
+// under its API's names), and the synthetic images' size.
 struct BodySettings {
   std::string model;
   bool stream = true;                        // --stream (APIs that generate text only)
