@@ -623,7 +623,7 @@ TEST_F(StudyFilesTest, JsonAndCsvHoldTheTiesAndThePerGpuFigures) {
       "decided_by": "gpus", "best": 0})"));
   EXPECT_TRUE(summary["confirm"].is_null());
   // Per user (x: 30, 20) against per GPU (y: 900, 600): trial 0 dominates trial 1.
-  EXPECT_EQ(summary["pareto"]["per_gpu_per_user"]["trials"], nlohmann::json({0}));
+  EXPECT_EQ(summary["pareto"]["per_gpu_per_user"]["trials"], nlohmann::json::array({0}));
   EXPECT_EQ(summary["trials"][0]["ci95_low"], 850);
   EXPECT_EQ(summary["trials"][0]["gpus"], 1);
   const std::string csv = study_summary_csv(study_report_info(), tied_trials());
