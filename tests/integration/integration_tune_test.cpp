@@ -469,6 +469,9 @@ TEST(TuneLifecycle, CtrlCLeavesNoServerAndResumeFinishesTheStudy) {
                           {"0-512-enable", 1}, {"1-1024-enable", 1}, {"2-2048-enable", 1}}))
       << show(resumed);
   EXPECT_EQ(resumed.summary.at("best").at("label"), "1-1024-enable");
+  // The study started when it first did, not when it was resumed.
+  const json study_file = json::parse(read_file((dir / "study.json").string()));
+  EXPECT_EQ(resumed.summary.at("study").at("started"), study_file.at("started"));
   EXPECT_TRUE(processes_with(marker).empty());
 }
 

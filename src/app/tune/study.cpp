@@ -391,6 +391,9 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   }
   if (!options.resume || !fs::exists(fs::path(result.dir) / "study.json")) {
     write_study_file(result.dir, info);
+  } else {
+    // Resumed: the study started when study.json says, as `llmperf report DIR` reads it too.
+    info.started = read_study_info(result.dir).started;
   }
   std::map<Key, TrialRecord> done;
   std::vector<TrialRecord> reruns;  // --confirm's reruns already in the ledger
