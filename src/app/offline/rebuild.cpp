@@ -108,11 +108,13 @@ std::string rebuild_study(const fs::path& dir) {
 
 // A staged study (llmperf tune --stage): each stage's study rebuilt, then the path through them.
 std::string rebuild_staged_study(const fs::path& dir, const StudyInfo& info) {
+  // The path follows the stages' ledgers, which rebuilding their files leaves as they are.
+  const std::vector<StageOutcome> path = read_stage_path(dir.string(), info.spec);
   std::string text;
-  for (const StageOutcome& stage : read_stage_path(dir.string(), info.spec)) {
+  for (const StageOutcome& stage : path) {
     text += fmt::format("== {}\n", stage.dir) + rebuild_study(dir / stage.dir) + "\n";
   }
-  return text + write_stage_path_outputs(dir.string(), info, read_stage_path(dir.string(), info.spec));
+  return text + write_stage_path_outputs(dir.string(), info, path);
 }
 
 bool is_staged_study_dir(const fs::path& dir) {
