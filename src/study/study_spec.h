@@ -34,6 +34,12 @@ struct StudySpec {
   // value, so that tensor parallelism 1 and 2 count 1 and 2 GPUs); "" = not given.
   std::string gpus_per_trial;
   double gpu_hour_cost = 0;   // --gpu-hour-cost: the price of one GPU-hour; 0 = not given
+
+  // A study shared by several workers (issue 39, item 5; storage_url.h, shared_study.h):
+  // --storage, Optuna's storage URL ("" = this worker alone), written to study.json with its
+  // password as *** (give --storage again with --resume when it has one), and --study-name.
+  std::string storage;
+  std::string study_name;
 };
 
 // study.json's "spec" object, and back. The reader throws std::invalid_argument naming the field.
