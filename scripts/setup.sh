@@ -11,7 +11,8 @@
 #                             the JUnit report), python3-yaml and openmpi-bin (the deploy/
 #                             recipes' test), jq (the README's CI example, which the docs test
 #                             runs), python3-optuna (the samplers of `llmperf tune --strategy
-#                             tpe:N`, which the tune tests and the docs test run)
+#                             tpe:N`, which the tune tests and the docs test run), postgresql
+#                             and python3-psycopg2 (a study shared through PostgreSQL)
 # Every tool the scripts and tests run is installed here: a fresh Debian 12 with only the
 # toolchain lacks some that developers' machines happen to have (scripts/fresh_root_test.sh
 # proves the test command in such a root).
@@ -35,6 +36,10 @@ if [ "${1:-}" = "--test" ]; then
   # Optuna: the samplers of `llmperf tune --strategy tpe:N|cmaes:N|nsga2:N` (the TuneOptuna tests
   # are skipped, saying so, without it).
   packages+=(python3-optuna)
+  # A study shared by several workers (`llmperf tune --storage`): PostgreSQL's server, which the
+  # TuneShared tests start in a temporary directory (initdb, pg_ctl), and its driver for
+  # SQLAlchemy (they are skipped, saying so, without them).
+  packages+=(postgresql python3-psycopg2)
 fi
 
 missing=()

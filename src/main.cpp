@@ -67,7 +67,7 @@ CommandOutcome compare(int argc, const char* const* argv) {
 
 CommandOutcome report(int argc, const char* const* argv) {
   const ReportCli cli = parse_report(argc, argv);
-  return cli.proceed ? report_command(cli.options, cli.results_db) : cli.outcome;
+  return cli.proceed ? report_command(cli.options, cli.results_db, cli.shared) : cli.outcome;
 }
 
 CommandOutcome merge(int argc, const char* const* argv) {

@@ -31,6 +31,7 @@ no constraints in Optuna 3.1: it sees only that penalty value, the worst so far.
 
 import json
 import math
+import os
 import signal
 import sys
 
@@ -51,6 +52,9 @@ except Exception as error:  # noqa: BLE001 - any import failure means "no usable
     sys.exit(0)
 
 answer({"ready": True, "optuna": optuna.__version__, "python": sys.executable})
+# The shared study of --storage (optuna_storage.py, beside this script).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import optuna_storage  # noqa: E402
 optuna.logging.set_verbosity(optuna.logging.WARNING)
 try:
     import warnings
@@ -93,7 +97,7 @@ class Bridge:
                                                     population_size=max(2, startup))
         else:
             raise ValueError(f"unknown sampler {kind!r}")
-        self.study = optuna.create_study(directions=self.directions, sampler=sampler)
+        self.study = optuna_storage.create_study(request, self.directions, sampler)
         self.asked = {}
         self.worst = [None] * len(self.directions)
 
@@ -153,7 +157,9 @@ def main():
         try:
             request = json.loads(line)
             op = request.get("op")
-            if op == "init":
+            if op == "export":
+                answer(optuna_storage.export(request))
+            elif op == "init":
                 bridge = Bridge(request)
                 answer({"ok": True, "optuna": optuna.__version__, "python": sys.executable})
             elif bridge is None:
@@ -164,10 +170,12 @@ def main():
                 answer(bridge.tell(request))
             elif op == "add":
                 answer(bridge.add(request))
+            elif op in optuna_storage.OPS:
+                answer(optuna_storage.OPS[op](bridge, request))
             else:
                 answer({"error": f"unknown op {op!r}"})
         except Exception as error:  # noqa: BLE001 - every failure is answered, never fatal
-            answer({"error": f"{type(error).__name__}: {error}"})
+            answer({"error": optuna_storage.describe(error)})
 
 
 main()

@@ -11,6 +11,7 @@
 #include "app/history_run.h"
 #include "app/offline/merge.h"
 #include "app/offline/rebuild.h"
+#include "app/offline/shared_report.h"
 #include "core/exit_codes.h"
 
 namespace llmperf {
@@ -54,10 +55,19 @@ CommandOutcome compare_command(const CompareOptions& options) {
   }
 }
 
-CommandOutcome report_command(const RebuildOptions& options, const ResultsDbTarget& results_db) {
+CommandOutcome report_command(const RebuildOptions& options, const ResultsDbTarget& results_db,
+                              const SharedStudySource& shared) {
   try {
+    std::string err;
+    if (!shared.storage.empty()) {
+      // A shared study: its combined study directory first, from the storage alone.
+      for (const std::string& problem :
+           export_shared_study(shared.storage, shared.study_name, options.dir)) {
+        err += fmt::format("llmperf report: WARNING: {}\n", problem);
+      }
+    }
     std::string text = rebuild_reports(options);
-    std::string err = fmt::format("llmperf report: rebuilt {}\n", options.dir);
+    err += fmt::format("llmperf report: rebuilt {}\n", options.dir);
     if (!results_db.db.empty() && !store_in_results_db(results_db, options.dir, "report", err)) {
       return {kExitCannotProceed, text, err};
     }

@@ -18,7 +18,9 @@ CommandOutcome compare_command(const CompareOptions& options);
 
 // Rebuilds options.dir's files and prints the runs' text summaries. Exit 0; 1 when the directory
 // cannot be read or rewritten, or a run could not be stored in `results_db`.
-CommandOutcome report_command(const RebuildOptions& options, const ResultsDbTarget& results_db);
+// With `shared` (--storage, --study-name), the shared study's combined directory is built first.
+CommandOutcome report_command(const RebuildOptions& options, const ResultsDbTarget& results_db,
+                              const SharedStudySource& shared = {});
 
 // Merges the shards and prints the merged runs' text summaries. Exit 0; 2 when the directories
 // are not every shard of one benchmark once (without --force); 1 when they cannot be read or a

@@ -11,6 +11,7 @@
 #include "cli/shared_flags.h"
 #include "cli/subcommand_parse.h"
 #include "core/clock.h"
+#include "core/exit_codes.h"
 #include "report/report.h"
 
 namespace llmperf {
@@ -67,9 +68,20 @@ ReportCli parse_report(int argc, const char* const* argv) {
       "report");
   ReportCli cli;
   RebuildOptions& options = cli.options;
-  app.add_option("dir", options.dir, "A run directory (requests.jsonl), a sweep directory or a `llmperf tune` study directory (study.json)")
-      ->required()
+  auto* dir = app.add_option("dir", options.dir, "A run directory (requests.jsonl), a sweep directory or a `llmperf tune` study directory (study.json)")
       ->check(CLI::ExistingDirectory);
+  // A study shared through Optuna's storage (`llmperf tune --storage`): built into --outputs-dir.
+  std::string outputs_dir;
+  auto* storage = app.add_option("--storage", cli.shared.storage,
+                 "Build the combined study of `llmperf tune --storage URL --study-name NAME` "
+                 "workers from the storage alone (postgresql://... or sqlite:///...) into "
+                 "--outputs-dir DIR: study.json, study.jsonl, the tables, study.html");
+  app.add_option("--study-name", cli.shared.study_name, "The shared study's name (with --storage)")
+      ->needs(storage);
+  app.add_option(kOutputsDirFlag, outputs_dir,
+                 "With --storage: the combined study's directory (default outputs/<NAME>)")
+      ->needs(storage);
+  storage->excludes(dir);
   app.add_option("--percentiles", options.percentiles,
                  "Percentiles to report (default: those recorded in each summary.json)")
       ->check(CLI::Range(0.0, 100.0));
@@ -80,6 +92,19 @@ ReportCli parse_report(int argc, const char* const* argv) {
   if (auto done = parse_subcommand(app, argc, argv)) {
     cli.outcome = *done;
     return cli;
+  }
+  if (cli.shared.storage.empty() && options.dir.empty()) {
+    cli.outcome = {kExitUsage, "", "llmperf report: name a directory, or --storage URL --study-name NAME\n"};
+    return cli;
+  }
+  if (!cli.shared.storage.empty()) {
+    if (cli.shared.study_name.empty()) {
+      cli.outcome = {kExitUsage, "", "llmperf report: --storage needs --study-name NAME\n"};
+      return cli;
+    }
+    options.dir = outputs_dir.empty()
+                      ? (std::filesystem::path("outputs") / cli.shared.study_name).string()
+                      : outputs_dir;
   }
   cli.proceed = true;
   return cli;

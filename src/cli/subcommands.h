@@ -21,6 +21,7 @@ struct ReportCli {
   CommandOutcome outcome;      // when !proceed: help (exit 0) or a usage error (exit 2)
   RebuildOptions options;      // the directory and how to summarise it
   ResultsDbTarget results_db;  // --results-db: where the rebuilt runs are stored, if anywhere
+  SharedStudySource shared;    // --storage, --study-name: a shared study, built into the directory
 };
 
 struct MergeCli {

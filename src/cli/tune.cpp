@@ -14,6 +14,7 @@
 #include "cli/subcommand_parse.h"
 #include "cli/unknown_flags.h"
 #include "core/exit_codes.h"
+#include "study/storage_url.h"
 
 namespace llmperf {
 namespace {
@@ -101,6 +102,14 @@ TuneCli parse_tune(int argc, const char* const* argv) {
   app.add_option("--python", spec.python,
                  "The Python that runs Optuna for tpe, cmaes and nsga2 (default: the first of "
                  "python3 on $PATH and /usr/bin/python3 that imports optuna)");
+  app.add_option("--storage", spec.storage,
+                 "Share the study with other workers (tpe, cmaes, nsga2): Optuna's storage, "
+                 "postgresql://USER@HOST/DB or, on one host, sqlite:///study.db; each worker runs "
+                 "its own trials and no configuration runs twice. Needs --study-name. May be "
+                 "given with --resume (study.json keeps it without its password)");
+  app.add_option("--study-name", spec.study_name,
+                 "The shared study's name in --storage, the same on every worker (created by "
+                 "the first, loaded by the others)");
   app.add_flag("--dry-run", cli.dry_run,
                "Print every trial's server command and benchmark flags; start nothing");
 
@@ -146,6 +155,13 @@ TuneCli parse_tune(int argc, const char* const* argv) {
     }
     cli.proceed = true;
     return cli;
+  }
+  if (!spec.storage.empty()) {
+    try {
+      parse_storage_url(spec.storage);
+    } catch (const std::invalid_argument& error) {
+      return usage(error.what());
+    }
   }
   if (spec.serve.empty()) return usage("--serve CMD is required (the server's command line)");
   if (spec.params.empty() && spec.stages.empty()) {

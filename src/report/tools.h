@@ -34,6 +34,15 @@ struct RebuildOptions {
   std::string summary_format;       // empty: "default"; or "evalscope-legacy"
 };
 
+// `llmperf report --storage URL --study-name NAME --outputs-dir DIR`: the combined study of the
+// `llmperf tune` workers that shared NAME in Optuna's storage URL, first written into the
+// RebuildOptions' dir (study.json and study.jsonl, from the storage alone), then rebuilt as any
+// study directory. Empty: a directory as it is.
+struct SharedStudySource {
+  std::string storage;
+  std::string study_name;
+};
+
 // What `llmperf merge DIR...` is asked (app/offline/merge.h runs it).
 struct MergeOptions {
   std::vector<std::string> dirs;  // the shards' directories (sweep or run directories)

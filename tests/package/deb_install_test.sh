@@ -91,6 +91,8 @@ zcat /usr/share/man/man1/llmperf-mock.1.gz | grep -q '/usr/share/doc/llmperf/doc
 # only recommends python3-optuna), so a learned search stops before anything runs, naming it.
 echo "check: tune --strategy tpe:N without python3-optuna"
 test -s /usr/share/llmperf/optuna_bridge.py || { echo "missing: /usr/share/llmperf/optuna_bridge.py"; exit 1; }
+# ... and the shared study's module it imports from beside it (--storage).
+test -s /usr/share/llmperf/optuna_storage.py || { echo "missing: /usr/share/llmperf/optuna_storage.py"; exit 1; }
 if llmperf tune --serve 'never-started {port} {a}' --param a=1,2 --strategy tpe:2 --dry-run \
      --url 'http://127.0.0.1:{port}/v1/chat/completions' --model m --prompt hi 2>/tmp/tpe.txt; then
   echo "tpe:2 ran without Optuna"; exit 1

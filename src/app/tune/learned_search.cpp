@@ -10,6 +10,7 @@
 
 #include "app/signals.h"
 #include "app/tune/optuna_bridge.h"
+#include "app/tune/shared_search.h"
 #include "study/sampler_space.h"
 
 namespace llmperf {
@@ -41,9 +42,24 @@ std::vector<std::string> values_of(const Assignment& params) {
 LearnedSearch::LearnedSearch(const LearnedSearchOptions& options) : options_(options) {
   check_sampler_space(sampler_kind(options.strategy.kind), *options.spaces);
   bridge_ = std::make_unique<OptunaBridge>(options.python);
-  parse_bridge_ok(bridge_->request(bridge_init_request(
-      sampler_kind(options.strategy.kind), *options.spaces, {options.maximize}, options.seed,
-      sampler_startup_trials(options.strategy.samples))));
+  const uint64_t seed =
+      options.shared ? shared_worker_seed(options.seed, options.shared->worker) : options.seed;
+  std::string init = bridge_init_request(sampler_kind(options.strategy.kind), *options.spaces,
+                                         {options.maximize}, seed,
+                                         sampler_startup_trials(options.strategy.samples));
+  if (!options.shared) {
+    parse_bridge_ok(bridge_->request(init));
+    return;
+  }
+  const SharedStudyOptions& shared = *options.shared;
+  try {
+    parse_bridge_ok(bridge_->request(shared_init_request(init, shared.storage, shared.study_name,
+                                                         shared.worker, shared.study_info)));
+  } catch (const std::exception& error) {
+    throw std::runtime_error(fmt::format("--storage {}: cannot open the shared study '{}': {}",
+                                         shared.storage.redacted, shared.study_name,
+                                         shared_storage_error(shared, error.what())));
+  }
 }
 
 LearnedSearch::~LearnedSearch() = default;
@@ -57,6 +73,12 @@ std::string LearnedSearch::describe() const {
       bridge.passed_over().empty() ? std::string()
                                    : fmt::format(" (passed over: {})", bridge.passed_over()),
       options_.strategy.samples, 3 * options_.strategy.samples, options_.seed);
+  if (options_.shared) {
+    text += fmt::format("; shared study '{}' in {} (the budget is the shared study's), this "
+                        "worker {}:{}",
+                        options_.shared->study_name, options_.shared->storage.redacted,
+                        options_.shared->worker.host, options_.shared->worker.dir);
+  }
   for (const SamplerParam& param : sampler_params(*options_.spaces)) {
     text += "\n  " + param.describe();
   }
@@ -67,6 +89,10 @@ std::vector<TrialRecord> LearnedSearch::run(const std::vector<TrialRecord>& prev
                                             const RunConfig& run_config) {
   OptunaBridge& bridge = *bridge_;
   const std::vector<ParamSpace>& spaces = *options_.spaces;
+  if (options_.shared) {
+    return run_shared_search(bridge, *options_.shared, spaces, options_.strategy, previous,
+                             run_config, storage_lost_);
+  }
   SearchBudget budget;
   budget.benchmarks = options_.strategy.samples;
   std::map<std::vector<std::string>, SamplerOutcome> tried;

@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "study/shared_study.h"
 #include "study/space.h"
 #include "study/trial.h"
 
@@ -23,6 +25,8 @@ struct LearnedSearchOptions {
   bool maximize = true;  // the objective's direction
   uint64_t seed = 0;     // the sampler's seed (--seed)
   std::string python;    // --python ("" = python3 on $PATH, then /usr/bin/python3)
+  // A study shared with other workers through Optuna's storage (app/tune/shared_search.h).
+  std::optional<SharedStudyOptions> shared;
 };
 
 // Runs trial `index` with `params` (or returns its finished record from the ledger) and returns
@@ -44,9 +48,12 @@ class LearnedSearch {
 
   std::string describe() const;  // which Python, Optuna, sampler, budget and encoding
   std::vector<TrialRecord> run(const std::vector<TrialRecord>& previous, const RunConfig& run);
+  // A shared study's storage failed during run(): the line said ("" when it did not).
+  const std::string& storage_lost() const { return storage_lost_; }
 
  private:
   LearnedSearchOptions options_;
+  std::string storage_lost_;
   std::unique_ptr<OptunaBridge> bridge_;
 };
 

@@ -17,11 +17,13 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "app/signals.h"
 #include "app/tune/learned_search.h"
 #include "app/tune/server_process.h"
+#include "app/tune/shared_search.h"
 #include "app/tune/trial_runner.h"
 #include "core/clock.h"
 #include "core/version.h"
@@ -146,6 +148,7 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
   StudyPlan plan;
   plan.spaces = parse_params(spec.params);
   plan.strategy = parse_strategy(spec.strategy);
+  check_shared_study(spec, plan.strategy);
   for (const std::string& text : spec.excludes) plan.excludes.push_back(parse_exclude(text, plan.spaces));
   plan.objective = parse_objective(spec.objective);
   check_gpu_flags(spec, plan.objective, plan.spaces);
@@ -339,8 +342,12 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   // A learned search's sampler, started now so that a missing Optuna fails before anything runs.
   std::unique_ptr<LearnedSearch> learned;
   if (plan.strategy.learned()) {
+    // A shared study's storage is not touched by a dry run.
     learned = std::make_unique<LearnedSearch>(LearnedSearchOptions{
-        &plan.spaces, plan.strategy, info.maximize, plan.base.load.seed, spec.python});
+        &plan.spaces, plan.strategy, info.maximize, plan.base.load.seed, spec.python,
+        options.dry_run ? std::nullopt
+                        : shared_study_options(spec, result.dir,
+                                               nlohmann::json::parse(study_info_to_json(info).dump()))});
     if (!options.dry_run) spdlog::info("{}", learned->describe());
   }
 
@@ -451,6 +458,7 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
     std::vector<TrialRecord> previous;
     for (size_t line : study_row_lines(ledger.trials)) previous.push_back(ledger.trials[line]);
     result.trials = learned->run(previous, run_drawn);
+    result.storage_lost = learned->storage_lost();
   } else if (!halving) {
     for (size_t i = 0; i < plan.configs.size() && !interrupt_requested(); ++i) {
       result.trials.push_back(run_one(i, 0, -1));

@@ -68,6 +68,9 @@ struct StudyResult {
   std::optional<size_t> best;
   std::string text;                 // the closing table and the best configuration
   bool interrupted = false;         // Ctrl-C cut the study short: it can be resumed
+  // A shared study's storage failed (the database went away): the line said; the worker stopped
+  // asking and ended with the trials it had ("" when it did not).
+  std::string storage_lost;
 };
 
 // Runs (or resumes) the study `spec` describes. Throws std::invalid_argument for flags the user

@@ -22,6 +22,7 @@ int study_exit_code(const StudyResult& result) {
                  result.dir, result.dir);
     return kExitInterrupted;
   }
+  if (!result.storage_lost.empty()) return kExitCannotProceed;  // said as it happened
   if (result.best) return kExitOk;
   bool benchmarked = false;
   for (const TrialRecord& trial : result.trials) {
@@ -43,10 +44,13 @@ int tune_command(StudySpec spec, StudyOptions options) {
   };
   try {
     if (options.resume) {
-      // --python may be given again: the machine that resumes may keep Optuna elsewhere.
+      // --python may be given again: the machine that resumes may keep Optuna elsewhere; so may
+      // --storage, whose password study.json does not keep.
       const std::string python = spec.python;
+      const std::string storage = spec.storage;
       spec = read_study_info(options.study_dir).spec;
       if (!python.empty()) spec.python = python;
+      if (!storage.empty()) spec.storage = storage;
     }
     const StudyResult result =
         spec.stages.empty() ? run_study(spec, options) : run_staged_study(spec, options);
