@@ -3,7 +3,8 @@
 the Job's container into the command line a pod would run (Kubernetes' $(VAR) expansion), and
 check a merged result. Subcommands:
 
-  k8s-check DIR                       the manifests are consistent; prints the shard count
+  k8s-check DIR                       the manifests are consistent (the sharded benchmark's, and
+                                      the shared tuning study's); prints the shard count
   k8s-args JOB [--set VAR=VALUE]... [--root DIR]
                                       the Job's args after $(VAR) expansion, NUL-separated; paths
                                       under the results volume's mountPath moved under DIR
@@ -97,9 +98,63 @@ def k8s_check(directory):
         problems.append(f"llmperf-results-pvc.yaml is not the PVC {RESULTS_CLAIM}")
     elif "ReadWriteMany" not in pvc["spec"].get("accessModes", []):
         problems.append("the results PVC is not ReadWriteMany (shards on several nodes write)")
+    problems += tune_problems(directory)
     if problems:
         sys.exit("; ".join(problems))
     print(shards)
+
+
+def tune_problems(directory):
+    """tune-job.yaml (workers of one shared `llmperf tune` study) against tune-postgres.yaml (the
+    PostgreSQL they share it through): an Indexed Job of workers each in its own study directory,
+    a learned strategy, the storage URL naming the Service's host and port without a password, and
+    the password from the Secret the database reads."""
+    problems = []
+    job = load(os.path.join(directory, "tune-job.yaml"))
+    with open(os.path.join(directory, "tune-postgres.yaml"), encoding="utf-8") as f:
+        docs = {d["kind"]: d for d in yaml.safe_load_all(f) if d is not None}
+    spec = job["spec"]
+    if job.get("kind") != "Job" or job.get("apiVersion") != "batch/v1":
+        problems.append("tune-job.yaml is not a batch/v1 Job")
+    if spec.get("completionMode") != "Indexed":
+        problems.append("tune-job.yaml: completionMode is not Indexed")
+    if spec.get("completions") != spec.get("parallelism"):
+        problems.append("tune-job.yaml: the workers do not all run at once")
+    pod = container(job)
+    if pod.get("command") != ["llmperf", "tune"]:
+        problems.append("tune-job.yaml does not run llmperf tune")
+    args = [str(a) for a in pod.get("args", [])]
+    env = pod_env(job, {"WORKER": "0"})
+    strategy = option(args, "--strategy") or ""
+    if strategy.split(":")[0] not in ("tpe", "cmaes", "nsga2"):
+        problems.append(f"tune-job.yaml: --strategy {strategy!r} is not a learned search")
+    storage = expand(option(args, "--storage") or "", env)
+    match = re.fullmatch(r"postgresql://([^:@/]+)@([^:/]+):(\d+)/(\w+)", storage)
+    service = docs.get("Service", {})
+    deployment = docs.get("Deployment", {})
+    if not match:
+        problems.append(f"tune-job.yaml: --storage {storage!r} is not postgresql://USER@HOST:PORT/DB "
+                        "(without a password)")
+    else:
+        user, host, port, db = match.groups()
+        if host != service.get("metadata", {}).get("name"):
+            problems.append(f"tune-job.yaml: --storage names host {host}, not the Service")
+        if int(port) not in [p.get("port") for p in service.get("spec", {}).get("ports", [])]:
+            problems.append(f"tune-job.yaml: --storage names port {port}, not the Service's")
+        db_env = {e["name"]: e for e in container(deployment).get("env", [])}
+        if db_env.get("POSTGRES_USER", {}).get("value") != user or \
+                db_env.get("POSTGRES_DB", {}).get("value") != db:
+            problems.append("tune-job.yaml: --storage's user or database is not the Deployment's")
+        secret = db_env.get("POSTGRES_PASSWORD", {}).get("valueFrom", {}).get("secretKeyRef")
+        mine = [e for e in pod.get("env", []) if e["name"] == "PGPASSWORD"]
+        if not mine or mine[0].get("valueFrom", {}).get("secretKeyRef") != secret:
+            problems.append("tune-job.yaml: PGPASSWORD is not the database's Secret")
+    if not option(args, "--study-name"):
+        problems.append("tune-job.yaml: no --study-name")
+    study_dir = option(args, "--study-dir") or ""
+    if "$(WORKER)" not in study_dir or not study_dir.startswith(results_mount(job) or "?"):
+        problems.append("tune-job.yaml: --study-dir is not per worker under the results volume")
+    return problems
 
 
 def expand(text, env):
