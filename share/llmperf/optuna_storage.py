@@ -19,6 +19,9 @@ The requests (beside optuna_bridge.py's):
          "benchmarked": b, "drawn": d, "duplicates": k}.
   {"op": "record", "number": n, "record": {...}, "benchmarked": true|false}  -> {"ok": true}
       (before the trial's tell)
+  {"op": "sync", "number": n, "params": {...}, "values": [...], "feasible": ..., "record": {...},
+   "benchmarked": ...}  (a finished trial of the ledger, on --resume)  -> {"ok": true, "added": b}
+      the trial is added with its record unless the storage has it COMPLETE already.
   {"op": "export", "storage": URL, "study_name": NAME}  (no init needed)
       -> {"study": {...} or null, "trials": [{"number", "state", "host", "dir", "record"}]}
 
@@ -212,12 +215,43 @@ def record(bridge, request):
     return {"ok": True}
 
 
+def sync(bridge, request):
+    """A finished trial of this worker's ledger (on --resume) that the storage lacks as COMPLETE:
+    the database was away when it ended, or this is another database. Added with its record, as
+    Bridge.add adds a ledger's trial."""
+    study = bridge.study
+    record = request["record"]
+    for trial in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+        found = trial.user_attrs.get("llmperf_record")
+        if (found is not None and found.get("trial") == record.get("trial")
+                and trial.user_attrs.get("host") == _WORKER.get("host")
+                and trial.user_attrs.get("dir") == _WORKER.get("dir")):
+            return {"ok": True, "added": False}
+    feasible = bool(request.get("feasible", True))
+    values = request.get("values")
+    bridge.remember(values, feasible)
+    if not feasible:
+        values = bridge.penalty(values)
+    constraint = [-1.0] if feasible else [1.0]
+    study.add_trial(optuna.trial.create_trial(
+        params=request["params"], distributions=bridge.distributions,
+        values=[float(v) for v in values],
+        user_attrs={"constraint": constraint, "reason": request.get("reason", ""),
+                    "llmperf_record": record, "benchmarked": bool(request.get("benchmarked")),
+                    "host": _WORKER.get("host", ""), "dir": _WORKER.get("dir", "")},
+        system_attrs={"constraints": constraint}))
+    return {"ok": True, "added": True}
+
+
 def export(request):
     storage = request["storage"]
     _remember_password(storage)
     study = optuna.load_study(study_name=request["study_name"], storage=_rdb_storage(storage))
     trials = []
-    for trial in study.get_trials(deepcopy=False):
+    # COMPLETE trials, and RUNNING ones whose tell the database missed; not FAIL ones: a worker
+    # that starts again fails its RUNNING trials and adds their records anew (sync).
+    for trial in study.get_trials(deepcopy=False,
+                                  states=(TrialState.COMPLETE, TrialState.RUNNING)):
         found = trial.user_attrs.get("llmperf_record")
         if found is None:
             continue
@@ -228,4 +262,4 @@ def export(request):
 
 
 # The ops of an initialised bridge.
-OPS = {"claim": claim, "record": record}
+OPS = {"claim": claim, "record": record, "sync": sync}

@@ -100,6 +100,15 @@ std::string shared_record_request(int64_t number, const TrialRecord& record) {
       .dump(-1, ' ', false, SharedJson::error_handler_t::replace);
 }
 
+std::string shared_sync_request(const std::vector<ParamSpace>& spaces, const TrialRecord& record) {
+  SharedJson request =
+      SharedJson::parse(bridge_add_request(spaces, record.params, sampler_outcome(record)));
+  request["op"] = "sync";
+  request["benchmarked"] = reached_benchmark(record.status);
+  request["record"] = SharedJson::parse(trial_to_json(record));
+  return request.dump(-1, ' ', false, SharedJson::error_handler_t::replace);
+}
+
 std::string shared_export_request(const StorageUrl& storage, const std::string& study_name) {
   return SharedJson{{"op", "export"}, {"storage", storage.url}, {"study_name", study_name}}.dump(
       -1, ' ', false, SharedJson::error_handler_t::replace);

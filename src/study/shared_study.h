@@ -66,6 +66,11 @@ SharedClaim parse_shared_claim(std::string_view line, const std::vector<ParamSpa
 // `record`: the trial's ledger record, before its tell.
 std::string shared_record_request(int64_t number, const TrialRecord& record);
 
+// `sync`: a finished trial of the worker's ledger, on --resume, added to the storage (with its
+// record, told as bridge_add_request tells it) unless the storage has it already. Throws
+// std::invalid_argument as bridge_add_request does.
+std::string shared_sync_request(const std::vector<ParamSpace>& spaces, const TrialRecord& record);
+
 // `export`, and its answer: study.json's object as the first worker stored it, and every trial
 // with a record, by Optuna's trial number, each record's dir and server_log made "HOST:DIR/..."
 // (where they are: on the worker's host, under its study directory). A record that does not read

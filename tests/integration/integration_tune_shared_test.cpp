@@ -323,6 +323,50 @@ TEST(TuneShared, ADatabaseStoppedMidStudyLeavesTheTrialsInTheLedger) {
   EXPECT_EQ(files_holding(dir, kSharedPassword), std::vector<std::string>{});
 }
 
+// --resume gives the storage the ledger's trials it lacks (here: a new database, as after one
+// that went away), which then count toward the shared budget; study.json keeps a password as ***,
+// so --storage must be given again.
+TEST(TuneShared, ResumeGivesTheStorageTheTrialsItLacks) {
+  if (!shared_python_imports("optuna")) {
+    GTEST_SKIP() << "/usr/bin/python3 lacks optuna: install python3-optuna (scripts/setup.sh --test)";
+  }
+  const std::string marker = shared_marker();
+  const fs::path root = make_temp_dir();
+  const fs::path dir = root / "worker";
+  const std::string first = "sqlite:///" + (root / "first.db").string();
+  const std::string second = "sqlite:///" + (root / "second.db").string();
+  const ProcessResult ran =
+      run_process(shared_worker_args(marker, dir, first, "resumed", 2, 64), 300);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  const std::vector<json> ledger = shared_ledger(dir);
+  ASSERT_EQ(ledger.size(), 2u) << ran.err;
+
+  // study.json as a study with a password in its URL leaves it.
+  json study = json::parse(read_file((dir / "study.json").string()));
+  study["spec"]["storage"] = "postgresql://u:***@127.0.0.1:1/db";
+  std::ofstream((dir / "study.json").string()) << study.dump(2) << "\n";
+  const ProcessResult refused =
+      run_process({LLMPERF_BIN, "tune", "--resume", dir.string()}, kTimeoutS);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("give --storage URL again with --resume"), std::string::npos)
+      << refused.err;
+
+  const ProcessResult resumed = run_process(
+      {LLMPERF_BIN, "tune", "--resume", dir.string(), "--storage", second}, 300);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(shared_ledger(dir).size(), 2u) << "the budget was spent: " << resumed.err;
+  const fs::path combined = root / "combined";
+  const ProcessResult report =
+      run_process({LLMPERF_BIN, "report", "--storage", second, "--study-name", "resumed",
+                   "--outputs-dir", combined.string()},
+                  kTimeoutS);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  std::set<std::string> labels;
+  for (const json& trial : shared_ledger(combined)) labels.insert(trial.at("label"));
+  EXPECT_EQ(labels, (std::set<std::string>{ledger[0].at("label"), ledger[1].at("label")}))
+      << report.out;
+}
+
 // A strategy that lists its configurations up front is refused with --storage, and a bad URL
 // is refused before anything starts, without its password.
 TEST(TuneShared, GridAndBadUrlsAreRefused) {

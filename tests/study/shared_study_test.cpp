@@ -81,6 +81,14 @@ TEST(SharedStudy, ARecordGoesIntoTheStorageAndComesBackWithItsWorkersPlace) {
   failed.objective.reset();
   EXPECT_FALSE(nlohmann::json::parse(shared_record_request(2, failed)).at("benchmarked"));
 
+  // On --resume: the ledger's trial, told as the bridge's add tells it, with its record.
+  const nlohmann::json sync = nlohmann::json::parse(shared_sync_request(shared_spaces(), failed));
+  EXPECT_EQ(sync.at("op"), "sync");
+  EXPECT_FALSE(sync.at("feasible"));
+  EXPECT_EQ(sync.at("params").at("B"), 2) << "an index, as the sampler sees it";
+  EXPECT_EQ(sync.at("record").at("trial"), 2);
+  EXPECT_FALSE(sync.at("benchmarked"));
+
   const nlohmann::json exported = {
       {"study", {{"schema", "llmperf.study/1"}}},
       {"trials",

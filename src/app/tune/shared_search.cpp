@@ -81,11 +81,6 @@ std::vector<TrialRecord> run_shared_search(OptunaBridge& bridge, const SharedStu
                                            const std::vector<TrialRecord>& previous,
                                            const RunConfig& run, std::string& lost) {
   std::vector<TrialRecord> records;
-  for (const TrialRecord& earlier : previous) {
-    if (trial_status_final(earlier.status)) {
-      records.push_back(run(static_cast<size_t>(earlier.trial), earlier.params));
-    }
-  }
   const auto storage_failed = [&](const std::exception& error) {
     lost = fmt::format(
         "the shared study's storage {} failed ({}): this worker stops asking; its {} trial(s) "
@@ -94,6 +89,17 @@ std::vector<TrialRecord> run_shared_search(OptunaBridge& bridge, const SharedStu
         shared.worker.dir);
     spdlog::error("{}", lost);
   };
+  // The ledger's finished trials are kept, and the storage given those it lacks.
+  for (const TrialRecord& earlier : previous) {
+    if (!trial_status_final(earlier.status)) continue;
+    records.push_back(run(static_cast<size_t>(earlier.trial), earlier.params));
+    try {
+      parse_bridge_ok(bridge.request(shared_sync_request(spaces, records.back())));
+    } catch (const std::exception& error) {
+      storage_failed(error);
+      return records;
+    }
+  }
   while (!interrupt_requested()) {
     SharedClaim claim;
     try {

@@ -31,8 +31,8 @@ std::optional<SharedStudyOptions> shared_study_options(const StudySpec& spec,
                                                        const nlohmann::json& study_info);
 
 // The shared search's loop. The ledger's finished trials (`previous`, on --resume) are kept as
-// they are (their Optuna trials are already in the storage; an interrupted one is not run again
-// here: its configuration is free to be claimed again). Then configurations are claimed, run
+// they are, and added to the storage where it lacks them (the database was away when they ended);
+// an interrupted one is not run again here: its configuration is free to be claimed again. Then configurations are claimed, run
 // through `run` with the Optuna trial's number as their index, recorded and told, until the
 // shared budget is spent or the study is interrupted. `lost` receives the line said when the
 // storage failed ("" when it did not).
