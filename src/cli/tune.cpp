@@ -162,6 +162,8 @@ TuneCli parse_tune(int argc, const char* const* argv) {
     } catch (const std::invalid_argument& error) {
       return usage(error.what());
     }
+    // Each stage is a study of its own: one --study-name cannot hold them.
+    if (!spec.stages.empty()) return usage("--storage: a staged study (--stage) cannot be shared");
   }
   if (spec.serve.empty()) return usage("--serve CMD is required (the server's command line)");
   if (spec.params.empty() && spec.stages.empty()) {

@@ -367,8 +367,8 @@ TEST(TuneShared, ResumeGivesTheStorageTheTrialsItLacks) {
       << report.out;
 }
 
-// A strategy that lists its configurations up front is refused with --storage, and a bad URL
-// is refused before anything starts, without its password.
+// A strategy that lists its configurations up front is refused with --storage, so is a staged
+// study, and a bad URL is refused before anything starts, without its password.
 TEST(TuneShared, GridAndBadUrlsAreRefused) {
   const ProcessResult grid = run_process(
       {LLMPERF_BIN, "tune", "--serve", "never-started {port} {B}", "--param", "B=1,2",
@@ -388,6 +388,14 @@ TEST(TuneShared, GridAndBadUrlsAreRefused) {
             std::string::npos)
       << bad.err;
   EXPECT_EQ(bad.err.find(kSharedPassword), std::string::npos) << bad.err;
+  const ProcessResult staged = run_process(
+      {LLMPERF_BIN, "tune", "--serve", "never-started {port} {B}", "--stage", "B=1,2",
+       "--strategy", "tpe:2", "--storage", "sqlite:///x.db", "--study-name", "s", "--dry-run",
+       "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", "m", "--prompt", "hi"},
+      kTimeoutS);
+  EXPECT_EQ(staged.exit_code, 2) << staged.err;
+  EXPECT_NE(staged.err.find("a staged study (--stage) cannot be shared"), std::string::npos)
+      << staged.err;
 }
 
 }  // namespace
