@@ -19,6 +19,8 @@ The requests (beside optuna_bridge.py's):
          "benchmarked": b, "drawn": d, "duplicates": k}.
   {"op": "record", "number": n, "record": {...}, "benchmarked": true|false}  -> {"ok": true}
       (before the trial's tell)
+  {"op": "release", "number": n}  -> {"ok": true}: a claimed trial interrupted (Ctrl-C), told FAIL
+      so that its configuration is free again.
   {"op": "sync", "number": n, "params": {...}, "values": [...], "feasible": ..., "record": {...},
    "benchmarked": ...}  (a finished trial of the ledger, on --resume)  -> {"ok": true, "added": b}
       the trial is added with its record unless the storage has it COMPLETE already.
@@ -215,6 +217,13 @@ def record(bridge, request):
     return {"ok": True}
 
 
+def release(bridge, request):
+    """A claimed trial that did not finish (Ctrl-C): FAIL, so that its configuration is free."""
+    trial = bridge.asked.pop(request["number"])
+    _release(bridge.study, trial, "interrupted")
+    return {"ok": True}
+
+
 def sync(bridge, request):
     """A finished trial of this worker's ledger (on --resume) that the storage lacks as COMPLETE:
     the database was away when it ended, or this is another database. Added with its record, as
@@ -262,4 +271,4 @@ def export(request):
 
 
 # The ops of an initialised bridge.
-OPS = {"claim": claim, "record": record, "sync": sync}
+OPS = {"claim": claim, "record": record, "release": release, "sync": sync}

@@ -100,6 +100,10 @@ std::string shared_record_request(int64_t number, const TrialRecord& record) {
       .dump(-1, ' ', false, SharedJson::error_handler_t::replace);
 }
 
+std::string shared_release_request(int64_t number) {
+  return SharedJson{{"op", "release"}, {"number", number}}.dump();
+}
+
 std::string shared_sync_request(const std::vector<ParamSpace>& spaces, const TrialRecord& record) {
   SharedJson request =
       SharedJson::parse(bridge_add_request(spaces, record.params, sampler_outcome(record)));

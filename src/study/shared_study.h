@@ -66,6 +66,10 @@ SharedClaim parse_shared_claim(std::string_view line, const std::vector<ParamSpa
 // `record`: the trial's ledger record, before its tell.
 std::string shared_record_request(int64_t number, const TrialRecord& record);
 
+// `release`: a claimed trial that was interrupted (Ctrl-C), told FAIL so that its configuration
+// is free for any worker again.
+std::string shared_release_request(int64_t number);
+
 // `sync`: a finished trial of the worker's ledger, on --resume, added to the storage (with its
 // record, told as bridge_add_request tells it) unless the storage has it already. Throws
 // std::invalid_argument as bridge_add_request does.

@@ -36,6 +36,8 @@ TEST(SharedStudy, WorkersWithOneSeedDrawApart) {
 }
 
 TEST(SharedStudy, ClaimAnswersAConfigurationOrWhyItIsDone) {
+  EXPECT_EQ(nlohmann::json::parse(shared_release_request(4)),
+            (nlohmann::json{{"op", "release"}, {"number", 4}}));
   const nlohmann::json claim = nlohmann::json::parse(shared_claim_request(8, 6, 100));
   EXPECT_EQ(claim.at("benchmarks"), 8);
   EXPECT_EQ(claim.at("draws"), 24);

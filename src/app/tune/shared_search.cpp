@@ -121,6 +121,12 @@ std::vector<TrialRecord> run_shared_search(OptunaBridge& bridge, const SharedStu
     TrialRecord record = run(static_cast<size_t>(claim.ask->number), claim.ask->params);
     if (record.status == TrialStatus::kInterrupted) {
       records.push_back(std::move(record));
+      try {  // its configuration free for the other workers; resuming does not run it again
+        parse_bridge_ok(bridge.request(shared_release_request(claim.ask->number)));
+      } catch (const std::exception& error) {
+        spdlog::warn("--storage {}: {}", shared.storage.redacted,
+                     shared_storage_error(shared, error.what()));
+      }
       break;
     }
     records.push_back(record);
