@@ -62,11 +62,14 @@ def redact(text):
 def describe(error):
     """An error as the bridge answers it: its type and text, and the first line of its cause (the
     driver's own words, which Optuna's StorageInternalError hides), the password redacted."""
-    text = f"{type(error).__name__}: {error}".strip()
-    cause = error.__cause__ or error.__context__
-    if cause is not None:
-        lines = str(cause).strip().splitlines()
-        text += f" ({type(cause).__name__}: {lines[0] if lines else ''})"
+    def first_line(what):
+        lines = str(what).strip().splitlines()
+        return lines[0] if lines else ""
+
+    text = f"{type(error).__name__}: {first_line(error)}"
+    cause = error.__cause__ or (None if error.__suppress_context__ else error.__context__)
+    if cause is not None and first_line(cause) not in text:
+        text += f" ({type(cause).__name__}: {first_line(cause)})"
     return redact(text)
 
 
@@ -255,7 +258,13 @@ def sync(bridge, request):
 def export(request):
     storage = request["storage"]
     _remember_password(storage)
-    study = optuna.load_study(study_name=request["study_name"], storage=_rdb_storage(storage))
+    rdb = _rdb_storage(storage)
+    try:
+        study = optuna.load_study(study_name=request["study_name"], storage=rdb)
+    except KeyError:
+        names = sorted(s.study_name for s in optuna.study.get_all_study_summaries(rdb))
+        raise ValueError(f"it holds no study named {request['study_name']!r} (its studies: "
+                         f"{', '.join(names) if names else 'none'})") from None
     trials = []
     # COMPLETE trials, and RUNNING ones whose tell the database missed; not FAIL ones: a worker
     # that starts again fails its RUNNING trials and adds their records anew (sync).
