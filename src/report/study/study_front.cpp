@@ -9,11 +9,6 @@
 namespace llmperf::report_detail {
 namespace {
 
-std::string front_value_text(const StudyObjective& objective, std::optional<double> value) {
-  const std::string number = format_number(value);
-  return number == "-" || objective.unit.empty() ? number : number + " " + objective.unit;
-}
-
 const char* direction_text(bool maximize) {
   return maximize ? "higher is better" : "lower is better";
 }
@@ -31,6 +26,11 @@ std::string objectives_text(const StudyInfo& info) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+std::string objective_value_text(const StudyObjective& objective, std::optional<double> value) {
+  const std::string number = format_number(value);
+  return number == "-" || objective.unit.empty() ? number : number + " " + objective.unit;
+}
+
 std::string objective_column(const StudyObjective& objective) {
   return objective.unit.empty() ? objective.name
                                 : fmt::format("{} ({})", objective.name, objective.unit);
@@ -45,7 +45,7 @@ std::vector<std::string> front_lines(const StudyView& view) {
     std::vector<std::string> parts;
     for (size_t k = 0; k < values.size(); ++k) {
       parts.push_back(view.info.objectives[k].name + " " +
-                      front_value_text(view.info.objectives[k], values[k]));
+                      objective_value_text(view.info.objectives[k], values[k]));
     }
     std::string line = fmt::format("{}: {}", record.label, fmt::join(parts, ", "));
     if (!record.params.empty()) line += "; " + params_text(view, record);

@@ -3,6 +3,7 @@
 // Markdown and the page, and study_summary.json's "front". Private to src/report/.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@ namespace llmperf::report_detail {
 
 // "output_throughput (tok/s, higher is better), ttft.p99 (ms, lower is better)".
 std::string objectives_text(const StudyInfo& info);
+
+// "2.447 ms": a value of the objective with its unit, "-" when absent.
+std::string objective_value_text(const StudyObjective& objective, std::optional<double> value);
 
 // The heading of the table's column of objective k ("ttft.p99 (ms)").
 std::string objective_column(const StudyObjective& objective);

@@ -193,6 +193,13 @@ std::string trial_line(const TrialRecord& record, const StudyInfo& info) {
   if (record.objective) {
     line += fmt::format(", {} {}", info.objective, objective_text(info, record.objective));
   }
+  // Several objectives: the others' values too.
+  const std::vector<std::optional<double>> values = objective_values(record, info.objectives);
+  for (size_t k = 1; k < values.size(); ++k) {
+    if (values[k])
+      line += ", " + info.objectives[k].name + " " +
+              objective_value_text(info.objectives[k], values[k]);
+  }
   if (record.duration_s) line += ", " + seconds_text(record.duration_s);
   if (record.ready_s) line += fmt::format(" (ready in {})", seconds_text(record.ready_s));
   return line;
