@@ -4,11 +4,8 @@
 // non-empty, none of it dominated by another ok trial, every other ok trial dominated by it; and
 // --resume retells the ledger's values to the sampler. What cannot go with several objectives is
 // refused before anything starts.
-#include <dirent.h>
-
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <random>
 #include <set>
 #include <string>
@@ -19,6 +16,7 @@
 
 #include "llmperf_run.h"
 #include "test_process.h"
+#include "tune_study.h"
 
 namespace llmperf::testing {
 namespace {
@@ -26,102 +24,22 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// A Python that imports optuna, as llmperf looks for one; "" when none does.
-std::string objectives_python() {
-  for (const char* python : {"python3", "/usr/bin/python3"}) {
-    const ProcessResult probe = run_process(
-        {"/bin/sh", "-c", std::string(python) + " -c 'import optuna' 2>/dev/null"}, kTimeoutS);
-    if (probe.exit_code == 0) return python;
-  }
-  return "";
-}
-
-// How many processes carry `marker` on their command line (this test's servers).
-int objectives_servers_left(const std::string& marker) {
-  int count = 0;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string cmdline;
-    try {
-      std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-      cmdline.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    } catch (const std::exception&) {
-      continue;  // it exited while being read: gone
-    }
-    count += cmdline.find(marker) != std::string::npos ? 1 : 0;
-  }
-  return count;
-}
-
-struct ObjectivesStudy {
-  ProcessResult process;
-  fs::path dir;
-  std::vector<json> ledger;  // study.jsonl's lines
-  json summary;              // study_summary.json
-};
-
-ObjectivesStudy objectives_study_of(ProcessResult process, const fs::path& dir) {
-  ObjectivesStudy study{std::move(process), dir, {}, {}};
-  std::ifstream in(dir / "study.jsonl");
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) study.ledger.push_back(json::parse(line));
-  }
-  if (fs::exists(dir / "study_summary.json")) {
-    study.summary = json::parse(read_file((dir / "study_summary.json").string()));
-  }
-  return study;
-}
-
-std::string objectives_show(const ObjectivesStudy& study) {
-  std::string text = "exit " + std::to_string(study.process.exit_code) + "\nstdout:\n" +
-                     study.process.out + "\nstderr:\n" + study.process.err + "\nledger:\n";
-  for (const json& line : study.ledger) text += line.dump() + "\n";
-  return text;
-}
-
 // The mock's scheduler model (docs/mock.md): a budget B below --max-model-len is refused without
 // chunked prefill; --max-num-seqs trades the time to first token against throughput.
 std::vector<std::string> objectives_args(const std::string& marker, const fs::path& dir) {
-  return {LLMPERF_BIN,
-          "tune",
-          "--study-dir",
-          dir.string(),
-          "--serve",
+  // clang-format off
+  return {LLMPERF_BIN, "tune", "--study-dir", dir.string(), "--serve",
           std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker +
               " --max-model-len 2048 --kv-cache-tokens 32768 --kv-tokens-per-batched-token 10"
               " --step-ms 2 --step-us-per-token 1 --max-num-batched-tokens {B}"
               " --enable-chunked-prefill {cp} --max-num-seqs {mns}",
-          "--param",
-          "B=512,1024,2048",
-          "--param",
-          "cp=true,false",
-          "--param",
-          "mns=8,64",
-          "--strategy",
-          "nsga2:4",
-          "--objective",
-          "output_throughput:max",
-          "--objective",
-          "ttft.p99:min",
-          "--stop-timeout",
-          "5",
-          "--url",
-          "http://127.0.0.1:{port}/v1/chat/completions",
-          "--model",
-          marker,
-          "--dataset",
-          "random",
-          "--input-tokens",
-          "1000",
-          "--output-tokens",
-          "20",
-          "--parallel",
-          "64",
-          "-n",
-          "64",
-          "--seed",
-          "1"};
+          "--param", "B=512,1024,2048", "--param", "cp=true,false", "--param", "mns=8,64",
+          "--strategy", "nsga2:4", "--objective", "output_throughput:max",
+          "--objective", "ttft.p99:min", "--stop-timeout", "5",
+          "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker,
+          "--dataset", "random", "--input-tokens", "1000", "--output-tokens", "20",
+          "--parallel", "64", "-n", "64", "--seed", "1"};
+  // clang-format on
 }
 
 // a dominates b: at least as much throughput and as little TTFT, better on one.
@@ -135,10 +53,10 @@ bool objectives_dominates(const json& a, const json& b) {
 
 // The front: non-empty, every trial on it ok and dominated by no ok trial, every ok trial off it
 // dominated by one on it; no single best.
-void expect_a_true_front(const ObjectivesStudy& study) {
+void expect_a_true_front(const Study& study) {
   EXPECT_TRUE(study.summary.at("best").is_null()) << study.summary.dump();
   const json& front = study.summary.at("front");
-  ASSERT_FALSE(front.at("trials").empty()) << objectives_show(study);
+  ASSERT_FALSE(front.at("trials").empty()) << show(study);
   EXPECT_EQ(front.at("objectives").at(0).at("name"), "output_throughput");
   EXPECT_EQ(front.at("objectives").at(1).at("name"), "ttft.p99");
   std::set<int64_t> on_front;
@@ -170,16 +88,14 @@ void expect_a_true_front(const ObjectivesStudy& study) {
 }
 
 TEST(TuneObjectives, Nsga2WithTwoObjectivesAnswersWithTheirParetoFrontAndResumes) {
-  if (objectives_python().empty()) {
-    GTEST_SKIP() << "no Python here imports optuna: install python3-optuna (scripts/setup.sh "
-                    "--test) to run the learned searches' tests";
+  if (python_with_optuna().empty()) {
+    GTEST_SKIP() << kNoOptuna;
   }
   std::random_device device;
   const std::string marker = "objmark" + std::to_string(device());
   const fs::path dir = fs::path(make_temp_dir()) / "study";
-  const ObjectivesStudy study =
-      objectives_study_of(run_process(objectives_args(marker, dir), kTimeoutS * 2), dir);
-  ASSERT_EQ(study.process.exit_code, 0) << objectives_show(study);
+  const Study study = load_study(run_process(objectives_args(marker, dir), kTimeoutS * 2), dir);
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
   EXPECT_NE(study.process.err.find("--strategy nsga2:4: Optuna "), std::string::npos);
   EXPECT_NE(study.process.err.find("2 objectives (output_throughput:max, ttft.p99:min)"),
             std::string::npos)
@@ -197,7 +113,7 @@ TEST(TuneObjectives, Nsga2WithTwoObjectivesAnswersWithTheirParetoFrontAndResumes
       EXPECT_EQ(line.at("objective"), line.at("metrics").at("output_throughput")) << line.dump();
     }
   }
-  EXPECT_EQ(benchmarked, 4) << objectives_show(study);
+  EXPECT_EQ(benchmarked, 4) << show(study);
   expect_a_true_front(study);
   const json spec = json::parse(read_file((dir / "study.json").string()));
   EXPECT_EQ(spec.at("spec").at("objectives"), (json{"output_throughput:max", "ttft.p99:min"}));
@@ -214,9 +130,9 @@ TEST(TuneObjectives, Nsga2WithTwoObjectivesAnswersWithTheirParetoFrontAndResumes
     std::ofstream out(dir / "study.jsonl", std::ios::trunc);
     for (const std::string& line : lines) out << line << "\n";
   }
-  const ObjectivesStudy resumed = objectives_study_of(
-      run_process({LLMPERF_BIN, "tune", "--resume", dir.string()}, kTimeoutS * 2), dir);
-  ASSERT_EQ(resumed.process.exit_code, 0) << objectives_show(resumed);
+  const Study resumed =
+      load_study(run_process({LLMPERF_BIN, "tune", "--resume", dir.string()}, kTimeoutS * 2), dir);
+  ASSERT_EQ(resumed.process.exit_code, 0) << show(resumed);
   ASSERT_GE(resumed.ledger.size(), 2u);
   EXPECT_EQ(resumed.ledger[0].dump(), json::parse(lines[0]).dump());
   int resumed_benchmarked = 0;
@@ -226,9 +142,9 @@ TEST(TuneObjectives, Nsga2WithTwoObjectivesAnswersWithTheirParetoFrontAndResumes
     EXPECT_TRUE(configurations.insert(line.at("params").dump()).second)
         << "drawn again after --resume: " << line.dump();
   }
-  EXPECT_EQ(resumed_benchmarked, 4) << objectives_show(resumed);
+  EXPECT_EQ(resumed_benchmarked, 4) << show(resumed);
   expect_a_true_front(resumed);
-  EXPECT_EQ(objectives_servers_left(marker), 0) << "a server outlived the study";
+  EXPECT_TRUE(processes_with(marker).empty()) << "a server outlived the study";
 }
 
 // Several objectives with what needs one: refused before anything starts (no Optuna needed).
