@@ -22,7 +22,7 @@ int study_exit_code(const StudyResult& result) {
                  result.dir, result.dir);
     return kExitInterrupted;
   }
-  if (result.best) return kExitOk;
+  if (result.best || !result.front.empty()) return kExitOk;  // a best, or several objectives' front
   bool benchmarked = false;
   for (const TrialRecord& trial : result.trials) {
     benchmarked = benchmarked || trial.status == TrialStatus::kOk ||
