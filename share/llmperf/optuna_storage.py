@@ -88,14 +88,15 @@ def _key(params):
 
 
 def _same_flags(stored, mine):
-    """The flags that make two workers' studies one: the space, the objective, the strategy."""
+    """The flags that make two workers' studies one: the space, the objectives, the strategy."""
     stored_spec = (stored or {}).get("spec", {})
     mine_spec = (mine or {}).get("spec", {})
-    for field in ("params", "objective", "strategy"):
+    flags = {"params": "--param", "objective": "--objective", "objectives": "--objective",
+             "strategy": "--strategy"}
+    for field, flag in flags.items():
         if stored_spec.get(field) != mine_spec.get(field):
-            return (f"--{'param' if field == 'params' else field} differs: the shared study has "
-                    f"{json.dumps(stored_spec.get(field))}, this worker "
-                    f"{json.dumps(mine_spec.get(field))}")
+            return (f"{flag} differs: the shared study has {json.dumps(stored_spec.get(field))}, "
+                    f"this worker {json.dumps(mine_spec.get(field))}")
     return None
 
 

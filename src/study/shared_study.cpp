@@ -104,9 +104,9 @@ std::string shared_release_request(int64_t number) {
   return SharedJson{{"op", "release"}, {"number", number}}.dump();
 }
 
-std::string shared_sync_request(const std::vector<ParamSpace>& spaces, const TrialRecord& record) {
-  SharedJson request =
-      SharedJson::parse(bridge_add_request(spaces, record.params, sampler_outcome(record)));
+std::string shared_sync_request(const std::vector<ParamSpace>& spaces, const TrialRecord& record,
+                                const SamplerOutcome& outcome) {
+  SharedJson request = SharedJson::parse(bridge_add_request(spaces, record.params, outcome));
   request["op"] = "sync";
   request["benchmarked"] = reached_benchmark(record.status);
   request["record"] = SharedJson::parse(trial_to_json(record));

@@ -71,9 +71,10 @@ std::string shared_record_request(int64_t number, const TrialRecord& record);
 std::string shared_release_request(int64_t number);
 
 // `sync`: a finished trial of the worker's ledger, on --resume, added to the storage (with its
-// record, told as bridge_add_request tells it) unless the storage has it already. Throws
+// record and `outcome`, told as bridge_add_request tells it) unless the storage has it already. Throws
 // std::invalid_argument as bridge_add_request does.
-std::string shared_sync_request(const std::vector<ParamSpace>& spaces, const TrialRecord& record);
+std::string shared_sync_request(const std::vector<ParamSpace>& spaces, const TrialRecord& record,
+                                const SamplerOutcome& outcome);
 
 // `export`, and its answer: study.json's object as the first worker stored it, and every trial
 // with a record, by Optuna's trial number, each record's dir and server_log made "HOST:DIR/..."

@@ -17,6 +17,9 @@ struct StudySpec {
   std::vector<std::string> params;    // --param name=SPEC, in order
   std::string strategy = "grid";      // --strategy grid | random:N | halving[:ETA]
   std::string objective = "output_throughput";  // --objective METRIC[.STAT][:max|:min]
+  // --objective given more than once: the second and later ones, in order. With any, the study
+  // has several objectives and its answer is their Pareto front (study/multi_objective.h).
+  std::vector<std::string> more_objectives;
   std::vector<std::string> excludes;  // --exclude EXPR
   int num_runs = 1;                   // --num-runs: benchmarks per trial (the median is kept)
   bool reset_cache = true;            // between repeats, POST the server's cache-reset endpoint
@@ -41,6 +44,9 @@ struct StudySpec {
   std::string storage;
   std::string study_name;
 };
+
+// Every --objective, in order: `objective`, then `more_objectives`.
+std::vector<std::string> spec_objectives(const StudySpec& spec);
 
 // study.json's "spec" object, and back. The reader throws std::invalid_argument naming the field.
 nlohmann::json to_json(const StudySpec& spec);

@@ -84,7 +84,7 @@ TEST(SharedStudy, ARecordGoesIntoTheStorageAndComesBackWithItsWorkersPlace) {
   EXPECT_FALSE(nlohmann::json::parse(shared_record_request(2, failed)).at("benchmarked"));
 
   // On --resume: the ledger's trial, told as the bridge's add tells it, with its record.
-  const nlohmann::json sync = nlohmann::json::parse(shared_sync_request(shared_spaces(), failed));
+  const nlohmann::json sync = nlohmann::json::parse(shared_sync_request(shared_spaces(), failed, sampler_outcome(failed)));
   EXPECT_EQ(sync.at("op"), "sync");
   EXPECT_FALSE(sync.at("feasible"));
   EXPECT_EQ(sync.at("params").at("B"), 2) << "an index, as the sampler sees it";

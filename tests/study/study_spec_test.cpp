@@ -51,5 +51,21 @@ TEST(StudySpec, DefaultsAndErrors) {
   }
 }
 
+// Several --objective: "objectives" lists them all (and "objective" keeps the first, for an older
+// reader); one objective writes no "objectives", so its study.json is what it was.
+TEST(StudySpec, SeveralObjectivesRoundTripAndOneWritesNoList) {
+  StudySpec spec;
+  spec.serve = "x {port}";
+  EXPECT_FALSE(to_json(spec).contains("objectives"));
+  spec.objective = "output_throughput:max";
+  spec.more_objectives = {"ttft.p99:min"};
+  const nlohmann::json json = to_json(spec);
+  EXPECT_EQ(json.at("objective"), "output_throughput:max");
+  EXPECT_EQ(json.at("objectives"), (nlohmann::json{"output_throughput:max", "ttft.p99:min"}));
+  const StudySpec back = study_spec_from_json(json);
+  EXPECT_EQ(back.objective, "output_throughput:max");
+  EXPECT_EQ(back.more_objectives, std::vector<std::string>{"ttft.p99:min"});
+}
+
 }  // namespace
 }  // namespace llmperf

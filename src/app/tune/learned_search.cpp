@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "app/signals.h"
@@ -31,6 +32,14 @@ SamplerKind sampler_kind(StrategyKind kind) {
   }
 }
 
+// The sampler's directions: one per objective.
+std::vector<bool> directions(const LearnedSearchOptions& options) {
+  if (options.objectives.empty()) return {options.maximize};
+  std::vector<bool> maximize;
+  for (const StudyObjective& objective : options.objectives) maximize.push_back(objective.maximize);
+  return maximize;
+}
+
 std::vector<std::string> values_of(const Assignment& params) {
   std::vector<std::string> values;
   for (const auto& param : params) values.push_back(param.second);
@@ -45,7 +54,7 @@ LearnedSearch::LearnedSearch(const LearnedSearchOptions& options) : options_(opt
   const uint64_t seed =
       options.shared ? shared_worker_seed(options.seed, options.shared->worker) : options.seed;
   std::string init = bridge_init_request(sampler_kind(options.strategy.kind), *options.spaces,
-                                         {options.maximize}, seed,
+                                         directions(options), seed,
                                          sampler_startup_trials(options.strategy.samples));
   if (!options.shared) {
     parse_bridge_ok(bridge_->request(init));
@@ -64,6 +73,11 @@ LearnedSearch::LearnedSearch(const LearnedSearchOptions& options) : options_(opt
 
 LearnedSearch::~LearnedSearch() = default;
 
+SamplerOutcome LearnedSearch::outcome_of(const TrialRecord& record) const {
+  return options_.objectives.empty() ? sampler_outcome(record)
+                                     : multi_objective_outcome(record, options_.objectives);
+}
+
 std::string LearnedSearch::describe() const {
   const OptunaBridge& bridge = *bridge_;
   std::string text = fmt::format(
@@ -79,6 +93,16 @@ std::string LearnedSearch::describe() const {
                         options_.shared->study_name, options_.shared->storage.redacted,
                         options_.shared->worker.host, options_.shared->worker.dir);
   }
+  if (!options_.objectives.empty()) {
+    std::vector<std::string> names;
+    for (const StudyObjective& objective : options_.objectives) {
+      names.push_back(objective.name + (objective.maximize ? ":max" : ":min"));
+    }
+    text += fmt::format(
+        "; {} objectives ({}): a multi-objective study, whose answer is their "
+        "Pareto front",
+        names.size(), fmt::join(names, ", "));
+  }
   for (const SamplerParam& param : sampler_params(*options_.spaces)) {
     text += "\n  " + param.describe();
   }
@@ -90,8 +114,9 @@ std::vector<TrialRecord> LearnedSearch::run(const std::vector<TrialRecord>& prev
   OptunaBridge& bridge = *bridge_;
   const std::vector<ParamSpace>& spaces = *options_.spaces;
   if (options_.shared) {
-    return run_shared_search(bridge, *options_.shared, spaces, options_.strategy, previous,
-                             run_config, storage_lost_);
+    return run_shared_search(
+        bridge, *options_.shared, spaces, options_.strategy, previous, run_config,
+        [this](const TrialRecord& record) { return outcome_of(record); }, storage_lost_);
   }
   SearchBudget budget;
   budget.benchmarks = options_.strategy.samples;
@@ -108,7 +133,7 @@ std::vector<TrialRecord> LearnedSearch::run(const std::vector<TrialRecord>& prev
       records.push_back(std::move(record));
       return records;
     }
-    const SamplerOutcome outcome = sampler_outcome(record);
+    const SamplerOutcome outcome = outcome_of(record);
     parse_bridge_ok(bridge.request(bridge_add_request(spaces, record.params, outcome)));
     tried[values_of(record.params)] = outcome;
     budget.count(record.status);
@@ -141,7 +166,7 @@ std::vector<TrialRecord> LearnedSearch::run(const std::vector<TrialRecord>& prev
       records.push_back(std::move(record));
       break;
     }
-    const SamplerOutcome outcome = sampler_outcome(record);
+    const SamplerOutcome outcome = outcome_of(record);
     parse_bridge_ok(bridge.request(bridge_tell_request(ask.number, outcome)));
     tried[values_of(ask.params)] = outcome;
     budget.count(record.status);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "study/multi_objective.h"
 #include "study/shared_study.h"
 #include "study/space.h"
 #include "study/trial.h"
@@ -25,6 +26,9 @@ struct LearnedSearchOptions {
   bool maximize = true;  // the objective's direction
   uint64_t seed = 0;     // the sampler's seed (--seed)
   std::string python;    // --python ("" = python3 on $PATH, then /usr/bin/python3)
+  // Several --objective: each (a multi-objective Optuna study, told a value per objective);
+  // empty: the one objective, `maximize`.
+  std::vector<StudyObjective> objectives;
   // A study shared with other workers through Optuna's storage (app/tune/shared_search.h).
   std::optional<SharedStudyOptions> shared;
 };
@@ -52,6 +56,8 @@ class LearnedSearch {
   const std::string& storage_lost() const { return storage_lost_; }
 
  private:
+  SamplerOutcome outcome_of(const TrialRecord& record) const;  // told for one objective or each
+
   LearnedSearchOptions options_;
   std::string storage_lost_;
   std::unique_ptr<OptunaBridge> bridge_;

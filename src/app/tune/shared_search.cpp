@@ -79,7 +79,8 @@ std::vector<TrialRecord> run_shared_search(OptunaBridge& bridge, const SharedStu
                                            const std::vector<ParamSpace>& spaces,
                                            const Strategy& strategy,
                                            const std::vector<TrialRecord>& previous,
-                                           const RunConfig& run, std::string& lost) {
+                                           const RunConfig& run, const OutcomeOf& outcome,
+                                           std::string& lost) {
   std::vector<TrialRecord> records;
   const auto storage_failed = [&](const std::exception& error) {
     lost = fmt::format(
@@ -94,7 +95,8 @@ std::vector<TrialRecord> run_shared_search(OptunaBridge& bridge, const SharedStu
     if (!trial_status_final(earlier.status)) continue;
     records.push_back(run(static_cast<size_t>(earlier.trial), earlier.params));
     try {
-      parse_bridge_ok(bridge.request(shared_sync_request(spaces, records.back())));
+      parse_bridge_ok(
+          bridge.request(shared_sync_request(spaces, records.back(), outcome(records.back()))));
     } catch (const std::exception& error) {
       storage_failed(error);
       return records;
@@ -132,7 +134,7 @@ std::vector<TrialRecord> run_shared_search(OptunaBridge& bridge, const SharedStu
     records.push_back(record);
     try {
       parse_bridge_ok(bridge.request(shared_record_request(claim.ask->number, record)));
-      parse_bridge_ok(bridge.request(bridge_tell_request(claim.ask->number, sampler_outcome(record))));
+      parse_bridge_ok(bridge.request(bridge_tell_request(claim.ask->number, outcome(record))));
     } catch (const std::exception& error) {
       storage_failed(error);
       break;

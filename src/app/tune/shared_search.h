@@ -6,6 +6,7 @@
 // has: they stay in its ledger.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,13 +35,16 @@ std::optional<SharedStudyOptions> shared_study_options(const StudySpec& spec,
 // they are, and added to the storage where it lacks them (the database was away when they ended);
 // an interrupted one is not run again here: its configuration is free to be claimed again. Then configurations are claimed, run
 // through `run` with the Optuna trial's number as their index, recorded and told, until the
-// shared budget is spent or the study is interrupted. `lost` receives the line said when the
+// shared budget is spent or the study is interrupted; `outcome` is what a finished trial tells
+// the sampler (one value, or one per --objective). `lost` receives the line said when the
 // storage failed ("" when it did not).
+using OutcomeOf = std::function<SamplerOutcome(const TrialRecord&)>;
 std::vector<TrialRecord> run_shared_search(OptunaBridge& bridge, const SharedStudyOptions& shared,
                                            const std::vector<ParamSpace>& spaces,
                                            const Strategy& strategy,
                                            const std::vector<TrialRecord>& previous,
-                                           const RunConfig& run, std::string& lost);
+                                           const RunConfig& run, const OutcomeOf& outcome,
+                                           std::string& lost);
 
 // A storage error's text with the password out of it, and, for a missing driver, what to install.
 std::string shared_storage_error(const SharedStudyOptions& shared, const std::string& error);

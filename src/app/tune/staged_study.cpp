@@ -27,6 +27,11 @@ constexpr const char* kStageInterrupted = "interrupted (--resume goes on from he
 
 StudyResult run_staged_study(const StudySpec& spec, const StudyOptions& options) {
   const std::vector<ParamSpace> params = parse_params(spec.params);
+  if (!spec.more_objectives.empty()) {
+    throw std::invalid_argument(
+        "--stage fixes each stage's best for the next, and several --objective give a Pareto "
+        "front instead of a best: give one --objective with --stage");
+  }
   const std::vector<Stage> stages = parse_stages(spec.stages, params);
   const auto print = [&](const std::string& text) {
     if (options.print) options.print(text);

@@ -22,6 +22,7 @@
 
 #include "app/signals.h"
 #include "app/tune/learned_search.h"
+#include "app/tune/objectives.h"
 #include "app/tune/server_process.h"
 #include "app/tune/shared_search.h"
 #include "app/tune/trial_runner.h"
@@ -88,9 +89,10 @@ struct StudyPlan {
   std::vector<ParamSpace> spaces;
   Strategy strategy;
   std::vector<ExcludeRule> excludes;
-  Objective objective;
-  std::vector<Assignment> configs;  // in the strategy's order
-  Config base;                      // trial 0's benchmark flags (outputs dir, seed, -n, --parallel)
+  Objective objective;                // the first --objective
+  std::vector<Objective> objectives;  // every --objective (several: a Pareto front, objectives.h)
+  std::vector<Assignment> configs;    // in the strategy's order
+  Config base;  // trial 0's benchmark flags (outputs dir, seed, -n, --parallel)
   std::vector<std::string> warnings;
 };
 
@@ -152,6 +154,8 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
   for (const std::string& text : spec.excludes) plan.excludes.push_back(parse_exclude(text, plan.spaces));
   plan.objective = parse_objective(spec.objective);
   check_gpu_flags(spec, plan.objective, plan.spaces);
+  plan.objectives = parse_objectives(spec);
+  for (const Objective& objective : plan.objectives) check_gpu_flags(spec, objective, plan.spaces);
   check_templates(spec, plan.spaces);
   // The benchmark's flags must parse before anything runs: for the first configuration of the
   // grid, or (when a linked parameter makes some configurations' flags invalid, such as
@@ -186,6 +190,7 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
     }
   }
   if (!first_error.empty()) throw std::invalid_argument(first_error);
+  check_several_objectives(spec, plan.strategy, plan.base);
   switch (plan.strategy.kind) {
     case StrategyKind::kGrid:
     case StrategyKind::kHalving:
@@ -307,6 +312,7 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   info.objective = plan.objective.name();
   info.unit = plan.objective.unit();
   info.maximize = plan.objective.maximize;
+  info.objectives = study_objectives(plan.objectives);
   info.strategy = plan.strategy.text();
   info.seed = plan.base.load.seed;
   if (!plan.base.verdicts.search.empty()) {
@@ -345,6 +351,7 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
     // A shared study's storage is not touched by a dry run.
     learned = std::make_unique<LearnedSearch>(LearnedSearchOptions{
         &plan.spaces, plan.strategy, info.maximize, plan.base.load.seed, spec.python,
+        info.objectives,
         options.dry_run ? std::nullopt
                         : shared_study_options(spec, result.dir,
                                                nlohmann::json::parse(study_info_to_json(info).dump()))});
@@ -415,8 +422,9 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   init_transport();  // before any thread: the readiness probes and the benchmark use libcurl
   install_interrupt_handlers();
 
-  TrialContext context{&spec, &plan.spaces, &plan.objective, result.dir,
-                       options.parse_bench_flags};
+  TrialContext context{
+      &spec,           &plan.spaces, &plan.objective, result.dir, options.parse_bench_flags,
+      &plan.objectives};
   const auto run_one = [&](size_t i, int rung, int64_t requests) -> TrialRecord {
     if (const auto it = done.find({static_cast<int64_t>(i), rung}); it != done.end()) {
       print(trial_line(it->second, info) + "  (kept from the ledger)\n");
@@ -525,7 +533,11 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   stop_all_servers();
 
   // The best configuration, by the rule the study's outputs follow (study/best.h).
-  result.best = study_best(result.trials, rungs.size(), info.maximize, prefer).trial;
+  if (info.objectives.empty()) {
+    result.best = study_best(result.trials, rungs.size(), info.maximize, prefer).trial;
+  } else {
+    result.front = study_front(result.trials, info.objectives);  // several: no single best
+  }
   result.text = write_study_outputs(result.dir, info, result.trials);
   print(result.text);
   return result;

@@ -20,6 +20,7 @@
 #include "app/benchmark.h"
 #include "app/signals.h"
 #include "app/tune/gpu_sampler.h"
+#include "app/tune/objectives.h"
 #include "app/tune/ports.h"
 #include "app/tune/server_log.h"
 #include "app/tune/server_process.h"
@@ -451,6 +452,9 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   record.objective = median.objective;
   fill_metrics(*median.chosen, record.metrics);
   add_gpu_figures(record, spec);
+  if (context.objectives != nullptr) {
+    record_objective_values(record, *median.chosen, *context.objectives, spec);
+  }
   if (order.size() > 1) {
     record.metrics["objective.min"] = *outcomes[order.front()].objective;
     record.metrics["objective.max"] = *outcomes[order.back()].objective;

@@ -25,6 +25,9 @@ struct TrialContext {
   const Objective* objective = nullptr;
   std::string study_dir;
   BenchFlagsParser parse_bench_flags;
+  // Every --objective; with several, each one's value is recorded in the trial's metrics
+  // (objectives.h). Null: the one objective.
+  const std::vector<Objective>* objectives = nullptr;
 };
 
 // Which trial to run.

@@ -23,7 +23,7 @@ int study_exit_code(const StudyResult& result) {
     return kExitInterrupted;
   }
   if (!result.storage_lost.empty()) return kExitCannotProceed;  // said as it happened
-  if (result.best) return kExitOk;
+  if (result.best || !result.front.empty()) return kExitOk;  // a best, or several objectives' front
   bool benchmarked = false;
   for (const TrialRecord& trial : result.trials) {
     benchmarked = benchmarked || trial.status == TrialStatus::kOk ||

@@ -2,9 +2,12 @@
 // the page share with it (study_view.h).
 #include "report/study/study_text.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "report/internal.h"
+#include "report/study/study_front.h"
 #include "report/study/study_view.h"
 
 namespace llmperf {
@@ -63,6 +66,12 @@ TextTable study_table_cells(const StudyView& view) {
   table.headers.push_back("Status");
   table.headers.push_back(objective_heading(view.info));
   if (view.repeats) table.headers.push_back("95 % CI");
+  // Several objectives: the others' values, and whether the row is on their Pareto front.
+  const std::vector<StudyObjective>& objectives = view.info.objectives;
+  for (size_t k = 1; k < objectives.size(); ++k) {
+    table.headers.push_back(objective_column(objectives[k]));
+  }
+  if (!objectives.empty()) table.headers.push_back("Front");
   std::vector<std::pair<const char*, std::string_view>> metrics = {
       {"TTFT p50 (ms)", study_metric::kTtftP50},         {"TTFT p99 (ms)", study_metric::kTtftP99},
       {"ITL p50 (ms)", study_metric::kItlP50},           {"ITL p99 (ms)", study_metric::kItlP99},
@@ -83,6 +92,14 @@ TextTable study_table_cells(const StudyView& view) {
     cells.emplace_back(trial_status_name(row.status));
     cells.push_back(format_number(row.objective));
     if (view.repeats) cells.push_back(interval_text(row));
+    if (!objectives.empty()) {
+      const std::vector<std::optional<double>> values = objective_values(row, objectives);
+      for (size_t k = 1; k < values.size(); ++k) cells.push_back(format_number(values[k]));
+      const size_t index = table.rows.size();
+      const bool on_front =
+          std::find(view.front.begin(), view.front.end(), index) != view.front.end();
+      cells.emplace_back(on_front ? "*" : "");
+    }
     for (const auto& [heading, key] : metrics) {
       cells.push_back(format_number(study_metric_value(row, key)));
     }
@@ -96,8 +113,12 @@ std::string study_headline(const StudyView& view) {
   const StudyInfo& info = view.info;
   std::string text = fmt::format("{} trial{}", view.rows.size(), view.rows.size() == 1 ? "" : "s");
   if (!view.rows.empty()) text += " (" + status_counts(view.rows) + ")";
-  text += fmt::format("; objective {}, {}", objective_heading(info),
-                      info.maximize ? "higher is better" : "lower is better");
+  if (info.objectives.empty()) {
+    text += fmt::format("; objective {}, {}", objective_heading(info),
+                        info.maximize ? "higher is better" : "lower is better");
+  } else {
+    text += fmt::format("; objectives {}", objectives_text(info));
+  }
   if (const std::string note = objective_note(info); !note.empty()) text += " (" + note + ")";
   if (!info.strategy.empty()) text += "; strategy " + info.strategy;
   for (const char* seeded : {"random", "tpe", "cmaes", "nsga2"}) {
@@ -172,6 +193,13 @@ std::string trial_line(const TrialRecord& record, const StudyInfo& info) {
   if (record.objective) {
     line += fmt::format(", {} {}", info.objective, objective_text(info, record.objective));
   }
+  // Several objectives: the others' values too.
+  const std::vector<std::optional<double>> values = objective_values(record, info.objectives);
+  for (size_t k = 1; k < values.size(); ++k) {
+    if (values[k])
+      line += ", " + info.objectives[k].name + " " +
+              objective_value_text(info.objectives[k], values[k]);
+  }
   if (record.duration_s) line += ", " + seconds_text(record.duration_s);
   if (record.ready_s) line += fmt::format(" (ready in {})", seconds_text(record.ready_s));
   return line;
@@ -203,7 +231,7 @@ std::string study_text(const StudyView& view) {
     out += "\nSuggested exclusions (these failed every time, for the same reason):\n";
     for (const std::string& line : lines) out += "  " + line + "\n";
   }
-  return out + "\n" + best_block(view);
+  return out + "\n" + (view.info.objectives.empty() ? best_block(view) : front_block(view));
 }
 
 }  // namespace report_detail
