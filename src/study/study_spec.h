@@ -34,6 +34,9 @@ struct StudySpec {
   // value, so that tensor parallelism 1 and 2 count 1 and 2 GPUs); "" = not given.
   std::string gpus_per_trial;
   double gpu_hour_cost = 0;   // --gpu-hour-cost: the price of one GPU-hour; 0 = not given
+
+  // --slots: what each trial run side by side gets (slots.h), as given; "" = one trial at a time.
+  std::string slots;
 };
 
 // study.json's "spec" object, and back. The reader throws std::invalid_argument naming the field.
