@@ -9,7 +9,9 @@
 
 #include <chrono>
 #include <ctime>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <map>
 #include <set>
@@ -253,6 +255,45 @@ TEST(TuneSlots, DryRunShowsEachTrialsSlotAndBadSlotsFailBeforeAnyServer) {
   EXPECT_NE(no_slots.process.err.find("{slot} needs --slots"), std::string::npos)
       << no_slots.process.err;
   EXPECT_TRUE(processes_with(marker).empty());
+}
+
+// Slots of GPU ids: each trial's GPU memory is its slot's GPUs' alone, and its GPU count the
+// slot's (for output tok/s per GPU), from a stand-in nvidia-smi that answers for three GPUs.
+TEST(TuneSlots, EachTrialSamplesAndCountsItsSlotsGpus) {
+  const std::string bin = make_temp_dir();
+  {
+    std::ofstream script(bin + "/nvidia-smi");
+    script << "#!/bin/sh\necho '0, 1000, 46068'\necho '1, 2000, 46068'\necho '2, 3000, 46068'\n";
+  }
+  fs::permissions(bin + "/nvidia-smi", fs::perms::owner_all);
+  const std::string dir = make_temp_dir() + "/study";
+  const std::string marker = tune_marker();
+  const ProcessResult process = run_process(
+      concat({"/usr/bin/env", "PATH=" + bin + ":" + std::getenv("PATH"), LLMPERF_BIN, "tune",
+              "--study-dir", dir, "--slots", "0;1,2", "--serve",
+              std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker +
+                  "-{slot}-{gpus}",
+              "--param", "a=1,2,3", "--objective", "output_throughput_per_gpu"},
+             {"--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model",
+              marker + "-{slot}-{gpus}", "--prompt", "hi", "-n", "4"}),
+      kTimeoutS);
+  ASSERT_EQ(process.exit_code, 0) << process.err;
+  const std::vector<json> ledger = read_ledger_lines(dir);
+  ASSERT_EQ(ledger.size(), 3u);
+  for (const json& trial : ledger) {
+    const int slot = trial.at("slot").get<int>();
+    EXPECT_NE(trial.at("server_command").get<std::string>().find(
+                  marker + (slot == 0 ? "-0-0" : "-1-1,2")),
+              std::string::npos)
+        << trial.dump();
+    EXPECT_EQ(trial.at("gpus"), slot == 0 ? 1 : 2) << trial.dump();
+    EXPECT_EQ(trial.at("gpu"),
+              slot == 0 ? json::parse(R"([{"index":0,"used_mib":1000,"total_mib":46068}])")
+                        : json::parse(R"([{"index":1,"used_mib":2000,"total_mib":46068},
+                                          {"index":2,"used_mib":3000,"total_mib":46068}])"))
+        << trial.dump();
+    EXPECT_TRUE(trial.at("metrics").contains("output_throughput_per_gpu")) << trial.dump();
+  }
 }
 
 // llama.cpp's server in two slots: its -np and -c as parameters, the slot on its --alias.

@@ -135,7 +135,7 @@ void check_gpu_flags(const StudySpec& spec, const Objective& objective,
     return slot.gpu_ids().has_value();
   });
   const bool gpus = !spec.gpus_per_trial.empty() || slot_gpus;
-  if (gpus && template_names(spec.gpus_per_trial).empty()) {
+  if (!spec.gpus_per_trial.empty() && template_names(spec.gpus_per_trial).empty()) {
     gpu_count(spec.gpus_per_trial);  // a number: checked now
   }
   if (objective.figure == kPerGpuMetric && !gpus) {
