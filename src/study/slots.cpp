@@ -8,31 +8,16 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/text.h"
+
 namespace llmperf {
 namespace {
 
 constexpr size_t kMaxItemLength = 128;  // a GPU UUID or a MIG device name fits
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
 bool item_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          c == '.' || c == ':' || c == '/' || c == '-';
-}
-
-// Splits on `separator`, keeping empty parts (each is an error for the caller to name).
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  while (true) {
-    const size_t at = text.find(separator);
-    parts.push_back(text.substr(0, at));
-    if (at == std::string_view::npos) return parts;
-    text.remove_prefix(at + 1);
-  }
 }
 
 }  // namespace
@@ -59,14 +44,14 @@ std::vector<Slot> parse_slots(std::string_view text) {
   }
   std::vector<Slot> slots;
   std::map<std::string, size_t> owner;  // item -> the slot that has it
-  for (const std::string_view slot_text : split(text, ';')) {
+  for (const std::string_view slot_text : split_text(text, ';')) {
     const size_t index = slots.size();
     if (index == kMaxSlots) throw fail(fmt::format("more than {} slots", kMaxSlots));
     if (trim(slot_text).empty()) {
       throw fail(fmt::format("slot {} is empty (slots are separated by ';', GPUs by ',')", index));
     }
     Slot slot;
-    for (const std::string_view raw : split(slot_text, ',')) {
+    for (const std::string_view raw : split_text(slot_text, ',')) {
       const std::string_view item = trim(raw);
       if (item.empty()) throw fail(fmt::format("slot {} has an empty item", index));
       if (item.size() > kMaxItemLength) {
