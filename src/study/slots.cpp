@@ -55,7 +55,8 @@ std::vector<Slot> parse_slots(std::string_view text) {
       const std::string_view item = trim(raw);
       if (item.empty()) throw fail(fmt::format("slot {} has an empty item", index));
       if (item.size() > kMaxItemLength) {
-        throw fail(fmt::format("slot {}: an item longer than {} characters", index, kMaxItemLength));
+        throw fail(
+            fmt::format("slot {}: an item longer than {} characters", index, kMaxItemLength));
       }
       for (const char c : item) {
         if (!item_char(c)) {

@@ -8,8 +8,8 @@
 #include <signal.h>
 
 #include <chrono>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -45,9 +45,22 @@ std::string slot_serve(const std::string& marker) {
 
 // The benchmark: its model is the slot's too, so each benchmark talks to its own slot's server.
 std::vector<std::string> slot_bench(const std::string& marker, int requests) {
-  return {"--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker + "-{slot}-{gpus}",
-          "--dataset", "random", "--input-tokens", "50", "--output-tokens", "16", "--parallel",
-          "4", "-n", std::to_string(requests), "--seed", "1"};
+  return {"--url",
+          "http://127.0.0.1:{port}/v1/chat/completions",
+          "--model",
+          marker + "-{slot}-{gpus}",
+          "--dataset",
+          "random",
+          "--input-tokens",
+          "50",
+          "--output-tokens",
+          "16",
+          "--parallel",
+          "4",
+          "-n",
+          std::to_string(requests),
+          "--seed",
+          "1"};
 }
 
 // A trial's time in the ledger: from its start (ISO 8601 with milliseconds) for its duration, in
@@ -106,8 +119,7 @@ void expect_slots_kept(const std::vector<json>& ledger, size_t slots, const std:
     ASSERT_GE(slot, 0);
     ASSERT_LT(static_cast<size_t>(slot), slots);
     const std::string expected = marker + "-" + std::to_string(slot) + "-" + kSlotTokens[slot];
-    EXPECT_NE(trial.value("server_command", "").find(expected), std::string::npos)
-        << trial.dump();
+    EXPECT_NE(trial.value("server_command", "").find(expected), std::string::npos) << trial.dump();
   }
   const std::vector<Span> spans = spans_of(ledger);
   EXPECT_EQ(overlapping_pairs(spans, true), 0) << "two trials at once in one slot";
@@ -116,8 +128,8 @@ void expect_slots_kept(const std::vector<json>& ledger, size_t slots, const std:
 
 TEST(TuneSlots, TrialsRunSideBySideEachInItsOwnSlot) {
   const std::string marker = tune_marker();
-  std::vector<std::string> args = {"--slots", "a;b;c", "--serve", slot_serve(marker),
-                                   "--param", "t=5,10,15,20,25,30"};
+  std::vector<std::string> args = {"--slots",          "a;b;c",   "--serve",
+                                   slot_serve(marker), "--param", "t=5,10,15,20,25,30"};
   const Study study = run_tune(concat(args, slot_bench(marker, 60)));
   ASSERT_EQ(study.process.exit_code, 0) << show(study);
   ASSERT_EQ(study.ledger.size(), 6u) << show(study);
@@ -141,8 +153,9 @@ TEST(TuneSlots, TrialsRunSideBySideEachInItsOwnSlot) {
 
 TEST(TuneSlots, HalvingFillsTheSlotsWithinEachRung) {
   const std::string marker = tune_marker();
-  std::vector<std::string> args = {"--slots", "a;b", "--strategy", "halving:2", "--serve",
-                                   slot_serve(marker), "--param", "t=5,10,20,40"};
+  std::vector<std::string> args = {"--slots",   "a;b",         "--strategy",
+                                   "halving:2", "--serve",     slot_serve(marker),
+                                   "--param",   "t=5,10,20,40"};
   const Study study = run_tune(concat(args, slot_bench(marker, 80)));
   ASSERT_EQ(study.process.exit_code, 0) << show(study);
   expect_slots_kept(study.ledger, 2, marker);
@@ -171,9 +184,9 @@ TEST(TuneSlots, HalvingFillsTheSlotsWithinEachRung) {
 TEST(TuneSlots, CtrlCStopsEverySlotAndResumeRerunsThem) {
   const std::string marker = tune_marker();
   const fs::path dir = fs::path(make_temp_dir()) / "study";
-  std::vector<std::string> argv = {LLMPERF_BIN, "tune", "--study-dir", dir.string(), "--slots",
-                                   "a;b", "--serve", slot_serve(marker), "--param",
-                                   "t=5,10,15"};
+  std::vector<std::string> argv = {LLMPERF_BIN, "tune",     "--study-dir", dir.string(),
+                                   "--slots",   "a;b",      "--serve",     slot_serve(marker),
+                                   "--param",   "t=5,10,15"};
   argv = concat(argv, slot_bench(marker, 300));
   {
     BackgroundProcess tune(argv);
@@ -197,8 +210,8 @@ TEST(TuneSlots, CtrlCStopsEverySlotAndResumeRerunsThem) {
   EXPECT_EQ(slots, (std::set<int>{0, 1}));
 
   // Resumed: every configuration ends once.
-  const Study resumed = load_study(
-      run_process({LLMPERF_BIN, "tune", "--resume", dir.string()}, 300), dir);
+  const Study resumed =
+      load_study(run_process({LLMPERF_BIN, "tune", "--resume", dir.string()}, 300), dir);
   ASSERT_EQ(resumed.process.exit_code, 0) << show(resumed);
   std::map<std::string, int> finished;
   for (const json& trial : resumed.ledger) {
@@ -213,8 +226,9 @@ TEST(TuneSlots, CtrlCStopsEverySlotAndResumeRerunsThem) {
 TEST(TuneSlots, SigkillLeavesNoServerOfAnySlot) {
   const std::string marker = tune_marker();
   const fs::path dir = fs::path(make_temp_dir()) / "study";
-  std::vector<std::string> argv = {LLMPERF_BIN, "tune", "--study-dir", dir.string(), "--slots",
-                                   "a;b", "--serve", slot_serve(marker), "--param", "t=5,10"};
+  std::vector<std::string> argv = {LLMPERF_BIN, "tune",  "--study-dir", dir.string(),
+                                   "--slots",   "a;b",   "--serve",     slot_serve(marker),
+                                   "--param",   "t=5,10"};
   argv = concat(argv, slot_bench(marker, 2000));
   BackgroundProcess tune(argv);
   ASSERT_TRUE(tune.wait_for_stderr("trial 1-10 (2/2): starting the server", kTimeoutS))
@@ -234,8 +248,8 @@ TEST(TuneSlots, SigkillLeavesNoServerOfAnySlot) {
 
 TEST(TuneSlots, DryRunShowsEachTrialsSlotAndBadSlotsFailBeforeAnyServer) {
   const std::string marker = tune_marker();
-  std::vector<std::string> args = {"--dry-run", "--slots", "a;b", "--serve", slot_serve(marker),
-                                   "--param", "t=5,10,15"};
+  std::vector<std::string> args = {"--dry-run",        "--slots", "a;b",      "--serve",
+                                   slot_serve(marker), "--param", "t=5,10,15"};
   const Study dry = run_tune(concat(args, slot_bench(marker, 10)));
   ASSERT_EQ(dry.process.exit_code, 0) << show(dry);
   EXPECT_NE(dry.process.out.find("trial 0  0-5  slot 0 (a)"), std::string::npos) << dry.process.out;
@@ -243,9 +257,9 @@ TEST(TuneSlots, DryRunShowsEachTrialsSlotAndBadSlotsFailBeforeAnyServer) {
   EXPECT_NE(dry.process.out.find("trial 2  2-15  slot 0 (a)"), std::string::npos);
   EXPECT_NE(dry.process.out.find("--model " + marker + "-1-b"), std::string::npos);
 
-  const Study shared = run_tune(concat({"--slots", "0;0,1", "--serve", slot_serve(marker),
-                                        "--param", "t=5"},
-                                       slot_bench(marker, 10)));
+  const Study shared =
+      run_tune(concat({"--slots", "0;0,1", "--serve", slot_serve(marker), "--param", "t=5"},
+                      slot_bench(marker, 10)));
   EXPECT_EQ(shared.process.exit_code, 2) << show(shared);
   EXPECT_NE(shared.process.err.find("'0' is in slot 0 and slot 1"), std::string::npos)
       << shared.process.err;
@@ -271,8 +285,7 @@ TEST(TuneSlots, EachTrialSamplesAndCountsItsSlotsGpus) {
   const ProcessResult process = run_process(
       concat({"/usr/bin/env", "PATH=" + bin + ":" + std::getenv("PATH"), LLMPERF_BIN, "tune",
               "--study-dir", dir, "--slots", "0;1,2", "--serve",
-              std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker +
-                  "-{slot}-{gpus}",
+              std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker + "-{slot}-{gpus}",
               "--param", "a=1,2,3", "--objective", "output_throughput_per_gpu"},
              {"--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model",
               marker + "-{slot}-{gpus}", "--prompt", "hi", "-n", "4"}),
@@ -282,8 +295,9 @@ TEST(TuneSlots, EachTrialSamplesAndCountsItsSlotsGpus) {
   ASSERT_EQ(ledger.size(), 3u);
   for (const json& trial : ledger) {
     const int slot = trial.at("slot").get<int>();
-    EXPECT_NE(trial.at("server_command").get<std::string>().find(
-                  marker + (slot == 0 ? "-0-0" : "-1-1,2")),
+    EXPECT_NE(trial.at("server_command")
+                  .get<std::string>()
+                  .find(marker + (slot == 0 ? "-0-0" : "-1-1,2")),
               std::string::npos)
         << trial.dump();
     EXPECT_EQ(trial.at("gpus"), slot == 0 ? 1 : 2) << trial.dump();
@@ -308,13 +322,19 @@ TEST(TuneSlotsLlamaServer, TwoSlotsOfARealServer) {
   const std::string serve = (*where / "llama-server").string() + " -m " +
                             (*where / kLlamaModel).string() +
                             " --host 127.0.0.1 --port {port} -np {np} -c {ctx} -t 1 --no-webui"
-                            " --alias " + marker + "-{slot}-{gpus}";
-  const Study study =
-      run_tune({"--slots", "a;b", "--serve", serve, "--param", "np=1,2", "--param",
-                "ctx=256,512", "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model",
-                marker + "-{slot}-{gpus}", "--prompt", "Tell me a story", "--max-tokens", "8",
-                "-n", "6", "--parallel", "2"},
-               300);
+                            " --alias " +
+                            marker + "-{slot}-{gpus}";
+  const Study study = run_tune({"--slots",      "a;b",
+                                "--serve",      serve,
+                                "--param",      "np=1,2",
+                                "--param",      "ctx=256,512",
+                                "--url",        "http://127.0.0.1:{port}/v1/chat/completions",
+                                "--model",      marker + "-{slot}-{gpus}",
+                                "--prompt",     "Tell me a story",
+                                "--max-tokens", "8",
+                                "-n",           "6",
+                                "--parallel",   "2"},
+                               300);
   ASSERT_EQ(study.process.exit_code, 0) << show(study);
   ASSERT_EQ(study.ledger.size(), 4u) << show(study);
   for (const json& trial : study.ledger) {

@@ -49,8 +49,7 @@ TEST(Slots, ErrorsSayWhatIsWrong) {
             "--slots '0;0,1': '0' is in slot 0 and slot 1 (each GPU in one slot only: trials in "
             "two slots run at once)");
   EXPECT_NE(error_of("1,1").find("'1' is twice in slot 0"), std::string::npos);
-  EXPECT_NE(error_of("0;$(reboot)").find("slot 1: '$(reboot)' has a character"),
-            std::string::npos);
+  EXPECT_NE(error_of("0;$(reboot)").find("slot 1: '$(reboot)' has a character"), std::string::npos);
   EXPECT_NE(error_of("a b").find("'a b'"), std::string::npos);
   EXPECT_NE(error_of(std::string(200, 'x')).find("longer than"), std::string::npos);
   std::string many;

@@ -79,7 +79,6 @@ void keep_peaks(std::vector<GpuMemory>& peaks, const std::vector<GpuMemory>& sam
   }
 }
 
-
 GpuSampler::GpuSampler(GpuSamplerOptions options)
     : options_(std::move(options)), program_path_(find_on_path(options_.program)) {
   if (active()) thread_ = std::thread([this] { run(); });

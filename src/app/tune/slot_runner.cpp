@@ -2,14 +2,15 @@
 #include "app/tune/slot_runner.h"
 
 #include <exception>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
 namespace llmperf {
 
-void run_in_slots(size_t slots, size_t jobs, const std::function<void(size_t job, size_t slot)>& run,
+void run_in_slots(size_t slots, size_t jobs,
+                  const std::function<void(size_t job, size_t slot)>& run,
                   const std::function<bool()>& stop) {
   if (slots <= 1) {
     for (size_t job = 0; job < jobs && !stop(); ++job) run(job, 0);

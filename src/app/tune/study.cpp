@@ -35,8 +35,8 @@
 #include "study/best.h"
 #include "study/exclude.h"
 #include "study/gpu_cost.h"
-#include "study/prefer.h"
 #include "study/label.h"
+#include "study/prefer.h"
 #include "study/slots.h"
 #include "study/study_file.h"
 #include "study/template.h"
@@ -94,7 +94,7 @@ struct StudyPlan {
   std::vector<Assignment> configs;  // in the strategy's order
   Config base;                      // trial 0's benchmark flags (outputs dir, seed, -n, --parallel)
   std::vector<std::string> warnings;
-  std::vector<Slot> slots;          // --slots; empty: one trial at a time, as without slots
+  std::vector<Slot> slots;  // --slots; empty: one trial at a time, as without slots
 };
 
 // Checks every template against the names it may use, so a typo fails before anything starts.
@@ -108,12 +108,12 @@ void check_templates(const StudySpec& spec, const std::vector<ParamSpace>& space
   texts.insert(texts.end(), spec.bench_args.begin(), spec.bench_args.end());
   for (const std::string& text : texts) {
     for (const std::string& name : template_names(text)) {
-      if (spec.slots.empty() && std::find(std::begin(kSlotNames), std::end(kSlotNames), name) !=
-                                    std::end(kSlotNames)) {
-        throw std::invalid_argument(fmt::format(
-            "'{}': {{{}}} needs --slots (what each trial run side by side gets, e.g. "
-            "--slots '0;1;2;3')",
-            text, name));
+      if (spec.slots.empty() &&
+          std::find(std::begin(kSlotNames), std::end(kSlotNames), name) != std::end(kSlotNames)) {
+        throw std::invalid_argument(
+            fmt::format("'{}': {{{}}} needs --slots (what each trial run side by side gets, e.g. "
+                        "--slots '0;1;2;3')",
+                        text, name));
       }
     }
   }
@@ -131,9 +131,9 @@ void check_templates(const StudySpec& spec, const std::vector<ParamSpace>& space
 void check_gpu_flags(const StudySpec& spec, const Objective& objective,
                      const std::vector<ParamSpace>& spaces, const std::vector<Slot>& slots) {
   // A trial's GPU count: --gpus-per-trial, else its slot's, when the slots list GPU ids.
-  const bool slot_gpus = !slots.empty() && std::all_of(slots.begin(), slots.end(), [](const Slot& slot) {
-    return slot.gpu_ids().has_value();
-  });
+  const bool slot_gpus =
+      !slots.empty() && std::all_of(slots.begin(), slots.end(),
+                                    [](const Slot& slot) { return slot.gpu_ids().has_value(); });
   const bool gpus = !spec.gpus_per_trial.empty() || slot_gpus;
   if (!spec.gpus_per_trial.empty() && template_names(spec.gpus_per_trial).empty()) {
     gpu_count(spec.gpus_per_trial);  // a number: checked now
@@ -194,7 +194,7 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
   const bool linked = !template_names(fmt::format("{}", fmt::join(spec.bench_args, " "))).empty();
   for (size_t tried = 0; tried < candidates.size() && tried < (linked ? 64u : 1u); ++tried) {
     const Assignment& candidate = candidates[tried];
-    TrialSpec probe{0, candidate, "", 0, -1, "", std::nullopt};
+    TrialSpec probe{0, candidate, "", 0, -1, ""};
     if (!plan.slots.empty()) probe.slot = TrialSlot{0, plan.slots[0]};
     const TemplateValues values = template_values(probe, "8000", "/tmp/outdir");
     std::vector<std::string> user_args;  // the flags as given, for the outputs dir and -n
@@ -377,9 +377,10 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
     return TrialSlot{static_cast<int>(slot), plan.slots[slot]};
   };
   if (learned && slot_count > 1) {
-    spdlog::warn("--slots: --strategy {} runs one trial at a time, in slot 0 ({}): its sampler "
-                 "chooses each configuration from the results of those before it",
-                 plan.strategy.text(), plan.slots[0].gpus());
+    spdlog::warn(
+        "--slots: --strategy {} runs one trial at a time, in slot 0 ({}): its sampler "
+        "chooses each configuration from the results of those before it",
+        plan.strategy.text(), plan.slots[0].gpus());
   }
 
   if (options.dry_run) {
@@ -405,12 +406,12 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
     size_t position = 0;  // among the trials that start a server, for their slot
     for (size_t i = 0; i < plan.configs.size(); ++i) {
       TrialSpec trial{static_cast<int64_t>(i), plan.configs[i], labels[i], 0, -1,
-                      trial_dir_name(i, labels[i], 0, false),
-                      excluded[i] ? std::nullopt : slot_of(position++ % slot_count)};
-      out += fmt::format("trial {}  {}{}\n", i, labels[i],
-                         trial.slot ? fmt::format("  slot {} ({})", trial.slot->index,
-                                                  trial.slot->slot.gpus())
-                                    : "");
+                      trial_dir_name(i, labels[i], 0, false)};
+      if (!excluded[i]) trial.slot = slot_of(position++ % slot_count);
+      out += fmt::format(
+          "trial {}  {}{}\n", i, labels[i],
+          trial.slot ? fmt::format("  slot {} ({})", trial.slot->index, trial.slot->slot.gpus())
+                     : "");
       if (excluded[i]) {
         out += fmt::format("  excluded by --exclude '{}'\n", spec.excludes[*excluded[i]]);
         continue;
@@ -459,7 +460,8 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
 
   PortLeases ports;  // --slots: no two trials side by side on one port
   TrialContext context{&spec, &plan.spaces, &plan.objective, result.dir,
-                       options.parse_bench_flags, plan.slots.empty() ? nullptr : &ports};
+                       options.parse_bench_flags};
+  if (!plan.slots.empty()) context.ports = &ports;
   // The ledger, the printed lines and result.trials, written from the slots' threads: each
   // trial's record is appended, printed and kept under one lock, so that result.trials is in
   // the ledger's order.
@@ -485,7 +487,8 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
       spdlog::info("trial {} ({}/{}{}): starting the server", labels[i], i + 1, plan.configs.size(),
                    halving ? fmt::format(", rung {}", rung) : std::string());
       TrialSpec trial{static_cast<int64_t>(i), plan.configs[i], labels[i], rung, requests,
-                      trial_dir_name(i, labels[i], rung, halving), slot_of(slot)};
+                      trial_dir_name(i, labels[i], rung, halving)};
+      trial.slot = slot_of(slot);
       record = run_trial(context, trial);
     }
     record.stage = options.stage;
@@ -514,8 +517,9 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
     for (size_t line : study_row_lines(ledger.trials)) previous.push_back(ledger.trials[line]);
     result.trials = learned->run(previous, run_drawn);
   } else if (!halving) {
-    run_in_slots(slot_count, plan.configs.size(),
-                 [&](size_t i, size_t slot) { run_one(i, 0, -1, slot, true); }, stop);
+    run_in_slots(
+        slot_count, plan.configs.size(),
+        [&](size_t i, size_t slot) { run_one(i, 0, -1, slot, true); }, stop);
   } else {
     for (size_t i = 0; i < plan.configs.size(); ++i) {
       if (excluded[i]) run_one(i, 0, -1, 0, true);
@@ -573,7 +577,8 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
       const size_t rung = static_cast<size_t>(row.rung);
       const int64_t requests = rung + 1 < rungs.size() ? rungs[rung].requests : -1;
       TrialSpec trial{row.trial, row.params, row.label, row.rung, requests,
-                      trial_dir_name(i, row.label, row.rung, halving) + "/confirm", slot_of(0)};
+                      trial_dir_name(i, row.label, row.rung, halving) + "/confirm"};
+      trial.slot = slot_of(0);
       TrialRecord record = run_trial(context, trial);
       record.confirm = true;
       writer.append(record);

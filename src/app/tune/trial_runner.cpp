@@ -254,7 +254,7 @@ std::optional<TrialClient> client_of(const std::vector<BenchmarkResult>& results
       client->busy = true;
       const std::vector<std::string>& why =
           health.client_bound ? health.warnings : health.machine_warnings;
-      client->why = !why.empty() ? why.front()
+      client->why = !why.empty()          ? why.front()
                     : health.client_bound ? "the client was the bottleneck"
                                           : "the machine was busy";
     }
@@ -269,7 +269,8 @@ std::string wall_clock_ms_text() {
   const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
   std::tm tm{};
   gmtime_r(&seconds, &tm);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()) % 1000;
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()) % 1000;
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
   return fmt::format("{}.{:03d}Z", text, static_cast<int>(ms.count()));
@@ -345,8 +346,8 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   record.rung = trial.rung;
   record.params = trial.params;
   record.dir = trial.dir;
-  record.started = trial.slot ? wall_clock_ms_text()
-                              : wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
+  record.started =
+      trial.slot ? wall_clock_ms_text() : wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
   std::optional<std::vector<int>> slot_gpus;  // the slot's GPU ids, when its items are
   if (trial.slot) {
     record.slot = trial.slot->index;

@@ -47,7 +47,7 @@ struct TrialSpec {
   int rung = 0;           // successive halving's rung (0 otherwise)
   int64_t requests = -1;  // halving: -n of this rung's runs (the longest run's); -1 = as given
   std::string dir;        // the trial's directory, relative to the study's ({outdir} is absolute)
-  std::optional<TrialSlot> slot;  // --slots: the slot it runs in; none without --slots
+  std::optional<TrialSlot> slot = std::nullopt;  // --slots: the slot it runs in
 };
 
 // The values the templates of trial `trial` see: port, trial, outdir, with --slots slot and gpus,
