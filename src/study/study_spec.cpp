@@ -51,6 +51,7 @@ nlohmann::json to_json(const StudySpec& spec) {
   if (spec.confirm) json["confirm"] = spec.confirm;
   if (!spec.gpus_per_trial.empty()) json["gpus_per_trial"] = spec.gpus_per_trial;
   if (spec.gpu_hour_cost > 0) json["gpu_hour_cost"] = spec.gpu_hour_cost;
+  if (!spec.slots.empty()) json["slots"] = spec.slots;
   return json;
 }
 
@@ -81,6 +82,7 @@ StudySpec study_spec_from_json(const nlohmann::json& json) {
   read(json, "confirm", spec.confirm);
   read(json, "gpus_per_trial", spec.gpus_per_trial);
   read(json, "gpu_hour_cost", spec.gpu_hour_cost);
+  read(json, "slots", spec.slots);
   if (spec.serve.empty()) throw std::invalid_argument("study.json: \"serve\" is missing");
   return spec;
 }

@@ -37,6 +37,9 @@ struct StudySpec {
   // value, so that tensor parallelism 1 and 2 count 1 and 2 GPUs); "" = not given.
   std::string gpus_per_trial;
   double gpu_hour_cost = 0;   // --gpu-hour-cost: the price of one GPU-hour; 0 = not given
+
+  // --slots: what each trial run side by side gets (slots.h), as given; "" = one trial at a time.
+  std::string slots;
 };
 
 // Every --objective, in order: `objective`, then `more_objectives`.

@@ -43,10 +43,13 @@ int tune_command(StudySpec spec, StudyOptions options) {
   };
   try {
     if (options.resume) {
-      // --python may be given again: the machine that resumes may keep Optuna elsewhere.
+      // --python and --slots may be given again: the machine that resumes may keep Optuna
+      // elsewhere, or have other GPUs free.
       const std::string python = spec.python;
+      const std::string slots = spec.slots;
       spec = read_study_info(options.study_dir).spec;
       if (!python.empty()) spec.python = python;
+      if (!slots.empty()) spec.slots = slots;
     }
     const StudyResult result =
         spec.stages.empty() ? run_study(spec, options) : run_staged_study(spec, options);
