@@ -105,6 +105,11 @@ TuneCli parse_tune(int argc, const char* const* argv) {
   app.add_option("--python", spec.python,
                  "The Python that runs Optuna for tpe, cmaes and nsga2 (default: the first of "
                  "python3 on $PATH and /usr/bin/python3 that imports optuna)");
+  app.add_option("--slots", spec.slots,
+                 "Run trials side by side, one per slot: the slots separated by ';', each a list "
+                 "of GPU ids (or any tokens) separated by ',', e.g. '0,1;2,3' or '0;1;2;3'. In "
+                 "templates, {gpus} is the trial's slot's list (CUDA_VISIBLE_DEVICES={gpus}) and "
+                 "{slot} its index. Default: one trial at a time");
   app.add_option("--storage", spec.storage,
                  "Share the study with other workers (tpe, cmaes, nsga2): Optuna's storage, "
                  "postgresql://USER@HOST/DB or, on one host, sqlite:///study.db; each worker runs "

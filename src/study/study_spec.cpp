@@ -53,6 +53,7 @@ nlohmann::json to_json(const StudySpec& spec) {
   if (spec.confirm) json["confirm"] = spec.confirm;
   if (!spec.gpus_per_trial.empty()) json["gpus_per_trial"] = spec.gpus_per_trial;
   if (spec.gpu_hour_cost > 0) json["gpu_hour_cost"] = spec.gpu_hour_cost;
+  if (!spec.slots.empty()) json["slots"] = spec.slots;
   // Never the password: study.json is a file like any other.
   if (!spec.storage.empty()) json["storage"] = redact_storage_text(spec.storage);
   if (!spec.study_name.empty()) json["study_name"] = spec.study_name;
@@ -86,6 +87,7 @@ StudySpec study_spec_from_json(const nlohmann::json& json) {
   read(json, "confirm", spec.confirm);
   read(json, "gpus_per_trial", spec.gpus_per_trial);
   read(json, "gpu_hour_cost", spec.gpu_hour_cost);
+  read(json, "slots", spec.slots);
   read(json, "storage", spec.storage);
   read(json, "study_name", spec.study_name);
   if (spec.serve.empty()) throw std::invalid_argument("study.json: \"serve\" is missing");

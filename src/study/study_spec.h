@@ -38,6 +38,8 @@ struct StudySpec {
   std::string gpus_per_trial;
   double gpu_hour_cost = 0;   // --gpu-hour-cost: the price of one GPU-hour; 0 = not given
 
+  // --slots: what each trial run side by side gets (slots.h), as given; "" = one trial at a time.
+  std::string slots;
   // A study shared by several workers (issue 39, item 5; storage_url.h, shared_study.h):
   // --storage, Optuna's storage URL ("" = this worker alone), written to study.json with its
   // password as *** (give --storage again with --resume when it has one), and --study-name.

@@ -31,12 +31,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// A word that every server process of one test carries on its command line.
-std::string tune_marker() {
-  std::random_device device;
-  return "tunemark" + std::to_string(device());
-}
-
 // The mock in scheduler mode with the landscape of docs/mock.md; B and cp are parameters.
 std::string mock_serve(const std::string& marker) {
   return std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker +
@@ -50,13 +44,6 @@ std::vector<std::string> landscape_bench(const std::string& marker, int requests
   return {"--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker,
           "--dataset", "random", "--input-tokens", "1000", "--output-tokens", "20",
           "--parallel", "64", "-n", std::to_string(requests), "--seed", "1"};
-}
-
-Study run_tune(const std::vector<std::string>& args, int timeout_s = kTimeoutS) {
-  const fs::path dir = fs::path(make_temp_dir()) / "study";
-  std::vector<std::string> argv = {LLMPERF_BIN, "tune", "--study-dir", dir.string()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return load_study(run_process(argv, timeout_s), dir);
 }
 
 // llmperf's own warnings on stderr (spdlog's "[warning]" lines).

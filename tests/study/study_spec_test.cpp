@@ -28,6 +28,7 @@ TEST(StudySpec, RoundTripsEveryField) {
   spec.confirm = true;
   spec.gpus_per_trial = "{tp}";
   spec.gpu_hour_cost = 2.5;
+  spec.slots = "0,1;2,3";
   const StudySpec back = study_spec_from_json(nlohmann::json::parse(to_json(spec).dump()));
   EXPECT_EQ(to_json(back), to_json(spec));
   EXPECT_EQ(back.bench_args, spec.bench_args);
@@ -36,6 +37,8 @@ TEST(StudySpec, RoundTripsEveryField) {
   EXPECT_TRUE(back.confirm);
   EXPECT_EQ(back.gpus_per_trial, "{tp}");
   EXPECT_DOUBLE_EQ(back.gpu_hour_cost, 2.5);
+  EXPECT_EQ(back.slots, "0,1;2,3");
+  EXPECT_FALSE(to_json(StudySpec{}).contains("slots"));  // written only when given
 }
 
 TEST(StudySpec, DefaultsAndErrors) {

@@ -44,12 +44,15 @@ int tune_command(StudySpec spec, StudyOptions options) {
   };
   try {
     if (options.resume) {
-      // --python may be given again: the machine that resumes may keep Optuna elsewhere; so may
-      // --storage, whose password study.json does not keep.
+      // --python, --slots and --storage may be given again: the machine that resumes may keep
+      // Optuna elsewhere, or have other GPUs free; study.json keeps --storage without its
+      // password.
       const std::string python = spec.python;
+      const std::string slots = spec.slots;
       const std::string storage = spec.storage;
       spec = read_study_info(options.study_dir).spec;
       if (!python.empty()) spec.python = python;
+      if (!slots.empty()) spec.slots = slots;
       if (!storage.empty()) spec.storage = storage;
     }
     const StudyResult result =

@@ -269,6 +269,9 @@ std::string summary_markdown(const StudyView& view) {
     for (std::string& cell : row) cell = markdown_text(cell);
   }
   md += markdown_table(table);
+  if (const std::string note = busy_client_note(view); !note.empty()) {
+    md += "\n" + markdown_text(note) + "\n";
+  }
   if (const auto reasons = study_reasons(view); !reasons.empty()) {
     md += "\n## Reasons\n\n";
     for (const auto& [row, reason] : reasons) {

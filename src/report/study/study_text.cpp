@@ -62,6 +62,7 @@ TextTable study_table_cells(const StudyView& view) {
   TextTable table;
   table.headers.push_back("Trial");
   if (view.halving) table.headers.push_back("Rung");
+  if (view.slots) table.headers.push_back("Slot");
   for (const std::string& name : view.param_names) table.headers.push_back(name);
   table.headers.push_back("Status");
   table.headers.push_back(objective_heading(view.info));
@@ -86,6 +87,10 @@ TextTable study_table_cells(const StudyView& view) {
     std::vector<std::string> cells;
     cells.push_back(row.label.empty() ? fmt::format("{}", row.trial) : row.label);
     if (view.halving) cells.push_back(fmt::format("{}", row.rung));
+    if (view.slots) {
+      const bool busy = row.client && row.client->busy;
+      cells.push_back(row.slot ? fmt::format("{}{}", *row.slot, busy ? " *" : "") : "-");
+    }
     for (const std::string& name : view.param_names) {
       cells.push_back(study_param_text(view, name, study_param_value(row, name)));
     }
@@ -151,6 +156,13 @@ std::vector<std::pair<size_t, std::string>> study_reasons(const StudyView& view)
   return reasons;
 }
 
+std::string busy_client_note(const StudyView& view) {
+  if (!view.busy_client) return "";
+  return "* the benchmark's client was busy (client-bound, or late while the machine was busy: "
+         "study.jsonl's \"client\" says why): the trial measured its client as much as its "
+         "server; run it again alone, or with fewer --slots";
+}
+
 std::vector<std::string> suggested_exclude_lines(const StudyView& view) {
   std::vector<std::string> lines;
   for (const SuggestedExclude& suggested : view.suggested_excludes) {
@@ -187,6 +199,7 @@ std::string trial_line(const TrialRecord& record, const StudyInfo& info) {
   }();
   std::string line = fmt::format("[{}] {}", record.trial, record.label);
   if (record.rung > 0 || !info.rungs.empty()) line += fmt::format(" rung {}", record.rung);
+  if (record.slot) line += fmt::format(" slot {}", *record.slot);
   if (!record.params.empty()) line += " " + params_text(view, record);
   line += fmt::format(": {}", trial_status_name(record.status));
   if (!record.reason.empty()) line += " (" + one_line(record.reason, kLineReasonLength) + ")";
@@ -202,6 +215,9 @@ std::string trial_line(const TrialRecord& record, const StudyInfo& info) {
   }
   if (record.duration_s) line += ", " + seconds_text(record.duration_s);
   if (record.ready_s) line += fmt::format(" (ready in {})", seconds_text(record.ready_s));
+  if (record.client && record.client->busy) {
+    line += "; client busy: " + one_line(record.client->why, kLineReasonLength);
+  }
   return line;
 }
 
@@ -218,9 +234,10 @@ std::string study_text(const StudyView& view) {
   }
   const TextTable table = study_table_cells(view);
   std::vector<size_t> left;  // the parameters and the status read as text
-  const size_t first_param = view.halving ? 2 : 1;
+  const size_t first_param = 1 + (view.halving ? 1 : 0) + (view.slots ? 1 : 0);
   for (size_t c = first_param; c <= first_param + view.param_names.size(); ++c) left.push_back(c);
   out += "\n" + render_table(table.headers, table.rows, left);
+  if (const std::string note = busy_client_note(view); !note.empty()) out += note + "\n";
   if (const auto reasons = study_reasons(view); !reasons.empty()) {
     out += "\nReasons:\n";
     for (const auto& [row, reason] : reasons) {

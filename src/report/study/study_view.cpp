@@ -215,6 +215,8 @@ StudyView study_view(const StudyInfo& info, const std::vector<TrialRecord>& tria
     view.per_gpu_figures = view.per_gpu_figures || study_metric_value(row, study_metric::kPerGpu);
     view.cost_figures = view.cost_figures || study_metric_value(row, study_metric::kCostPerMtok);
     view.repeats = view.repeats || (row.ci95_low && row.ci95_high);
+    view.slots = view.slots || row.slot.has_value();
+    view.busy_client = view.busy_client || (row.client && row.client->busy);
   }
   if (info.objectives.empty()) {
     choose_best(view, kept, rows);

@@ -99,6 +99,8 @@ struct StudyView {
   bool per_gpu_figures = false;  // some row has output tok/s per GPU (--gpus-per-trial)
   bool cost_figures = false;     // some row has a cost per million tokens (--gpu-hour-cost)
   bool repeats = false;          // some row has a 95 % interval (--num-runs K >= 2)
+  bool slots = false;            // some row ran in a --slots slot (the Slot column)
+  bool busy_client = false;      // some row's benchmark client was busy (TrialClient::busy)
   std::optional<StudyTies> ties;                  // with tied rows only
   std::optional<StudyConfirmation> confirmation;  // --confirm ran both reruns
   // Several --objective (study/multi_objective.h): the rows on the Pareto front over them, by
@@ -182,6 +184,10 @@ std::vector<std::pair<size_t, std::string>> study_reasons(const StudyView& view)
 
 // The study's closing text (study_table in study_text.h).
 std::string study_text(const StudyView& view);
+
+// With --slots, when some row's client was busy: the note under the table that says what its
+// mark in the Slot column means ("" otherwise).
+std::string busy_client_note(const StudyView& view);
 
 // The suggested exclusions as lines: "--exclude 'B<=1024 and cp==false'  (3 configurations,
 // start_failed: ValueError: ...)", the expression quoted for a shell.
