@@ -27,6 +27,7 @@
 #include "app/tune/ports.h"
 #include "llmperf_run.h"
 #include "test_process.h"
+#include "tune_study.h"
 
 namespace llmperf::testing {
 namespace {
@@ -40,11 +41,6 @@ bool shared_python_imports(const std::string& modules) {
   return run_process({"/bin/sh", "-c", "/usr/bin/python3 -c 'import " + modules + "' 2>/dev/null"},
                      kTimeoutS)
              .exit_code == 0;
-}
-
-std::string shared_marker() {
-  std::random_device device;
-  return "sharedmark" + std::to_string(device());
 }
 
 // The mock's scheduler model with a budget B and chunked prefill: every configuration starts.
@@ -61,15 +57,6 @@ std::vector<std::string> shared_worker_args(const std::string& marker, const fs:
           "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker, "--dataset", "random",
           "--input-tokens", "1000", "--output-tokens", "20", "--parallel", "32", "-n",
           std::to_string(requests), "--seed", "1"};
-}
-
-std::vector<json> shared_ledger(const fs::path& dir) {
-  std::vector<json> lines;
-  std::ifstream in(dir / "study.jsonl");
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) lines.push_back(json::parse(line));
-  }
-  return lines;
 }
 
 bool shared_benchmarked(const json& trial) {
@@ -210,7 +197,7 @@ std::string shared_show(const std::vector<SharedWorkerRun>& workers) {
 
 // Two workers at once against `storage`, then the combined study from the storage alone.
 void two_workers_share_one_study(const std::string& storage, const std::string& redacted) {
-  const std::string marker = shared_marker();
+  const std::string marker = tune_marker();
   const fs::path root = make_temp_dir();
   const std::string name = "shared-" + marker;
   constexpr int kBudget = 4;
@@ -224,7 +211,7 @@ void two_workers_share_one_study(const std::string& storage, const std::string& 
     });
   }
   for (std::thread& thread : threads) thread.join();
-  for (SharedWorkerRun& worker : workers) worker.ledger = shared_ledger(worker.dir);
+  for (SharedWorkerRun& worker : workers) worker.ledger = read_ledger_lines(worker.dir);
   const std::string shown = shared_show(workers);
 
   int benchmarked = 0;
@@ -258,7 +245,7 @@ void two_workers_share_one_study(const std::string& storage, const std::string& 
                    "--outputs-dir", combined.string()},
                   kTimeoutS);
   ASSERT_EQ(report.exit_code, 0) << report.out << report.err;
-  const std::vector<json> ledger = shared_ledger(combined);
+  const std::vector<json> ledger = read_ledger_lines(combined);
   EXPECT_EQ(ledger.size(), lines) << report.out << shown;
   const json summary = json::parse(read_file((combined / "study_summary.json").string()));
   EXPECT_DOUBLE_EQ(summary.at("best").at("objective").get<double>(), *best) << summary.dump(1);
@@ -274,12 +261,11 @@ void two_workers_share_one_study(const std::string& storage, const std::string& 
   EXPECT_EQ(report.out.find(kSharedPassword), std::string::npos);
   EXPECT_EQ(report.err.find(kSharedPassword), std::string::npos) << report.err;
   EXPECT_EQ(files_holding(root, kSharedPassword), std::vector<std::string>{});
+  EXPECT_TRUE(processes_with(marker).empty()) << "a server outlived the study";
 }
 
 TEST(TuneShared, TwoWorkersShareAnSqliteStudy) {
-  if (!shared_python_imports("optuna")) {
-    GTEST_SKIP() << "/usr/bin/python3 lacks optuna: install python3-optuna (scripts/setup.sh --test)";
-  }
+  if (python_with_optuna().empty()) GTEST_SKIP() << kNoOptuna;
   const std::string db = make_temp_dir() + "/study.db";
   two_workers_share_one_study("sqlite:///" + db, "sqlite:///" + db);
 }
@@ -298,16 +284,16 @@ TEST(TuneShared, ADatabaseStoppedMidStudyLeavesTheTrialsInTheLedger) {
   TempPostgres postgres;
   if (!postgres.skip_reason().empty()) GTEST_SKIP() << postgres.skip_reason();
   ASSERT_EQ(postgres.error(), "");
-  const std::string marker = shared_marker();
+  const std::string marker = tune_marker();
   const fs::path dir = fs::path(make_temp_dir()) / "worker";
   BackgroundProcess worker(
       shared_worker_args(marker, dir, postgres.url(), "gone-" + marker, 5, 256));
   // Stop the database once the first trial is in the ledger.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (shared_ledger(dir).empty() && std::chrono::steady_clock::now() < deadline) {
+  while (read_ledger_lines(dir).empty() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  ASSERT_FALSE(shared_ledger(dir).empty()) << worker.stderr_text();
+  ASSERT_FALSE(read_ledger_lines(dir).empty()) << worker.stderr_text();
   postgres.stop();
   const int code = worker.wait(180);
   const std::string err = worker.stderr_text();
@@ -315,22 +301,21 @@ TEST(TuneShared, ADatabaseStoppedMidStudyLeavesTheTrialsInTheLedger) {
   const std::string line = "the shared study's storage " + postgres.redacted_url() + " failed (";
   EXPECT_NE(err.find(line), std::string::npos) << err;
   EXPECT_NE(err.find("this worker stops asking"), std::string::npos) << err;
-  const std::vector<json> ledger = shared_ledger(dir);
+  const std::vector<json> ledger = read_ledger_lines(dir);
   EXPECT_GE(ledger.size(), 1u) << err;
   EXPECT_LT(ledger.size(), 5u) << "it stopped asking";
   EXPECT_TRUE(fs::exists(dir / "study_summary.json")) << err;
   EXPECT_EQ(err.find(kSharedPassword), std::string::npos) << err;
   EXPECT_EQ(files_holding(dir, kSharedPassword), std::vector<std::string>{});
+  EXPECT_TRUE(processes_with(marker).empty()) << "a server outlived the study";
 }
 
 // --resume gives the storage the ledger's trials it lacks (here: a new database, as after one
 // that went away), which then count toward the shared budget; study.json keeps a password as ***,
 // so --storage must be given again.
 TEST(TuneShared, ResumeGivesTheStorageTheTrialsItLacks) {
-  if (!shared_python_imports("optuna")) {
-    GTEST_SKIP() << "/usr/bin/python3 lacks optuna: install python3-optuna (scripts/setup.sh --test)";
-  }
-  const std::string marker = shared_marker();
+  if (python_with_optuna().empty()) GTEST_SKIP() << kNoOptuna;
+  const std::string marker = tune_marker();
   const fs::path root = make_temp_dir();
   const fs::path dir = root / "worker";
   const std::string first = "sqlite:///" + (root / "first.db").string();
@@ -338,7 +323,7 @@ TEST(TuneShared, ResumeGivesTheStorageTheTrialsItLacks) {
   const ProcessResult ran =
       run_process(shared_worker_args(marker, dir, first, "resumed", 2, 64), 300);
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
-  const std::vector<json> ledger = shared_ledger(dir);
+  const std::vector<json> ledger = read_ledger_lines(dir);
   ASSERT_EQ(ledger.size(), 2u) << ran.err;
 
   // study.json as a study with a password in its URL leaves it.
@@ -354,7 +339,7 @@ TEST(TuneShared, ResumeGivesTheStorageTheTrialsItLacks) {
   const ProcessResult resumed = run_process(
       {LLMPERF_BIN, "tune", "--resume", dir.string(), "--storage", second}, 300);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-  EXPECT_EQ(shared_ledger(dir).size(), 2u) << "the budget was spent: " << resumed.err;
+  EXPECT_EQ(read_ledger_lines(dir).size(), 2u) << "the budget was spent: " << resumed.err;
   const fs::path combined = root / "combined";
   const ProcessResult report =
       run_process({LLMPERF_BIN, "report", "--storage", second, "--study-name", "resumed",
@@ -362,7 +347,7 @@ TEST(TuneShared, ResumeGivesTheStorageTheTrialsItLacks) {
                   kTimeoutS);
   ASSERT_EQ(report.exit_code, 0) << report.err;
   std::set<std::string> labels;
-  for (const json& trial : shared_ledger(combined)) labels.insert(trial.at("label"));
+  for (const json& trial : read_ledger_lines(combined)) labels.insert(trial.at("label"));
   EXPECT_EQ(labels, (std::set<std::string>{ledger[0].at("label"), ledger[1].at("label")}))
       << report.out;
 }
