@@ -363,13 +363,6 @@ bool ServerProcess::port_free_after_stop() {
           spec_.port);
       return false;
     }
-    if (now_ns() >= deadline) {
-      spdlog::warn(
-          "port {}, fixed by --serve, still cannot be bound {:.0f} s after the server "
-          "stopped; the next server may not get it",
-          spec_.port, static_cast<double>(spec_.port_free_timeout_ms) / 1000.0);
-      return false;
-    }
     if (!said_why) {
       const std::string text =
           sockets.time_wait > 0
@@ -385,6 +378,15 @@ bool ServerProcess::port_free_after_stop() {
       spdlog::info("{}", text);
       append_log_line(text);
       said_why = true;
+    }
+    // After the why, so that the log says it even when the deadline has passed already (a busy
+    // machine can take longer than a short --port-free-timeout between two checks).
+    if (now_ns() >= deadline) {
+      spdlog::warn(
+          "port {}, fixed by --serve, still cannot be bound {:.1f} s after the server "
+          "stopped; the next server may not get it",
+          spec_.port, static_cast<double>(spec_.port_free_timeout_ms) / 1000.0);
+      return false;
     }
     // Polling: nothing announces the end of TIME_WAIT.
     poll(nullptr, 0, static_cast<int>(kCheckSliceMs));
