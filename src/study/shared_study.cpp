@@ -10,7 +10,7 @@
 namespace llmperf {
 namespace {
 
-using SharedJson = nlohmann::json;
+using SharedJson = nlohmann::ordered_json;  // a record's params keep their --param order
 
 SharedJson parse_shared_line(std::string_view line, std::string_view what) {
   SharedJson answer;

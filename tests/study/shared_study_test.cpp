@@ -113,5 +113,31 @@ TEST(SharedStudy, ARecordGoesIntoTheStorageAndComesBackWithItsWorkersPlace) {
                std::invalid_argument);
 }
 
+// A record's parameters keep their --param order into the storage and back (the combined study's
+// table and best configuration list them so), not the alphabetical order of a JSON object.
+TEST(SharedStudy, ARecordsParametersKeepTheirOrderThroughTheStorage) {
+  TrialRecord record;
+  record.trial = 3;
+  record.label = "3-true-1024";
+  record.status = TrialStatus::kOk;
+  record.params = {{"cp", "true"}, {"B", "1024"}};
+  const std::string request = shared_record_request(3, record);
+  const size_t cp = request.find("\"cp\"");
+  ASSERT_NE(cp, std::string::npos) << request;
+  EXPECT_LT(cp, request.find("\"B\"")) << request;
+  // The record as the bridge gives it back: its text as the request held it.
+  const size_t start = request.find("\"record\":");
+  ASSERT_NE(start, std::string::npos) << request;
+  const std::string record_text =
+      request.substr(start + 9, request.size() - 1 - (start + 9));  // up to the closing brace
+  const SharedExport back = parse_shared_export(
+      R"({"study": null, "trials": [{"number": 3, "state": "COMPLETE", "host": "h", )"
+      R"("dir": "d", "record": )" +
+      record_text + "}]}");
+  ASSERT_EQ(back.trials.size(), 1u) << request;
+  EXPECT_EQ(back.trials[0].params, (Assignment{{"cp", "true"}, {"B", "1024"}}));
+}
+
 }  // namespace
 }  // namespace llmperf
+
