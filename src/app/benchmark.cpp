@@ -29,6 +29,7 @@
 #include "http/curl_transport.h"
 #include "metrics/client_health.h"
 #include "plan/run_plan.h"
+#include "plan/stage_options.h"
 #include "prepare/prompt_source.h"
 #include "verdict/early_stop.h"
 #include "workload/dataset.h"
@@ -52,12 +53,8 @@ class Benchmark {
         server_(server),
         options_(options),
         judge_(config),
-        stop_rules_(early_stop_rules(config.verdicts)) {
-    metrics_options_.percentiles = config.output.percentiles;
-    metrics_options_.goodput = parse_goodput(config.verdicts.goodput);
-    metrics_options_.output_forced = config.body.ignore_eos.value_or(false);
-    metrics_options_.url_count = config.target.urls.size();
-    metrics_options_.include_cancelled = config.load.include_cancelled;
+        stop_rules_(early_stop_rules(config.verdicts)),
+        metrics_options_(metrics_options(config)) {
     result_.sweep_dir = plan.sweep_dir;
     if (!config.output.results_db.empty()) results_db_.emplace(config, result_.sweep_dir);
     if (config.load.shards > 1) {
@@ -163,7 +160,6 @@ class Benchmark {
     options.report = &report_;
     options.metrics = metrics_options_;
     options.metrics.open_loop = run.spec.rate > 0;
-    options.metrics.rate_segments = config_.load.ramp_up.on() ? kRampSegments : 0;
     options.metrics.origin_ns = result.info.anchor_steady_ns;
     options.stop_rules = &stop_rules_;
     if (!config_.output.push_gateway.empty()) {
@@ -235,7 +231,7 @@ class Benchmark {
   const BenchmarkOptions& options_;
   const RunJudge judge_;             // --slo, --baseline
   const EarlyStopRules stop_rules_;  // --max-errors, --max-error-rate, --stop-on-saturation
-  MetricsOptions metrics_options_;   // what every run's summary shares
+  const MetricsOptions metrics_options_;  // what every run's summary shares
   std::string run_id_;               // sharded: the benchmark the shards share (benchmark_run_id)
   bool waited_for_start_ = false;    // --start-at: the first run waited for it
   std::optional<ResultsDb> results_db_;  // --results-db
