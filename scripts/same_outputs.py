@@ -124,11 +124,18 @@ TUNE_SCENARIOS = {
     # (start_failed, its own error in the study's files) and --num-runs' spread.
     "tune_latency_objective": [
         "--serve", "{mock} --port {port} --ttft-ms {ttft} --itl-ms 1 --output-tokens 16 {bad}",
-        "--param", "ttft=2,60", "--param", "bad=flag:--no-such-flag", "--objective", "ttft.p99",
+        "--param", "ttft=2,300", "--param", "bad=flag:--no-such-flag", "--objective", "ttft.p99",
         "--num-runs", "2", "--stop-timeout", "5", "--ready-timeout", "20",
         "--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", "llmperf-mock",
         "--dataset", "random", "--input-tokens", "16", "--output-tokens", "8",
         "--parallel", "2", "-n", "4"],
+    # Two objectives: the study's answer is the Pareto front (one trial, better on both).
+    "tune_two_objectives": [
+        "--serve", "{mock} --port {port} --ttft-ms {t} --itl-ms {t} --output-tokens 16",
+        "--param", "t=1,80", "--objective", "output_throughput", "--objective", "ttft.p99",
+        "--stop-timeout", "5", "--url", "http://127.0.0.1:{port}/v1/chat/completions",
+        "--model", "llmperf-mock", "--dataset", "random", "--input-tokens", "16",
+        "--output-tokens", "8", "--parallel", "2", "-n", "4"],
 }
 # A scenario's flag that drops the --model run() adds, so that the server's model is used.
 SERVED_MODEL = "{served-model}"

@@ -17,6 +17,9 @@ and one answer per line; Python stays out of the benchmark. The requests:
   {"op": "add", "params": {...}, "values": [...], "feasible": ...}   (a trial of the ledger,
       retold on --resume)  -> {"ok": true}
 
+"directions" has one entry per objective: with several (--objective given more than once, as
+for nsga2:N), the study is multi-objective and every "values" holds one value per objective.
+
 Any failure answers {"error": "..."}. Before anything, the first line says whether Optuna could
 be imported: {"ready": true, "optuna": VERSION, "python": sys.executable} or
 {"ready": false, "error": "...", "python": sys.executable}, and the script exits.

@@ -61,12 +61,15 @@ TuneCli parse_tune(int argc, const char* const* argv) {
                  "stages before it fixed at their best; until its stage, a parameter takes its "
                  "--param value (one), or else the first value its stage lists. Repeatable");
   app.add_option("--strategy", spec.strategy, kStrategyHelp)->capture_default_str();
-  app.add_option("--objective", spec.objective,
+  std::vector<std::string> objectives;  // every --objective: the first, then spec.more_objectives
+  app.add_option("--objective", objectives,
                  "What to optimise: METRIC[.STAT][:max|:min], METRIC as in --slo (e.g. "
                  "output_throughput, ttft.p99, goodput). Rates default to max, the rest to min. "
                  "Only trials that meet every --slo can be best. With the benchmark's --search, "
-                 "each trial's objective is its search's answer instead")
-      ->capture_default_str();
+                 "each trial's objective is its search's answer instead. Repeatable: with "
+                 "several, the answer is their Pareto front (no single best)")
+      ->default_str(spec.objective)
+      ->allow_extra_args(false);  // one value per --objective, as before it was repeatable
   app.add_option("--exclude", spec.excludes,
                  "Skip combinations known to be invalid before starting them, e.g. "
                  "'cp==false and mnbt<4096': and/or/not, parentheses, == != < <= > >=, "
@@ -101,6 +104,11 @@ TuneCli parse_tune(int argc, const char* const* argv) {
   app.add_option("--python", spec.python,
                  "The Python that runs Optuna for tpe, cmaes and nsga2 (default: the first of "
                  "python3 on $PATH and /usr/bin/python3 that imports optuna)");
+  app.add_option("--slots", spec.slots,
+                 "Run trials side by side, one per slot: the slots separated by ';', each a list "
+                 "of GPU ids (or any tokens) separated by ',', e.g. '0,1;2,3' or '0;1;2;3'. In "
+                 "templates, {gpus} is the trial's slot's list (CUDA_VISIBLE_DEVICES={gpus}) and "
+                 "{slot} its index. Default: one trial at a time");
   app.add_flag("--dry-run", cli.dry_run,
                "Print every trial's server command and benchmark flags; start nothing");
 
@@ -125,6 +133,10 @@ TuneCli parse_tune(int argc, const char* const* argv) {
     return cli;
   }
   spec.bench_args = app.remaining();
+  if (!objectives.empty()) {
+    spec.objective = objectives.front();
+    spec.more_objectives.assign(objectives.begin() + 1, objectives.end());
+  }
   const auto usage = [&](const std::string& why) {
     cli.outcome = {kExitUsage, "", fmt::format("llmperf tune: {}\nRun with --help for usage.\n", why)};
     return cli;

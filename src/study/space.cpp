@@ -143,12 +143,15 @@ ParamSpace parse_param(std::string_view text) {
                            "'_'",
                            space.name));
   }
-  for (std::string_view builtin : kBuiltinNames) {
-    if (space.name == builtin) {
-      fail(text, fmt::format("'{}' is a builtin name ({{port}}, {{trial}}, {{outdir}}); choose "
-                             "another",
-                             space.name));
-    }
+  const auto builtin = [&](std::string_view name) {
+    return std::find(std::begin(kBuiltinNames), std::end(kBuiltinNames), name) !=
+               std::end(kBuiltinNames) ||
+           std::find(std::begin(kSlotNames), std::end(kSlotNames), name) != std::end(kSlotNames);
+  };
+  if (builtin(space.name)) {
+    fail(text, fmt::format("'{}' is a builtin name ({{port}}, {{trial}}, {{outdir}}, {{slot}}, "
+                           "{{gpus}}); choose another",
+                           space.name));
   }
   const std::string_view spec = trim(text.substr(eq + 1));
   space.spec = std::string(spec);

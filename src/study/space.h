@@ -51,6 +51,8 @@ struct ParamSpace {
 
 // The names a template knows besides the parameters: {port}, {trial}, {outdir}.
 inline constexpr std::string_view kBuiltinNames[] = {"port", "trial", "outdir"};
+// The names a template knows with --slots (slots.h): the slot's index and its GPUs.
+inline constexpr std::string_view kSlotNames[] = {"slot", "gpus"};
 
 // The most trials a study may have: a grid or a random:N beyond it is refused.
 inline constexpr uint64_t kMaxTrials = 100000;

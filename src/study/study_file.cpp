@@ -77,6 +77,14 @@ nlohmann::ordered_json study_info_to_json(const StudyInfo& info) {
   json["version"] = info.version;
   json["started"] = info.started;
   json["objective"] = {{"name", info.objective}, {"unit", info.unit}, {"maximize", info.maximize}};
+  if (!info.objectives.empty()) {  // several: each (one objective writes what it did before)
+    nlohmann::ordered_json objectives = nlohmann::ordered_json::array();
+    for (const StudyObjective& objective : info.objectives) {
+      objectives.push_back(
+          {{"name", objective.name}, {"unit", objective.unit}, {"maximize", objective.maximize}});
+    }
+    json["objectives"] = std::move(objectives);
+  }
   json["strategy"] = info.strategy;
   json["seed"] = info.seed;
   if (!info.rungs.empty()) {
@@ -108,6 +116,15 @@ StudyInfo study_info_from_json(const nlohmann::json& json) {
     info.objective = field<std::string>(*objective, "name", "");
     info.unit = field<std::string>(*objective, "unit", "");
     info.maximize = field<bool>(*objective, "maximize", true);
+  }
+  if (const auto objectives = json.find("objectives"); objectives != json.end()) {
+    if (!objectives->is_array()) fail("\"objectives\" must be an array");
+    for (const nlohmann::json& objective : *objectives) {
+      if (!objective.is_object()) fail("\"objectives\" must hold objects");
+      info.objectives.push_back({field<std::string>(objective, "name", ""),
+                                 field<std::string>(objective, "unit", ""),
+                                 field<bool>(objective, "maximize", true)});
+    }
   }
   info.strategy = field<std::string>(json, "strategy", "");
   info.seed = field<uint64_t>(json, "seed", 0);

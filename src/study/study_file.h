@@ -12,6 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "study/multi_objective.h"
 #include "study/space.h"
 #include "study/study_spec.h"
 #include "study/trial.h"
@@ -35,6 +36,9 @@ struct StudyInfo {
   std::string strategy;   // the strategy's text (Strategy::text()): "grid", "random:20"
   uint64_t seed = 0;      // --seed of random draws
   std::vector<HalvingRung> rungs;  // successive halving's rungs; empty for other strategies
+  // Several --objective: each, in order (the first is also objective, unit and maximize); the
+  // study's answer is their Pareto front (multi_objective.h). Empty with one objective.
+  std::vector<StudyObjective> objectives;
 };
 
 // The objective of a study whose benchmark runs --search: each trial's objective is its search's

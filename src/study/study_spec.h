@@ -17,6 +17,9 @@ struct StudySpec {
   std::vector<std::string> params;    // --param name=SPEC, in order
   std::string strategy = "grid";      // --strategy grid | random:N | halving[:ETA]
   std::string objective = "output_throughput";  // --objective METRIC[.STAT][:max|:min]
+  // --objective given more than once: the second and later ones, in order. With any, the study
+  // has several objectives and its answer is their Pareto front (study/multi_objective.h).
+  std::vector<std::string> more_objectives;
   std::vector<std::string> excludes;  // --exclude EXPR
   int num_runs = 1;                   // --num-runs: benchmarks per trial (the median is kept)
   bool reset_cache = true;            // between repeats, POST the server's cache-reset endpoint
@@ -34,7 +37,13 @@ struct StudySpec {
   // value, so that tensor parallelism 1 and 2 count 1 and 2 GPUs); "" = not given.
   std::string gpus_per_trial;
   double gpu_hour_cost = 0;   // --gpu-hour-cost: the price of one GPU-hour; 0 = not given
+
+  // --slots: what each trial run side by side gets (slots.h), as given; "" = one trial at a time.
+  std::string slots;
 };
+
+// Every --objective, in order: `objective`, then `more_objectives`.
+std::vector<std::string> spec_objectives(const StudySpec& spec);
 
 // study.json's "spec" object, and back. The reader throws std::invalid_argument naming the field.
 nlohmann::json to_json(const StudySpec& spec);

@@ -189,6 +189,15 @@ std::string trial_to_json(const TrialRecord& record) {
   if (record.confirm) line["confirm"] = true;
   put_text(line, "server_log", record.server_log);
   if (!record.log_tail.empty()) line["log_tail"] = record.log_tail;
+  if (record.slot) line["slot"] = *record.slot;
+  if (const std::optional<TrialClient>& client = record.client) {
+    Json object = {{"cpu_s", client->cpu_s},
+                   {"cpu_share", client->cpu_share},
+                   {"lateness_p99_ms", client->lateness_p99_ms},
+                   {"busy", client->busy}};
+    put_text(object, "why", client->why);
+    line["client"] = std::move(object);
+  }
   return line.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
@@ -265,6 +274,23 @@ TrialRecord trial_from_json(std::string_view line, std::string_view where) {
     record.confirm = confirm->get<bool>();
   }
   record.server_log = in.text("server_log");
+  if (const std::optional<int64_t> slot = in.integer("slot", object)) {
+    if (*slot < 0 || *slot > 1'000'000) in.fail("'slot' must be a slot's index");
+    record.slot = static_cast<int>(*slot);
+  }
+  if (const Json* client = in.find("client")) {
+    if (!client->is_object()) in.fail("'client' must be an object");
+    TrialClient out;
+    out.cpu_s = in.number("cpu_s", *client).value_or(0);
+    out.cpu_share = in.number("cpu_share", *client).value_or(0);
+    out.lateness_p99_ms = in.number("lateness_p99_ms", *client).value_or(0);
+    if (const auto busy = client->find("busy"); busy != client->end() && !busy->is_null()) {
+      if (!busy->is_boolean()) in.fail("'busy' must be true or false");
+      out.busy = busy->get<bool>();
+    }
+    if (client->contains("why")) out.why = in.text("why", &client->at("why"));
+    record.client = out;
+  }
   return record;
 }
 

@@ -58,6 +58,19 @@ struct GpuMemory {
   bool operator==(const GpuMemory&) const = default;
 };
 
+// The benchmark client's own health over a trial's runs (metrics/client_health.h), recorded with
+// --slots: trials side by side share the machine's CPUs, and a client that could not keep up
+// measures itself, not the server.
+struct TrialClient {
+  double cpu_s = 0;            // CPU time of the benchmark's worker threads, over every run, s
+  double cpu_share = 0;        // the highest share of a run's worker-thread time spent busy (0-1)
+  double lateness_p99_ms = 0;  // the highest p99 lateness of a run: ready events stamped late, or
+                               // (open loop) requests sent late by the client's own doing, ms
+  bool busy = false;           // some run was client-bound, or late while the machine was busy
+  std::string why;             // the first reason it was busy ("" when not)
+  bool operator==(const TrialClient&) const = default;
+};
+
 // One ledger line.
 struct TrialRecord {
   int64_t trial = 0;  // the trial's index (0-based, in the strategy's order)
@@ -100,6 +113,11 @@ struct TrialRecord {
   bool confirm = false;
   std::string server_log;                 // the server's log, relative to the study's directory
   std::vector<std::string> log_tail;      // the log's last lines (start failures)
+  // --slots: the slot the trial ran in, from 0 (absent without --slots), and its client's health
+  // (absent when no benchmark ran). With --slots, `started` has milliseconds, so that the ledger
+  // shows which trials overlapped.
+  std::optional<int> slot;
+  std::optional<TrialClient> client;
 };
 
 // The record as one ledger line (no newline). Non-finite numbers are left out; text that is not

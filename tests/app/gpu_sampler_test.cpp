@@ -72,6 +72,12 @@ class GpuSamplerStandIn : public ::testing::Test {
   std::string old_path_;
 };
 
+TEST(GpuMemoryPeaks, KeepsOnlyTheSlotsGpus) {
+  std::vector<GpuMemory> peaks;
+  keep_peaks(peaks, {{0, 100, 1000}, {1, 200, 1000}, {2, 300, 1000}}, {2, 0});
+  EXPECT_EQ(peaks, (std::vector<GpuMemory>{{0, 100, 1000}, {2, 300, 1000}}));
+}
+
 TEST_F(GpuSamplerStandIn, KeepsThePeakOfEverySample) {
   // Each call answers the next line of a rising then falling series, checking its arguments.
   write_nvidia_smi(
@@ -84,7 +90,8 @@ TEST_F(GpuSamplerStandIn, KeepsThePeakOfEverySample) {
       "  1) echo '0, 19344, 46068'; echo '1, 20, 46068' ;;\n"
       "  *) echo '0, 5000, 46068'; echo '1, 30, 46068' ;;\n"
       "esac\n");
-  GpuSampler sampler({.program = "nvidia-smi", .interval_ms = 10, .call_timeout_ms = 10'000});
+  GpuSampler sampler(
+      {.program = "nvidia-smi", .interval_ms = 10, .call_timeout_ms = 10'000, .gpu_ids = {}});
   ASSERT_TRUE(sampler.active());
   const int64_t deadline = now_ns() + 20'000'000'000;
   while (sampler.samples() < 4 && now_ns() < deadline) {
@@ -97,7 +104,8 @@ TEST_F(GpuSamplerStandIn, KeepsThePeakOfEverySample) {
 
 TEST_F(GpuSamplerStandIn, StopsPromptlyDuringAHungCall) {
   write_nvidia_smi("touch \"$(dirname \"$0\")/called\"\nexec sleep 60\n");
-  GpuSampler sampler({.program = "nvidia-smi", .interval_ms = 10, .call_timeout_ms = 60'000});
+  GpuSampler sampler(
+      {.program = "nvidia-smi", .interval_ms = 10, .call_timeout_ms = 60'000, .gpu_ids = {}});
   ASSERT_TRUE(sampler.active());
   const int64_t deadline = now_ns() + 20'000'000'000;
   while (!std::filesystem::exists(dir_ + "/called") && now_ns() < deadline) {
@@ -115,7 +123,8 @@ TEST_F(GpuSamplerStandIn, AFailingNvidiaSmiRecordsNothing) {
       "echo \"$(cat \"$(dirname \"$0\")/calls\" 2>/dev/null)x\" > \"$(dirname \"$0\")/calls\"\n"
       "echo 'NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver.'\n"
       "exit 9\n");
-  GpuSampler sampler({.program = "nvidia-smi", .interval_ms = 10, .call_timeout_ms = 10'000});
+  GpuSampler sampler(
+      {.program = "nvidia-smi", .interval_ms = 10, .call_timeout_ms = 10'000, .gpu_ids = {}});
   const int64_t deadline = now_ns() + 20'000'000'000;
   while (now_ns() < deadline) {  // until it has been called three times
     std::ifstream calls(dir_ + "/calls");
@@ -128,8 +137,10 @@ TEST_F(GpuSamplerStandIn, AFailingNvidiaSmiRecordsNothing) {
 }
 
 TEST(GpuSampler, AbsentProgramSamplesNothing) {
-  GpuSampler sampler(
-      {.program = "llmperf-no-such-nvidia-smi", .interval_ms = 10, .call_timeout_ms = 10});
+  GpuSampler sampler({.program = "llmperf-no-such-nvidia-smi",
+                      .interval_ms = 10,
+                      .call_timeout_ms = 10,
+                      .gpu_ids = {}});
   EXPECT_FALSE(sampler.active());
   EXPECT_TRUE(sampler.stop().empty());
   EXPECT_EQ(find_on_path("llmperf-no-such-nvidia-smi"), "");

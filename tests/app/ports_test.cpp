@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 namespace llmperf {
@@ -54,6 +55,24 @@ TEST(PortSockets, TheHeaderAndLinesThatDoNotReadSoCountNothing) {
   const PortSockets sockets = count_port_sockets(text, 8080);
   EXPECT_EQ(sockets.listening, 1);
   EXPECT_EQ(sockets.time_wait, 0);
+}
+
+}  // namespace
+}  // namespace llmperf
+
+namespace llmperf {
+namespace {
+
+// Trials side by side never get the same port while both hold it; a released port may come back.
+TEST(PortLeases, HeldPortsAreNeverHandedOutTwice) {
+  PortLeases leases;
+  std::set<int> held;
+  for (int i = 0; i < 64; ++i) {
+    const int port = leases.lease();
+    EXPECT_GT(port, 0);
+    EXPECT_TRUE(held.insert(port).second) << port;
+  }
+  for (const int port : held) leases.release(port);
 }
 
 }  // namespace

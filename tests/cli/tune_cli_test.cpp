@@ -82,5 +82,30 @@ TEST(TuneCli, HelpNamesEveryStrategyAndItsCost) {
   }
 }
 
+// --objective is repeatable: the first stays `objective` (one objective reads as before), the
+// others follow in order, one value per flag (a word after it is the benchmark's).
+TEST(TuneCli, ObjectiveIsRepeatable) {
+  const TuneCli one =
+      tune_argv({"--serve", "x {port}", "--param", "a=1", "--objective", "ttft.p99", "positional"});
+  ASSERT_TRUE(one.proceed) << one.outcome.err;
+  EXPECT_EQ(one.spec.objective, "ttft.p99");
+  EXPECT_TRUE(one.spec.more_objectives.empty());
+  EXPECT_EQ(one.spec.bench_args, std::vector<std::string>{"positional"});
+  const TuneCli none = tune_argv({"--serve", "x {port}", "--param", "a=1"});
+  ASSERT_TRUE(none.proceed) << none.outcome.err;
+  EXPECT_EQ(none.spec.objective, "output_throughput");
+  EXPECT_TRUE(none.spec.more_objectives.empty());
+  const TuneCli several = tune_argv({"--serve", "x {port}", "--param", "a=1", "--objective",
+                                     "output_throughput:max", "--strategy", "nsga2:8",
+                                     "--objective", "ttft.p99:min", "--objective", "latency.p50"});
+  ASSERT_TRUE(several.proceed) << several.outcome.err;
+  EXPECT_EQ(several.spec.objective, "output_throughput:max");
+  EXPECT_EQ(several.spec.more_objectives,
+            (std::vector<std::string>{"ttft.p99:min", "latency.p50"}));
+  EXPECT_EQ(spec_objectives(several.spec),
+            (std::vector<std::string>{"output_throughput:max", "ttft.p99:min", "latency.p50"}));
+  EXPECT_TRUE(several.spec.bench_args.empty());
+}
+
 }  // namespace
 }  // namespace llmperf

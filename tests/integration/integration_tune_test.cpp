@@ -23,36 +23,13 @@
 #include "app/tune/ports.h"
 #include "llmperf_run.h"
 #include "test_process.h"
+#include "tune_study.h"
 
 namespace llmperf::testing {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// A word that every server process of one test carries on its command line.
-std::string tune_marker() {
-  std::random_device device;
-  return "tunemark" + std::to_string(device());
-}
-
-// Processes whose command line contains `marker` (this test's servers), by pid.
-std::vector<int> processes_with(const std::string& marker) {
-  std::vector<int> pids;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string cmdline;
-    try {
-      std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-      cmdline.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    } catch (const std::exception&) {
-      continue;  // it exited while being read (libstdc++ throws for read()'s ESRCH): gone
-    }
-    if (cmdline.find(marker) != std::string::npos) pids.push_back(std::stoi(name));
-  }
-  return pids;
-}
 
 // The mock in scheduler mode with the landscape of docs/mock.md; B and cp are parameters.
 std::string mock_serve(const std::string& marker) {
@@ -67,45 +44,6 @@ std::vector<std::string> landscape_bench(const std::string& marker, int requests
   return {"--url", "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker,
           "--dataset", "random", "--input-tokens", "1000", "--output-tokens", "20",
           "--parallel", "64", "-n", std::to_string(requests), "--seed", "1"};
-}
-
-struct Study {
-  ProcessResult process;
-  fs::path dir;
-  std::vector<json> ledger;  // study.jsonl's lines
-  json summary;              // study_summary.json
-};
-
-std::vector<json> read_ledger_lines(const fs::path& dir) {
-  std::vector<json> lines;
-  std::ifstream in(dir / "study.jsonl");
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) lines.push_back(json::parse(line));
-  }
-  return lines;
-}
-
-Study load_study(ProcessResult process, const fs::path& dir) {
-  Study study{std::move(process), dir, {}, {}};
-  study.ledger = read_ledger_lines(dir);
-  if (fs::exists(dir / "study_summary.json")) {
-    study.summary = json::parse(read_file((dir / "study_summary.json").string()));
-  }
-  return study;
-}
-
-Study run_tune(const std::vector<std::string>& args, int timeout_s = kTimeoutS) {
-  const fs::path dir = fs::path(make_temp_dir()) / "study";
-  std::vector<std::string> argv = {LLMPERF_BIN, "tune", "--study-dir", dir.string()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return load_study(run_process(argv, timeout_s), dir);
-}
-
-std::string show(const Study& study) {
-  std::string text = "exit " + std::to_string(study.process.exit_code) + "\nstdout:\n" +
-                     study.process.out + "\nstderr:\n" + study.process.err + "\nledger:\n";
-  for (const json& line : study.ledger) text += line.dump() + "\n";
-  return text;
 }
 
 // llmperf's own warnings on stderr (spdlog's "[warning]" lines).
@@ -701,21 +639,6 @@ TEST(TuneLlamaServer, AFixedPortIsBoundAgainAtOnce) {
 }
 
 // --- The learned searches (--strategy tpe:N) with the real Optuna, where python3-optuna is ---
-
-// A Python that imports optuna, as llmperf looks for one; "" when none does.
-std::string python_with_optuna() {
-  for (const char* python : {"python3", "/usr/bin/python3"}) {
-    const ProcessResult probe =
-        run_process({"/bin/sh", "-c", std::string(python) + " -c 'import optuna' 2>/dev/null"},
-                    kTimeoutS);
-    if (probe.exit_code == 0) return python;
-  }
-  return "";
-}
-
-constexpr const char* kNoOptuna =
-    "no Python here imports optuna: install python3-optuna (scripts/setup.sh --test) to run the "
-    "learned searches' tests";
 
 // tpe:3 over the landscape: three configurations benchmarked, the refused and excluded ones
 // recorded (and not counted), each configuration drawn at most once, which Python said, and the

@@ -257,6 +257,22 @@ TEST(StudyText, NoGpuColumnWithoutGpuFigures) {
   EXPECT_EQ(study_cells(study_line_starting(text, "0-enable-64")).size(), 14U);
 }
 
+TEST(StudyText, SlotsGetAColumnAndABusyClientIsMarked) {
+  auto trials = study_report_trials();
+  EXPECT_EQ(study_table(study_report_info(), trials).find("Slot"), std::string::npos);
+  for (TrialRecord& t : trials) t.slot = static_cast<int>(t.trial % 2);
+  trials[1].client = TrialClient{2.0, 0.95, 12.5, true, "client-bound: ITL stamps late"};
+  const std::string text = study_table(study_report_info(), trials);
+  const std::vector<std::string> cells = study_cells(study_line_starting(text, trials[1].label));
+  ASSERT_GE(cells.size(), 2U);
+  EXPECT_EQ(cells[1] + " " + cells[2], "1 *") << text;
+  EXPECT_EQ(study_cells(study_line_starting(text, trials[0].label))[1], "0") << text;
+  EXPECT_NE(text.find("* the benchmark's client was busy"), std::string::npos) << text;
+  EXPECT_NE(trial_line(trials[1], study_report_info()).find(" slot 1 "), std::string::npos);
+  EXPECT_NE(trial_line(trials[1], study_report_info()).find("; client busy: client-bound: ITL"),
+            std::string::npos);
+}
+
 TEST(StudyText, ReasonsOfTheTrialsThatDidNotEndOk) {
   const std::string text = study_table(study_report_info(), study_report_trials());
   const size_t reasons = text.find("\nReasons:\n");

@@ -104,8 +104,10 @@ TEST(ParamSpace, ErrorsNameTheFlagAndTheText) {
             "followed by letters, digits or '_'");
   EXPECT_EQ(space_error("port=1,2"),
             "--param 'port=1,2': 'port' is a builtin name ({port}, "
-            "{trial}, {outdir}); choose another");
+            "{trial}, {outdir}, {slot}, {gpus}); choose another");
   EXPECT_NE(space_error("trial=1"), "");
+  EXPECT_NE(space_error("gpus=1,2"), "");
+  EXPECT_NE(space_error("slot=1"), "");
   EXPECT_NE(space_error("outdir=x"), "");
   EXPECT_EQ(space_error("a= "), "--param 'a= ': no values after '='");
   EXPECT_EQ(space_error("a=1,,2"),

@@ -94,6 +94,20 @@ TEST_F(StudyFileTest, EveryFieldSurvivesWriteAndRead) {
   EXPECT_FALSE(fs::exists(dir_ / "study.json.tmp"));
 }
 
+// Several objectives: study.json lists each; one objective lists none.
+TEST_F(StudyFileTest, SeveralObjectivesSurviveWriteAndRead) {
+  StudyInfo info = study_file_info();
+  EXPECT_FALSE(study_info_to_json(info).contains("objectives"));
+  info.spec.more_objectives = {"output_throughput"};
+  info.objectives = {{"ttft.p99", "ms", false}, {"output_throughput", "tok/s", true}};
+  write_study_file(dir_.string(), info);
+  put("study.jsonl", "");
+  const StudyDir back = read_study_dir(dir_.string());
+  EXPECT_EQ(back.info.objectives, info.objectives);
+  EXPECT_EQ(back.info.spec.more_objectives, info.spec.more_objectives);
+  EXPECT_EQ(study_info_to_json(back.info), study_info_to_json(info));
+}
+
 TEST_F(StudyFileTest, TheFileIsIndentedJsonWithItsSchemaFirst) {
   write_study_file(dir_.string(), study_file_info());
   std::ifstream in(dir_ / "study.json", std::ios::binary);

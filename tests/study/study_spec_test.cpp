@@ -28,6 +28,7 @@ TEST(StudySpec, RoundTripsEveryField) {
   spec.confirm = true;
   spec.gpus_per_trial = "{tp}";
   spec.gpu_hour_cost = 2.5;
+  spec.slots = "0,1;2,3";
   const StudySpec back = study_spec_from_json(nlohmann::json::parse(to_json(spec).dump()));
   EXPECT_EQ(to_json(back), to_json(spec));
   EXPECT_EQ(back.bench_args, spec.bench_args);
@@ -36,6 +37,8 @@ TEST(StudySpec, RoundTripsEveryField) {
   EXPECT_TRUE(back.confirm);
   EXPECT_EQ(back.gpus_per_trial, "{tp}");
   EXPECT_DOUBLE_EQ(back.gpu_hour_cost, 2.5);
+  EXPECT_EQ(back.slots, "0,1;2,3");
+  EXPECT_FALSE(to_json(StudySpec{}).contains("slots"));  // written only when given
 }
 
 TEST(StudySpec, DefaultsAndErrors) {
@@ -49,6 +52,22 @@ TEST(StudySpec, DefaultsAndErrors) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("num_runs"), std::string::npos) << e.what();
   }
+}
+
+// Several --objective: "objectives" lists them all (and "objective" keeps the first, for an older
+// reader); one objective writes no "objectives", so its study.json is what it was.
+TEST(StudySpec, SeveralObjectivesRoundTripAndOneWritesNoList) {
+  StudySpec spec;
+  spec.serve = "x {port}";
+  EXPECT_FALSE(to_json(spec).contains("objectives"));
+  spec.objective = "output_throughput:max";
+  spec.more_objectives = {"ttft.p99:min"};
+  const nlohmann::json json = to_json(spec);
+  EXPECT_EQ(json.at("objective"), "output_throughput:max");
+  EXPECT_EQ(json.at("objectives"), (nlohmann::json{"output_throughput:max", "ttft.p99:min"}));
+  const StudySpec back = study_spec_from_json(json);
+  EXPECT_EQ(back.objective, "output_throughput:max");
+  EXPECT_EQ(back.more_objectives, std::vector<std::string>{"ttft.p99:min"});
 }
 
 }  // namespace

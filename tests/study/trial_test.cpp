@@ -203,6 +203,29 @@ TEST(TrialRecord, TiesAndGpuFieldsRoundTrip) {
                std::invalid_argument);
 }
 
+TEST(TrialRecord, SlotAndClientRoundTripOnlyWhenSet) {
+  TrialRecord record;
+  record.trial = 2;
+  record.slot = 1;
+  record.client = TrialClient{1.5, 0.25, 3.5, true, "client-bound: ITL stamps late"};
+  const std::string line = trial_to_json(record);
+  EXPECT_NE(line.find(R"("slot":1,"client":{"cpu_s":1.5,"cpu_share":0.25,"lateness_p99_ms":3.5,)"
+                      R"("busy":true,"why":"client-bound: ITL stamps late"})"),
+            std::string::npos)
+      << line;
+  const TrialRecord back = trial_from_json(line, "study.jsonl:1");
+  EXPECT_EQ(back.slot, 1);
+  EXPECT_EQ(back.client, record.client);
+  EXPECT_EQ(trial_to_json(back), line);
+  const std::string plain = trial_to_json(TrialRecord{});
+  EXPECT_EQ(plain.find("slot"), std::string::npos);
+  EXPECT_EQ(plain.find("client"), std::string::npos);
+  EXPECT_THROW(trial_from_json(R"({"schema":"llmperf.study.trial/1","trial":1,"status":"ok",)"
+                               R"("client":{"busy":"yes"}})",
+                               "study.jsonl:2"),
+               std::invalid_argument);
+}
+
 TEST(TrialRecord, ErrorsNameTheLine) {
   EXPECT_EQ(trial_error("{\"schema\":").rfind("study.jsonl:7: not JSON (", 0), 0u);
   EXPECT_EQ(trial_error("[1]"), "study.jsonl:7: not a JSON object");

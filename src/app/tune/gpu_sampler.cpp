@@ -65,8 +65,10 @@ std::vector<GpuMemory> parse_gpu_memory(std::string_view text) {
   return gpus;
 }
 
-void keep_peaks(std::vector<GpuMemory>& peaks, const std::vector<GpuMemory>& sample) {
+void keep_peaks(std::vector<GpuMemory>& peaks, const std::vector<GpuMemory>& sample,
+                const std::vector<int>& only) {
   for (const GpuMemory& gpu : sample) {
+    if (!only.empty() && std::find(only.begin(), only.end(), gpu.index) == only.end()) continue;
     auto it = std::lower_bound(peaks.begin(), peaks.end(), gpu.index,
                                [](const GpuMemory& p, int index) { return p.index < index; });
     if (it == peaks.end() || it->index != gpu.index) {
@@ -76,7 +78,6 @@ void keep_peaks(std::vector<GpuMemory>& peaks, const std::vector<GpuMemory>& sam
     }
   }
 }
-
 
 GpuSampler::GpuSampler(GpuSamplerOptions options)
     : options_(std::move(options)), program_path_(find_on_path(options_.program)) {
@@ -101,7 +102,7 @@ void GpuSampler::run() {
     const std::vector<GpuMemory> sample = parse_gpu_memory(call_once());
     std::unique_lock lock(mutex_);
     if (!sample.empty()) {
-      keep_peaks(peaks_, sample);
+      keep_peaks(peaks_, sample, options_.gpu_ids);
       samples_.fetch_add(1);
     }
     wake_.wait_for(lock, std::chrono::milliseconds(options_.interval_ms),

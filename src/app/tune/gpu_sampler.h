@@ -27,13 +27,18 @@ namespace llmperf {
 std::vector<GpuMemory> parse_gpu_memory(std::string_view text);
 
 // Folds one sample into the peaks: per GPU index, the highest used_mib (and the total beside it);
-// new GPUs are added. `peaks` stays sorted by index.
-void keep_peaks(std::vector<GpuMemory>& peaks, const std::vector<GpuMemory>& sample);
+// new GPUs are added. `peaks` stays sorted by index. With `only` not empty, the GPUs whose index
+// it does not hold are left out.
+void keep_peaks(std::vector<GpuMemory>& peaks, const std::vector<GpuMemory>& sample,
+                const std::vector<int>& only = {});
 
 struct GpuSamplerOptions {
   std::string program = "nvidia-smi";  // looked up on PATH
   int64_t interval_ms = 2'000;         // between two samples
   int64_t call_timeout_ms = 10'000;    // one nvidia-smi call that takes longer is killed
+  // Only these GPUs (nvidia-smi's indices: a --slots slot's), so that trials side by side each
+  // record their own GPUs' peaks; empty = every GPU.
+  std::vector<int> gpu_ids;
 };
 
 class GpuSampler {

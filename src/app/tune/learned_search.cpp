@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "app/signals.h"
@@ -30,6 +31,14 @@ SamplerKind sampler_kind(StrategyKind kind) {
   }
 }
 
+// The sampler's directions: one per objective.
+std::vector<bool> directions(const LearnedSearchOptions& options) {
+  if (options.objectives.empty()) return {options.maximize};
+  std::vector<bool> maximize;
+  for (const StudyObjective& objective : options.objectives) maximize.push_back(objective.maximize);
+  return maximize;
+}
+
 std::vector<std::string> values_of(const Assignment& params) {
   std::vector<std::string> values;
   for (const auto& param : params) values.push_back(param.second);
@@ -41,12 +50,17 @@ std::vector<std::string> values_of(const Assignment& params) {
 LearnedSearch::LearnedSearch(const LearnedSearchOptions& options) : options_(options) {
   check_sampler_space(sampler_kind(options.strategy.kind), *options.spaces);
   bridge_ = std::make_unique<OptunaBridge>(options.python);
-  parse_bridge_ok(bridge_->request(bridge_init_request(
-      sampler_kind(options.strategy.kind), *options.spaces, {options.maximize}, options.seed,
-      sampler_startup_trials(options.strategy.samples))));
+  parse_bridge_ok(bridge_->request(
+      bridge_init_request(sampler_kind(options.strategy.kind), *options.spaces, directions(options),
+                          options.seed, sampler_startup_trials(options.strategy.samples))));
 }
 
 LearnedSearch::~LearnedSearch() = default;
+
+SamplerOutcome LearnedSearch::outcome_of(const TrialRecord& record) const {
+  return options_.objectives.empty() ? sampler_outcome(record)
+                                     : multi_objective_outcome(record, options_.objectives);
+}
 
 std::string LearnedSearch::describe() const {
   const OptunaBridge& bridge = *bridge_;
@@ -57,6 +71,16 @@ std::string LearnedSearch::describe() const {
       bridge.passed_over().empty() ? std::string()
                                    : fmt::format(" (passed over: {})", bridge.passed_over()),
       options_.strategy.samples, 3 * options_.strategy.samples, options_.seed);
+  if (!options_.objectives.empty()) {
+    std::vector<std::string> names;
+    for (const StudyObjective& objective : options_.objectives) {
+      names.push_back(objective.name + (objective.maximize ? ":max" : ":min"));
+    }
+    text += fmt::format(
+        "; {} objectives ({}): a multi-objective study, whose answer is their "
+        "Pareto front",
+        names.size(), fmt::join(names, ", "));
+  }
   for (const SamplerParam& param : sampler_params(*options_.spaces)) {
     text += "\n  " + param.describe();
   }
@@ -82,7 +106,7 @@ std::vector<TrialRecord> LearnedSearch::run(const std::vector<TrialRecord>& prev
       records.push_back(std::move(record));
       return records;
     }
-    const SamplerOutcome outcome = sampler_outcome(record);
+    const SamplerOutcome outcome = outcome_of(record);
     parse_bridge_ok(bridge.request(bridge_add_request(spaces, record.params, outcome)));
     tried[values_of(record.params)] = outcome;
     budget.count(record.status);
@@ -115,7 +139,7 @@ std::vector<TrialRecord> LearnedSearch::run(const std::vector<TrialRecord>& prev
       records.push_back(std::move(record));
       break;
     }
-    const SamplerOutcome outcome = sampler_outcome(record);
+    const SamplerOutcome outcome = outcome_of(record);
     parse_bridge_ok(bridge.request(bridge_tell_request(ask.number, outcome)));
     tried[values_of(ask.params)] = outcome;
     budget.count(record.status);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "study/multi_objective.h"
 #include "study/space.h"
 #include "study/trial.h"
 
@@ -23,6 +24,9 @@ struct LearnedSearchOptions {
   bool maximize = true;  // the objective's direction
   uint64_t seed = 0;     // the sampler's seed (--seed)
   std::string python;    // --python ("" = python3 on $PATH, then /usr/bin/python3)
+  // Several --objective: each (a multi-objective Optuna study, told a value per objective);
+  // empty: the one objective, `maximize`.
+  std::vector<StudyObjective> objectives;
 };
 
 // Runs trial `index` with `params` (or returns its finished record from the ledger) and returns
@@ -46,6 +50,8 @@ class LearnedSearch {
   std::vector<TrialRecord> run(const std::vector<TrialRecord>& previous, const RunConfig& run);
 
  private:
+  SamplerOutcome outcome_of(const TrialRecord& record) const;  // told for one objective or each
+
   LearnedSearchOptions options_;
   std::unique_ptr<OptunaBridge> bridge_;
 };

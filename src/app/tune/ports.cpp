@@ -105,6 +105,19 @@ int pick_free_port() {
   return ntohs(address.sin_port);
 }
 
+int PortLeases::lease() {
+  std::lock_guard lock(mutex_);
+  for (int tries = 0;; ++tries) {
+    const int port = pick_free_port();
+    if (held_.insert(port).second || tries == 100) return port;
+  }
+}
+
+void PortLeases::release(int port) {
+  std::lock_guard lock(mutex_);
+  held_.erase(port);
+}
+
 PortSockets count_port_sockets(std::string_view proc_net_tcp, int port) {
   PortSockets sockets;
   bool header = true;

@@ -2,6 +2,8 @@
 // kernel still holds on a port after a server stopped, and whether a server could bind it again.
 #pragma once
 
+#include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -13,6 +15,19 @@ namespace llmperf {
 // bind fails at start-up with its own "Address already in use" line. Throws std::runtime_error
 // when no socket can be bound at all.
 int pick_free_port();
+
+// The ports of trials that run side by side (--slots): pick_free_port, but never a port another
+// running trial holds, which the kernel may hand out again once the socket that picked it is
+// closed, before that trial's server has bound it. Thread-safe.
+class PortLeases {
+ public:
+  int lease();  // throws as pick_free_port
+  void release(int port);
+
+ private:
+  std::mutex mutex_;
+  std::set<int> held_;  // guarded by mutex_
+};
 
 // The kernel's TCP sockets whose local end is one port, on any address (IPv4 and IPv6).
 struct PortSockets {

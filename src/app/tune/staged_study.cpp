@@ -27,6 +27,11 @@ constexpr const char* kStageInterrupted = "interrupted (--resume goes on from he
 
 StudyResult run_staged_study(const StudySpec& spec, const StudyOptions& options) {
   const std::vector<ParamSpace> params = parse_params(spec.params);
+  if (!spec.more_objectives.empty()) {
+    throw std::invalid_argument(
+        "--stage fixes each stage's best for the next, and several --objective give a Pareto "
+        "front instead of a best: give one --objective with --stage");
+  }
   const std::vector<Stage> stages = parse_stages(spec.stages, params);
   const auto print = [&](const std::string& text) {
     if (options.print) options.print(text);
@@ -41,7 +46,8 @@ StudyResult run_staged_study(const StudySpec& spec, const StudyOptions& options)
                               : options.study_dir;
 
   if (options.dry_run) {
-    std::string out = fmt::format("llmperf tune --dry-run: {} stage(s), in order:\n", stages.size());
+    std::string out =
+        fmt::format("llmperf tune --dry-run: {} stage(s), in order:\n", stages.size());
     for (size_t k = 0; k < stages.size(); ++k) {
       out += fmt::format("  stage {}: {} ({})\n", k + 1, stages[k].text,
                          k == 0 ? "the other parameters at their --param value or their stage's "
@@ -81,15 +87,10 @@ StudyResult run_staged_study(const StudySpec& spec, const StudyOptions& options)
     stage_options.study_dir = (fs::path(dir) / stage_dir_name(stages[k], k)).string();
     stage_options.resume = fs::exists(fs::path(stage_options.study_dir) / kStudyFileName);
     stage_options.stage = static_cast<int>(k + 1);
-    std::vector<std::string> fixed;
-    for (const auto& [name, values] : chosen) {
-      fixed.push_back(fmt::format("{}={}", name, fmt::join(values, ",")));
-    }
-    print(fmt::format("{}== stage {} of {}: {}{}\n", k == 0 ? "" : "\n", k + 1, stages.size(),
-                      stages[k].text,
-                      fixed.empty() ? std::string()
-                                    : fmt::format(" (the stages before fixed {})",
-                                                  fmt::join(fixed, " "))));
+    print(fmt::format(
+        "{}== stage {} of {}: {}{}\n", k == 0 ? "" : "\n", k + 1, stages.size(), stages[k].text,
+        chosen.empty() ? std::string()
+                       : fmt::format(" (the stages before fixed {})", stage_choices_text(chosen))));
     result = run_study(stage_spec, stage_options);
     // The staged study's objective is its stages' (the same flags give the same one).
     const StudyInfo stage_info = read_study_info(stage_options.study_dir);

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <utility>
 
@@ -21,7 +22,10 @@
 
 #include "app/signals.h"
 #include "app/tune/learned_search.h"
+#include "app/tune/objectives.h"
+#include "app/tune/ports.h"
 #include "app/tune/server_process.h"
+#include "app/tune/slot_runner.h"
 #include "app/tune/trial_runner.h"
 #include "core/clock.h"
 #include "core/version.h"
@@ -32,8 +36,9 @@
 #include "study/best.h"
 #include "study/exclude.h"
 #include "study/gpu_cost.h"
-#include "study/prefer.h"
 #include "study/label.h"
+#include "study/prefer.h"
+#include "study/slots.h"
 #include "study/study_file.h"
 #include "study/template.h"
 
@@ -86,16 +91,34 @@ struct StudyPlan {
   std::vector<ParamSpace> spaces;
   Strategy strategy;
   std::vector<ExcludeRule> excludes;
-  Objective objective;
-  std::vector<Assignment> configs;  // in the strategy's order
-  Config base;                      // trial 0's benchmark flags (outputs dir, seed, -n, --parallel)
+  Objective objective;                // the first --objective
+  std::vector<Objective> objectives;  // every --objective (several: a Pareto front, objectives.h)
+  std::vector<Assignment> configs;    // in the strategy's order
+  Config base;  // trial 0's benchmark flags (outputs dir, seed, -n, --parallel)
   std::vector<std::string> warnings;
+  std::vector<Slot> slots;  // --slots; empty: one trial at a time, as without slots
 };
 
 // Checks every template against the names it may use, so a typo fails before anything starts.
 void check_templates(const StudySpec& spec, const std::vector<ParamSpace>& spaces) {
   std::vector<std::string> known(std::begin(kBuiltinNames), std::end(kBuiltinNames));
+  if (!spec.slots.empty()) known.insert(known.end(), std::begin(kSlotNames), std::end(kSlotNames));
   for (const ParamSpace& space : spaces) known.push_back(space.name);
+  // {slot} and {gpus} without --slots: say what they need rather than that they are unknown.
+  std::vector<std::string> texts = {spec.serve, spec.gpus_per_trial, spec.stop_cmd,
+                                    spec.between_cmd};
+  texts.insert(texts.end(), spec.bench_args.begin(), spec.bench_args.end());
+  for (const std::string& text : texts) {
+    for (const std::string& name : template_names(text)) {
+      if (spec.slots.empty() &&
+          std::find(std::begin(kSlotNames), std::end(kSlotNames), name) != std::end(kSlotNames)) {
+        throw std::invalid_argument(
+            fmt::format("'{}': {{{}}} needs --slots (what each trial run side by side gets, e.g. "
+                        "--slots '0;1;2;3')",
+                        text, name));
+      }
+    }
+  }
   check_template(spec.serve, known, "--serve");
   if (!spec.gpus_per_trial.empty()) check_template(spec.gpus_per_trial, known, "--gpus-per-trial");
   if (!spec.stop_cmd.empty()) check_template(spec.stop_cmd, known, "--stop-cmd");
@@ -108,9 +131,13 @@ void check_templates(const StudySpec& spec, const std::vector<ParamSpace>& space
 // --prefer's keys, --gpus-per-trial and --gpu-hour-cost against what the objective needs, so
 // that a study which could never name its figures fails before anything starts.
 void check_gpu_flags(const StudySpec& spec, const Objective& objective,
-                     const std::vector<ParamSpace>& spaces) {
-  const bool gpus = !spec.gpus_per_trial.empty();
-  if (gpus && template_names(spec.gpus_per_trial).empty()) {
+                     const std::vector<ParamSpace>& spaces, const std::vector<Slot>& slots) {
+  // A trial's GPU count: --gpus-per-trial, else its slot's, when the slots list GPU ids.
+  const bool slot_gpus =
+      !slots.empty() && std::all_of(slots.begin(), slots.end(),
+                                    [](const Slot& slot) { return slot.gpu_ids().has_value(); });
+  const bool gpus = !spec.gpus_per_trial.empty() || slot_gpus;
+  if (!spec.gpus_per_trial.empty() && template_names(spec.gpus_per_trial).empty()) {
     gpu_count(spec.gpus_per_trial);  // a number: checked now
   }
   if (objective.figure == kPerGpuMetric && !gpus) {
@@ -148,7 +175,12 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
   plan.strategy = parse_strategy(spec.strategy);
   for (const std::string& text : spec.excludes) plan.excludes.push_back(parse_exclude(text, plan.spaces));
   plan.objective = parse_objective(spec.objective);
-  check_gpu_flags(spec, plan.objective, plan.spaces);
+  if (!spec.slots.empty()) plan.slots = parse_slots(spec.slots);
+  check_gpu_flags(spec, plan.objective, plan.spaces, plan.slots);
+  plan.objectives = parse_objectives(spec);
+  for (const Objective& objective : plan.objectives) {
+    check_gpu_flags(spec, objective, plan.spaces, plan.slots);
+  }
   check_templates(spec, plan.spaces);
   // The benchmark's flags must parse before anything runs: for the first configuration of the
   // grid, or (when a linked parameter makes some configurations' flags invalid, such as
@@ -169,6 +201,7 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
   for (size_t tried = 0; tried < candidates.size() && tried < (linked ? 64u : 1u); ++tried) {
     const Assignment& candidate = candidates[tried];
     TrialSpec probe{0, candidate, "", 0, -1, ""};
+    if (!plan.slots.empty()) probe.slot = TrialSlot{0, plan.slots[0]};
     const TemplateValues values = template_values(probe, "8000", "/tmp/outdir");
     std::vector<std::string> user_args;  // the flags as given, for the outputs dir and -n
     for (const std::string& arg : spec.bench_args) {
@@ -183,6 +216,7 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
     }
   }
   if (!first_error.empty()) throw std::invalid_argument(first_error);
+  check_several_objectives(spec, plan.strategy, plan.base);
   switch (plan.strategy.kind) {
     case StrategyKind::kGrid:
     case StrategyKind::kHalving:
@@ -304,6 +338,7 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   info.objective = plan.objective.name();
   info.unit = plan.objective.unit();
   info.maximize = plan.objective.maximize;
+  info.objectives = study_objectives(plan.objectives);
   info.strategy = plan.strategy.text();
   info.seed = plan.base.load.seed;
   if (!plan.base.verdicts.search.empty()) {
@@ -339,9 +374,22 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   // A learned search's sampler, started now so that a missing Optuna fails before anything runs.
   std::unique_ptr<LearnedSearch> learned;
   if (plan.strategy.learned()) {
-    learned = std::make_unique<LearnedSearch>(LearnedSearchOptions{
-        &plan.spaces, plan.strategy, info.maximize, plan.base.load.seed, spec.python});
+    learned = std::make_unique<LearnedSearch>(
+        LearnedSearchOptions{&plan.spaces, plan.strategy, info.maximize, plan.base.load.seed,
+                             spec.python, info.objectives});
     if (!options.dry_run) spdlog::info("{}", learned->describe());
+  }
+  // Trials side by side: as many at once as there are slots (one without --slots).
+  const size_t slot_count = std::max<size_t>(1, plan.slots.size());
+  const auto slot_of = [&](size_t slot) -> std::optional<TrialSlot> {
+    if (plan.slots.empty()) return std::nullopt;
+    return TrialSlot{static_cast<int>(slot), plan.slots[slot]};
+  };
+  if (learned && slot_count > 1) {
+    spdlog::warn(
+        "--slots: --strategy {} runs one trial at a time, in slot 0 ({}): its sampler "
+        "chooses each configuration from the results of those before it",
+        plan.strategy.text(), plan.slots[0].gpus());
   }
 
   if (options.dry_run) {
@@ -358,10 +406,21 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
                          rungs[r].requests,
                          rungs[r].promoted > 0 ? fmt::format(", the best {} go on", rungs[r].promoted) : "");
     }
+    if (slot_count > 1) {
+      out += fmt::format(
+          "  {} slots ({}): up to {} trials at once, each taking the first slot free; shown as if "
+          "every trial took as long{}\n",
+          slot_count, spec.slots, slot_count, halving ? ", within each rung" : "");
+    }
+    size_t position = 0;  // among the trials that start a server, for their slot
     for (size_t i = 0; i < plan.configs.size(); ++i) {
       TrialSpec trial{static_cast<int64_t>(i), plan.configs[i], labels[i], 0, -1,
                       trial_dir_name(i, labels[i], 0, false)};
-      out += fmt::format("trial {}  {}\n", i, labels[i]);
+      if (!excluded[i]) trial.slot = slot_of(position++ % slot_count);
+      out += fmt::format(
+          "trial {}  {}{}\n", i, labels[i],
+          trial.slot ? fmt::format("  slot {} ({})", trial.slot->index, trial.slot->slot.gpus())
+                     : "");
       if (excluded[i]) {
         out += fmt::format("  excluded by --exclude '{}'\n", spec.excludes[*excluded[i]]);
         continue;
@@ -408,11 +467,22 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   init_transport();  // before any thread: the readiness probes and the benchmark use libcurl
   install_interrupt_handlers();
 
-  TrialContext context{&spec, &plan.spaces, &plan.objective, result.dir,
-                       options.parse_bench_flags};
-  const auto run_one = [&](size_t i, int rung, int64_t requests) -> TrialRecord {
+  PortLeases ports;  // --slots: no two trials side by side on one port
+  TrialContext context{&spec,       &plan.spaces, &plan.objective, result.dir,
+                       options.parse_bench_flags, &plan.objectives};
+  if (!plan.slots.empty()) context.ports = &ports;
+  // The ledger, the printed lines and result.trials, written from the slots' threads: each
+  // trial's record is appended, printed and kept under one lock, so that result.trials is in
+  // the ledger's order.
+  std::mutex record_mutex;
+  // Runs (or keeps from the ledger) trial i at `rung` in `slot`; with `keep`, adds its record to
+  // result.trials.
+  const auto run_one = [&](size_t i, int rung, int64_t requests, size_t slot,
+                           bool keep) -> TrialRecord {
     if (const auto it = done.find({static_cast<int64_t>(i), rung}); it != done.end()) {
+      std::lock_guard lock(record_mutex);
       print(trial_line(it->second, info) + "  (kept from the ledger)\n");
+      if (keep) result.trials.push_back(it->second);
       return it->second;
     }
     TrialRecord record;
@@ -427,13 +497,17 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
                    halving ? fmt::format(", rung {}", rung) : std::string());
       TrialSpec trial{static_cast<int64_t>(i), plan.configs[i], labels[i], rung, requests,
                       trial_dir_name(i, labels[i], rung, halving)};
+      trial.slot = slot_of(slot);
       record = run_trial(context, trial);
     }
     record.stage = options.stage;
+    std::lock_guard lock(record_mutex);
     writer.append(record);
     print(trial_line(record, info) + "\n");
+    if (keep) result.trials.push_back(record);
     return record;
   };
+  const auto stop = [] { return interrupt_requested(); };
 
   if (learned) {
     // The configurations as the sampler draws them: trial i is the i-th drawn.
@@ -446,30 +520,37 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
       plan.configs[i] = params;
       labels[i] = trial_label(i, plan.spaces, params);
       excluded[i] = first_matching_exclude(plan.excludes, params);
-      return run_one(i, 0, -1);
+      return run_one(i, 0, -1, 0, false);  // one at a time, in the first slot
     };
     std::vector<TrialRecord> previous;
     for (size_t line : study_row_lines(ledger.trials)) previous.push_back(ledger.trials[line]);
     result.trials = learned->run(previous, run_drawn);
   } else if (!halving) {
-    for (size_t i = 0; i < plan.configs.size() && !interrupt_requested(); ++i) {
-      result.trials.push_back(run_one(i, 0, -1));
-    }
+    run_in_slots(
+        slot_count, plan.configs.size(),
+        [&](size_t i, size_t slot) { run_one(i, 0, -1, slot, true); }, stop);
   } else {
     for (size_t i = 0; i < plan.configs.size(); ++i) {
-      if (excluded[i]) result.trials.push_back(run_one(i, 0, -1));
+      if (excluded[i]) run_one(i, 0, -1, 0, true);
     }
     std::vector<size_t> survivors = active;
     for (size_t r = 0; r < rungs.size() && !interrupt_requested(); ++r) {
+      // The rung's trials fill the slots; the rung ends when all of them have.
+      const int64_t requests = r + 1 == rungs.size() ? -1 : rungs[r].requests;
+      std::vector<std::optional<TrialRecord>> records(survivors.size());
+      run_in_slots(
+          slot_count, survivors.size(),
+          [&](size_t job, size_t slot) {
+            records[job] = run_one(survivors[job], static_cast<int>(r), requests, slot, true);
+          },
+          stop);
       std::vector<std::pair<double, size_t>> ranked;
-      for (size_t i : survivors) {
-        if (interrupt_requested()) break;
-        const int64_t requests = r + 1 == rungs.size() ? -1 : rungs[r].requests;
-        TrialRecord record = run_one(i, static_cast<int>(r), requests);
-        if (record.status == TrialStatus::kOk && record.objective) {
-          ranked.emplace_back(plan.objective.maximize ? -*record.objective : *record.objective, i);
+      for (size_t job = 0; job < survivors.size(); ++job) {
+        const std::optional<TrialRecord>& record = records[job];
+        if (record && record->status == TrialStatus::kOk && record->objective) {
+          ranked.emplace_back(plan.objective.maximize ? -*record->objective : *record->objective,
+                              survivors[job]);
         }
-        result.trials.push_back(std::move(record));
       }
       std::stable_sort(ranked.begin(), ranked.end());
       survivors.clear();
@@ -506,6 +587,7 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
       const int64_t requests = rung + 1 < rungs.size() ? rungs[rung].requests : -1;
       TrialSpec trial{row.trial, row.params, row.label, row.rung, requests,
                       trial_dir_name(i, row.label, row.rung, halving) + "/confirm"};
+      trial.slot = slot_of(0);
       TrialRecord record = run_trial(context, trial);
       record.confirm = true;
       writer.append(record);
@@ -517,7 +599,11 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
   stop_all_servers();
 
   // The best configuration, by the rule the study's outputs follow (study/best.h).
-  result.best = study_best(result.trials, rungs.size(), info.maximize, prefer).trial;
+  if (info.objectives.empty()) {
+    result.best = study_best(result.trials, rungs.size(), info.maximize, prefer).trial;
+  } else {
+    result.front = study_front(result.trials, info.objectives);  // several: no single best
+  }
   result.text = write_study_outputs(result.dir, info, result.trials);
   print(result.text);
   return result;

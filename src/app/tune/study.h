@@ -66,6 +66,9 @@ struct StudyResult {
   // The index in `trials` of the best configuration: study/best.h's study_best, the rule the
   // study's text, files and page follow.
   std::optional<size_t> best;
+  // Several --objective: the indices in `trials` of the Pareto front (study/multi_objective.h's
+  // study_front), the study's answer instead of a best; empty with one objective.
+  std::vector<size_t> front;
   std::string text;                 // the closing table and the best configuration
   bool interrupted = false;         // Ctrl-C cut the study short: it can be resumed
 };

@@ -7,8 +7,10 @@
 #include <curl/curl.h>
 
 #include <algorithm>
-#include <cstdlib>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -20,6 +22,7 @@
 #include "app/benchmark.h"
 #include "app/signals.h"
 #include "app/tune/gpu_sampler.h"
+#include "app/tune/objectives.h"
 #include "app/tune/ports.h"
 #include "app/tune/server_log.h"
 #include "app/tune/server_process.h"
@@ -234,6 +237,55 @@ BenchOutcome judge_search(const BenchmarkResult& result, const SearchOutcome& se
   return out;
 }
 
+// The client's health over a trial's runs (--slots): its worker threads' CPU, its worst lateness
+// and whether some run was client-bound or late on a busy machine (metrics/client_health.h's
+// judgements, as each run's text gives them). None when no run measured it.
+std::optional<TrialClient> client_of(const std::vector<BenchmarkResult>& results) {
+  std::optional<TrialClient> client;
+  for (const BenchmarkResult& result : results) {
+    for (const RunResult& run : result.runs) {
+      const ClientHealth& health = run.summary.client;
+      if (!health.measured) continue;
+      if (!client) client.emplace();
+      client->cpu_s += health.cpu_s;
+      client->cpu_share = std::max(client->cpu_share, health.cpu_utilization);
+      client->lateness_p99_ms = std::max({client->lateness_p99_ms, health.stamp_delay.p99_ns / 1e6,
+                                          health.client_lag.p99_ns / 1e6});
+      if (client->busy || !(health.client_bound || health.machine_busy)) continue;
+      client->busy = true;
+      const std::vector<std::string>& why =
+          health.client_bound ? health.warnings : health.machine_warnings;
+      client->why = !why.empty()          ? why.front()
+                    : health.client_bound ? "the client was the bottleneck"
+                                          : "the machine was busy";
+    }
+  }
+  return client;
+}
+
+// Now as ISO 8601 with milliseconds: with --slots, the ledger's start times show which trials
+// overlapped.
+std::string wall_clock_ms_text() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()) % 1000;
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
+  return fmt::format("{}.{:03d}Z", text, static_cast<int>(ms.count()));
+}
+
+// Gives a leased port back when the trial ends, on every path.
+struct PortRelease {
+  PortLeases* leases = nullptr;
+  int port = 0;
+  ~PortRelease() {
+    if (leases != nullptr && port > 0) leases->release(port);
+  }
+};
+
 void set_status(TrialRecord& record, TrialStatus status, std::string reason) {
   record.status = status;
   record.reason = std::move(reason);
@@ -244,6 +296,10 @@ void set_status(TrialRecord& record, TrialStatus status, std::string reason) {
 TemplateValues template_values(const TrialSpec& trial, const std::string& port,
                                const std::string& outdir) {
   TemplateValues values = {{"port", port}, {"trial", std::to_string(trial.index)}, {"outdir", outdir}};
+  if (trial.slot) {
+    values.emplace_back("slot", std::to_string(trial.slot->index));
+    values.emplace_back("gpus", trial.slot->slot.gpus());
+  }
   values.insert(values.end(), trial.params.begin(), trial.params.end());
   return values;
 }
@@ -291,7 +347,13 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   record.rung = trial.rung;
   record.params = trial.params;
   record.dir = trial.dir;
-  record.started = wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
+  record.started =
+      trial.slot ? wall_clock_ms_text() : wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
+  std::optional<std::vector<int>> slot_gpus;  // the slot's GPU ids, when its items are
+  if (trial.slot) {
+    record.slot = trial.slot->index;
+    slot_gpus = trial.slot->slot.gpu_ids();
+  }
   const int64_t started_ns = now_ns();
   const auto finish = [&](TrialStatus status, std::string reason) {
     set_status(record, status, std::move(reason));
@@ -308,16 +370,20 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
 
   // The templates, and the benchmark's flags for this configuration, before anything starts.
   int port = 0;
+  PortRelease lease{context.ports};
   std::vector<std::string> args;
   Config config;
   std::string stop_command;
   try {
-    port = pick_free_port();
+    port = context.ports != nullptr ? context.ports->lease() : pick_free_port();
+    lease.port = port;
     record.port = port;
     const TemplateValues values = template_values(trial, std::to_string(port), outdir.string());
     record.server_command = substitute(spec.serve, values, "--serve");
-    if (!spec.gpus_per_trial.empty()) {  // (a slot's own count, once trials get slots)
+    if (!spec.gpus_per_trial.empty()) {
       record.gpus = gpu_count(substitute(spec.gpus_per_trial, values, "--gpus-per-trial"));
+    } else if (slot_gpus) {
+      record.gpus = static_cast<int>(slot_gpus->size());  // the slot's own count
     }
     if (!spec.stop_cmd.empty()) stop_command = substitute(spec.stop_cmd, values, "--stop-cmd");
     args = trial_bench_args(spec.bench_args, values, (outdir / "bench").string());
@@ -382,7 +448,9 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   }
 
   // The benchmark, --num-runs times on this server.
-  GpuSampler gpu;
+  GpuSamplerOptions gpu_options;
+  if (slot_gpus) gpu_options.gpu_ids = *slot_gpus;  // this slot's GPUs only
+  GpuSampler gpu(gpu_options);
   std::vector<BenchmarkResult> results;
   std::vector<BenchOutcome> outcomes;
   std::string bench_error;
@@ -404,6 +472,7 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   }
   record.bench_s = static_cast<double>(now_ns() - bench_start_ns) / 1e9;
   record.gpu = gpu.stop();
+  if (trial.slot) record.client = client_of(results);
   const std::optional<int> server_exit = server->exit_code();
   stop_server();
 
@@ -451,6 +520,9 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   record.objective = median.objective;
   fill_metrics(*median.chosen, record.metrics);
   add_gpu_figures(record, spec);
+  if (context.objectives != nullptr) {
+    record_objective_values(record, *median.chosen, *context.objectives, spec);
+  }
   if (order.size() > 1) {
     record.metrics["objective.min"] = *outcomes[order.front()].objective;
     record.metrics["objective.max"] = *outcomes[order.back()].objective;

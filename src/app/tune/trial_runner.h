@@ -11,12 +11,15 @@
 
 #include "app/tune/study.h"
 #include "core/config.h"
+#include "study/slots.h"
 #include "study/space.h"
 #include "study/study_spec.h"
 #include "study/template.h"
 #include "study/trial.h"
 
 namespace llmperf {
+
+class PortLeases;
 
 // What every trial of a study shares.
 struct TrialContext {
@@ -25,6 +28,18 @@ struct TrialContext {
   const Objective* objective = nullptr;
   std::string study_dir;
   BenchFlagsParser parse_bench_flags;
+  // Every --objective; with several, each one's value is recorded in the trial's metrics
+  // (objectives.h). Null: the one objective.
+  const std::vector<Objective>* objectives = nullptr;
+  // --slots: the ports of the trials running side by side (ports.h), so that no two get the same;
+  // null: pick_free_port.
+  PortLeases* ports = nullptr;
+};
+
+// The slot a trial runs in (--slots).
+struct TrialSlot {
+  int index = 0;  // {slot}
+  Slot slot;      // {gpus}: its items; its GPU ids, when they are, for the GPU sampler
 };
 
 // Which trial to run.
@@ -35,9 +50,11 @@ struct TrialSpec {
   int rung = 0;           // successive halving's rung (0 otherwise)
   int64_t requests = -1;  // halving: -n of this rung's runs (the longest run's); -1 = as given
   std::string dir;        // the trial's directory, relative to the study's ({outdir} is absolute)
+  std::optional<TrialSlot> slot = std::nullopt;  // --slots: the slot it runs in
 };
 
-// The values the templates of trial `trial` see: port, trial, outdir, then the parameters.
+// The values the templates of trial `trial` see: port, trial, outdir, with --slots slot and gpus,
+// then the parameters.
 TemplateValues template_values(const TrialSpec& trial, const std::string& port,
                                const std::string& outdir);
 

@@ -22,7 +22,7 @@ int study_exit_code(const StudyResult& result) {
                  result.dir, result.dir);
     return kExitInterrupted;
   }
-  if (result.best) return kExitOk;
+  if (result.best || !result.front.empty()) return kExitOk;  // a best, or several objectives' front
   bool benchmarked = false;
   for (const TrialRecord& trial : result.trials) {
     benchmarked = benchmarked || trial.status == TrialStatus::kOk ||
@@ -43,10 +43,13 @@ int tune_command(StudySpec spec, StudyOptions options) {
   };
   try {
     if (options.resume) {
-      // --python may be given again: the machine that resumes may keep Optuna elsewhere.
+      // --python and --slots may be given again: the machine that resumes may keep Optuna
+      // elsewhere, or have other GPUs free.
       const std::string python = spec.python;
+      const std::string slots = spec.slots;
       spec = read_study_info(options.study_dir).spec;
       if (!python.empty()) spec.python = python;
+      if (!slots.empty()) spec.slots = slots;
     }
     const StudyResult result =
         spec.stages.empty() ? run_study(spec, options) : run_staged_study(spec, options);

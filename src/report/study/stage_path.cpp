@@ -19,29 +19,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// "tp=2, mns=128"; "-" when nothing is fixed.
-std::string choices_text(const StageChoices& choices) {
-  std::vector<std::string> parts;
-  for (const auto& [name, values] : choices) {
-    std::vector<std::string> shown;
-    for (const std::string& value : values) shown.push_back(value.empty() ? "off" : value);
-    parts.push_back(fmt::format("{}={}", name, fmt::join(shown, "|")));
-  }
-  return parts.empty() ? std::string("-") : fmt::format("{}", fmt::join(parts, ", "));
-}
-
 TextTable stage_table(const StudyInfo& info, const std::vector<StageOutcome>& stages) {
   TextTable table;
-  table.headers = {"stage", "searched", "fixed before", "trials", "best",
-                   objective_heading(info), "fixes"};
+  table.headers = {"stage", "searched", "fixed before", "trials", "best", objective_heading(info),
+                   "fixes"};
   for (size_t k = 0; k < stages.size(); ++k) {
     const StageOutcome& stage = stages[k];
-    table.rows.push_back({fmt::format("{}", k + 1), stage.text, choices_text(stage.fixed),
+    table.rows.push_back({fmt::format("{}", k + 1), stage.text, stage_choices_text(stage.fixed),
                           fmt::format("{}", stage.trials), stage.best_label.value_or("-"),
                           objective_text(info, stage.best_objective),
                           !stage.best_label ? stage.why_ended
-                          : stage.tied > 0  ? choices_text(stage.chosen) + " (tied within noise)"
-                                            : choices_text(stage.chosen)});
+                          : stage.tied > 0
+                              ? stage_choices_text(stage.chosen) + " (tied within noise)"
+                              : stage_choices_text(stage.chosen)});
   }
   return table;
 }
@@ -58,8 +48,10 @@ std::string path_end(const std::vector<StageOutcome>& stages, size_t planned) {
     return fmt::format("the path stopped after stage {} of {}", stages.size(), planned);
   }
   StageChoices all;
-  for (const StageOutcome& stage : stages) all.insert(all.end(), stage.chosen.begin(), stage.chosen.end());
-  return fmt::format("best after {} stage(s): {} ({})", stages.size(), choices_text(all),
+  for (const StageOutcome& stage : stages) {
+    all.insert(all.end(), stage.chosen.begin(), stage.chosen.end());
+  }
+  return fmt::format("best after {} stage(s): {} ({})", stages.size(), stage_choices_text(all),
                      last.dir);
 }
 
@@ -105,9 +97,10 @@ std::string stage_path_html(const StudyInfo& info, const std::vector<StageOutcom
   body += "<p><b>" + xml_escape(path_end(stages, info.spec.stages.size())) + "</b></p>";
   body += "<h2>The path through the stages</h2><div class=\"rows\">" +
           html_table(stage_table(info, stages)) + "</div>";
-  body += "<p class=\"note\">Each stage searches its parameters with those of the stages before it "
-          "fixed at their best, and the later stages' at their --param value (or their stage's "
-          "first). Each stage's own page:</p><ul>";
+  body +=
+      "<p class=\"note\">Each stage searches its parameters with those of the stages before it "
+      "fixed at their best, and the later stages' at their --param value (or their stage's "
+      "first). Each stage's own page:</p><ul>";
   for (size_t k = 0; k < stages.size(); ++k) {
     const std::string page = stages[k].dir + "/study.html";
     body += fmt::format("<li><a href=\"{}\">stage {}: {}</a></li>", xml_escape(page), k + 1,
@@ -119,6 +112,16 @@ std::string stage_path_html(const StudyInfo& info, const std::vector<StageOutcom
 
 }  // namespace
 }  // namespace report_detail
+
+std::string stage_choices_text(const StageChoices& choices) {
+  std::vector<std::string> parts;
+  for (const auto& [name, values] : choices) {
+    std::vector<std::string> shown;
+    for (const std::string& value : values) shown.push_back(value.empty() ? "off" : value);
+    parts.push_back(fmt::format("{}={}", name, fmt::join(shown, "|")));
+  }
+  return parts.empty() ? std::string("-") : fmt::format("{}", fmt::join(parts, ", "));
+}
 
 std::string stage_path_text(const StudyInfo& info, const std::vector<StageOutcome>& stages) {
   using namespace report_detail;
@@ -133,8 +136,9 @@ std::string write_stage_path_outputs(const std::string& dir, const StudyInfo& in
   const fs::path root(dir);
   write_file_atomic((root / "stages.json").string(), stages_json(info, stages));
   write_file_atomic((root / "stages.md").string(),
-                    "# The path through the stages\n\n" + markdown_table(stage_table(info, stages)) +
-                        "\n" + path_end(stages, info.spec.stages.size()) + "\n");
+                    "# The path through the stages\n\n" +
+                        markdown_table(stage_table(info, stages)) + "\n" +
+                        path_end(stages, info.spec.stages.size()) + "\n");
   write_file_atomic((root / "study.html").string(), stage_path_html(info, stages));
   return stage_path_text(info, stages);
 }

@@ -15,6 +15,10 @@ namespace llmperf {
 
 inline constexpr std::string_view kStagesSchema = "llmperf.study.stages/1";
 
+// What stages fixed, as the path and each stage's heading show it: "tp=2, mns=64|128" (a tied
+// set's values joined by |, a flag off as "off"); "-" when nothing is fixed.
+std::string stage_choices_text(const StageChoices& choices);
+
 // The path as text for the terminal (and stages.md, as a Markdown table).
 std::string stage_path_text(const StudyInfo& info, const std::vector<StageOutcome>& stages);
 

@@ -15,6 +15,7 @@
 #include "report/html/xml_escape.h"
 #include "report/internal.h"
 #include "report/report.h"
+#include "report/study/study_front.h"
 #include "report/study/study_html.h"
 #include "report/study/study_view.h"
 #include "report/text/csv.h"
@@ -36,8 +37,12 @@ OrderedJson front_json(const StudyView& view, const StudyFront& front) {
     trials.push_back(view.rows[row].trial);
     labels.push_back(view.rows[row].label);
   }
-  return {{"x", front.x_metric}, {"y", front.y_metric},         {"maximize_x", front.maximize_x},
-          {"maximize_y", true},  {"trials", std::move(trials)}, {"labels", std::move(labels)}};
+  return {{"x", front.x_metric},
+          {"y", front.y_metric},
+          {"maximize_x", front.maximize_x},
+          {"maximize_y", front.maximize_y},
+          {"trials", std::move(trials)},
+          {"labels", std::move(labels)}};
 }
 
 // "tied": the configurations tied within noise with the leader and the tie-break that named the
@@ -101,6 +106,7 @@ std::string summary_json(const StudyView& view) {
     doc["best"] = nullptr;
   }
   if (!view.best_note.empty()) doc["best_note"] = view.best_note;
+  if (!view.info.objectives.empty()) doc["front"] = objectives_front_json(view);  // several only
   doc["tied"] = tied_json(view);
   doc["confirm"] = confirm_json(view);
   std::string latency_front = view.latency.x_metric;  // `ttft.p99` as `ttft_p99`
@@ -240,6 +246,17 @@ std::string code_block(const std::string& text) {
   return fence + "sh\n" + text + "\n" + fence + "\n";
 }
 
+// Several objectives: the Pareto front in place of the best configuration.
+std::string front_markdown(const StudyView& view) {
+  std::string md = "\n## Pareto front\n\n" + markdown_text(front_heading(view)) + "\n";
+  const std::vector<std::string> lines = front_lines(view);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    md += "\n- " + markdown_text(lines[i]) + "\n\n" +
+          code_block(paste_command(view.rows[view.front[i]]));
+  }
+  return md;
+}
+
 std::string summary_markdown(const StudyView& view) {
   const StudyInfo& info = view.info;
   std::string md = fmt::format("# llmperf tune: {}\n\n", markdown_text(objective_heading(info)));
@@ -252,6 +269,9 @@ std::string summary_markdown(const StudyView& view) {
     for (std::string& cell : row) cell = markdown_text(cell);
   }
   md += markdown_table(table);
+  if (const std::string note = busy_client_note(view); !note.empty()) {
+    md += "\n" + markdown_text(note) + "\n";
+  }
   if (const auto reasons = study_reasons(view); !reasons.empty()) {
     md += "\n## Reasons\n\n";
     for (const auto& [row, reason] : reasons) {
@@ -262,6 +282,7 @@ std::string summary_markdown(const StudyView& view) {
     md += "\n## Suggested exclusions\n\nThese failed every time, for the same reason:\n\n";
     for (const std::string& line : lines) md += "- " + markdown_text(line) + "\n";
   }
+  if (!info.objectives.empty()) return md + front_markdown(view);  // several: no single best
   md += "\n## Best configuration\n\n";
   const char* direction = info.maximize ? "higher is better" : "lower is better";
   if (!view.best) {

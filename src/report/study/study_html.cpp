@@ -12,6 +12,7 @@
 #include "core/text.h"
 #include "report/html/svg_chart.h"
 #include "report/internal.h"
+#include "report/study/study_front.h"
 #include "report/study/study_view.h"
 #include "report/views.h"
 
@@ -281,7 +282,17 @@ std::string render_study_html(const StudyView& view) {
     body += "<p class=\"meta\">" + xml_escape("successive halving: " + rungs) + "</p>";
   }
 
-  body += "<h2>Best configuration</h2>" + best_html(view);
+  if (info.objectives.empty()) {
+    body += "<h2>Best configuration</h2>" + best_html(view);
+  } else {  // several objectives: their Pareto front is the answer
+    body += "<h2>The Pareto front of the objectives</h2>" + front_html(view);
+    if (info.objectives.size() == 2) {
+      const StudyFront& chart = view.objective_chart;
+      body += chart_grid({pareto_chart(
+          view, chart, fmt::format("{} against {}", chart.y_metric, chart.x_metric),
+          objective_column(info.objectives[1]), objective_column(info.objectives[0]))});
+    }
+  }
   body += "<h2>Trials</h2><div class=\"rows\">" + html_table(study_table_cells(view)) + "</div>";
   body += "<h2>Metrics across the trials</h2>" + chart_grid(metric_charts(view));
 

@@ -2,9 +2,12 @@
 // the page share with it (study_view.h).
 #include "report/study/study_text.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "report/internal.h"
+#include "report/study/study_front.h"
 #include "report/study/study_view.h"
 
 namespace llmperf {
@@ -59,10 +62,17 @@ TextTable study_table_cells(const StudyView& view) {
   TextTable table;
   table.headers.push_back("Trial");
   if (view.halving) table.headers.push_back("Rung");
+  if (view.slots) table.headers.push_back("Slot");
   for (const std::string& name : view.param_names) table.headers.push_back(name);
   table.headers.push_back("Status");
   table.headers.push_back(objective_heading(view.info));
   if (view.repeats) table.headers.push_back("95 % CI");
+  // Several objectives: the others' values, and whether the row is on their Pareto front.
+  const std::vector<StudyObjective>& objectives = view.info.objectives;
+  for (size_t k = 1; k < objectives.size(); ++k) {
+    table.headers.push_back(objective_column(objectives[k]));
+  }
+  if (!objectives.empty()) table.headers.push_back("Front");
   std::vector<std::pair<const char*, std::string_view>> metrics = {
       {"TTFT p50 (ms)", study_metric::kTtftP50},         {"TTFT p99 (ms)", study_metric::kTtftP99},
       {"ITL p50 (ms)", study_metric::kItlP50},           {"ITL p99 (ms)", study_metric::kItlP99},
@@ -77,12 +87,24 @@ TextTable study_table_cells(const StudyView& view) {
     std::vector<std::string> cells;
     cells.push_back(row.label.empty() ? fmt::format("{}", row.trial) : row.label);
     if (view.halving) cells.push_back(fmt::format("{}", row.rung));
+    if (view.slots) {
+      const bool busy = row.client && row.client->busy;
+      cells.push_back(row.slot ? fmt::format("{}{}", *row.slot, busy ? " *" : "") : "-");
+    }
     for (const std::string& name : view.param_names) {
       cells.push_back(study_param_text(view, name, study_param_value(row, name)));
     }
     cells.emplace_back(trial_status_name(row.status));
     cells.push_back(format_number(row.objective));
     if (view.repeats) cells.push_back(interval_text(row));
+    if (!objectives.empty()) {
+      const std::vector<std::optional<double>> values = objective_values(row, objectives);
+      for (size_t k = 1; k < values.size(); ++k) cells.push_back(format_number(values[k]));
+      const size_t index = table.rows.size();
+      const bool on_front =
+          std::find(view.front.begin(), view.front.end(), index) != view.front.end();
+      cells.emplace_back(on_front ? "*" : "");
+    }
     for (const auto& [heading, key] : metrics) {
       cells.push_back(format_number(study_metric_value(row, key)));
     }
@@ -96,8 +118,12 @@ std::string study_headline(const StudyView& view) {
   const StudyInfo& info = view.info;
   std::string text = fmt::format("{} trial{}", view.rows.size(), view.rows.size() == 1 ? "" : "s");
   if (!view.rows.empty()) text += " (" + status_counts(view.rows) + ")";
-  text += fmt::format("; objective {}, {}", objective_heading(info),
-                      info.maximize ? "higher is better" : "lower is better");
+  if (info.objectives.empty()) {
+    text += fmt::format("; objective {}, {}", objective_heading(info),
+                        info.maximize ? "higher is better" : "lower is better");
+  } else {
+    text += fmt::format("; objectives {}", objectives_text(info));
+  }
   if (const std::string note = objective_note(info); !note.empty()) text += " (" + note + ")";
   if (!info.strategy.empty()) text += "; strategy " + info.strategy;
   for (const char* seeded : {"random", "tpe", "cmaes", "nsga2"}) {
@@ -128,6 +154,13 @@ std::vector<std::pair<size_t, std::string>> study_reasons(const StudyView& view)
                                 : fmt::format("{}: {}", trial_status_name(row.status), row.reason));
   }
   return reasons;
+}
+
+std::string busy_client_note(const StudyView& view) {
+  if (!view.busy_client) return "";
+  return "* the benchmark's client was busy (client-bound, or late while the machine was busy: "
+         "study.jsonl's \"client\" says why): the trial measured its client as much as its "
+         "server; run it again alone, or with fewer --slots";
 }
 
 std::vector<std::string> suggested_exclude_lines(const StudyView& view) {
@@ -166,14 +199,25 @@ std::string trial_line(const TrialRecord& record, const StudyInfo& info) {
   }();
   std::string line = fmt::format("[{}] {}", record.trial, record.label);
   if (record.rung > 0 || !info.rungs.empty()) line += fmt::format(" rung {}", record.rung);
+  if (record.slot) line += fmt::format(" slot {}", *record.slot);
   if (!record.params.empty()) line += " " + params_text(view, record);
   line += fmt::format(": {}", trial_status_name(record.status));
   if (!record.reason.empty()) line += " (" + one_line(record.reason, kLineReasonLength) + ")";
   if (record.objective) {
     line += fmt::format(", {} {}", info.objective, objective_text(info, record.objective));
   }
+  // Several objectives: the others' values too.
+  const std::vector<std::optional<double>> values = objective_values(record, info.objectives);
+  for (size_t k = 1; k < values.size(); ++k) {
+    if (values[k])
+      line += ", " + info.objectives[k].name + " " +
+              objective_value_text(info.objectives[k], values[k]);
+  }
   if (record.duration_s) line += ", " + seconds_text(record.duration_s);
   if (record.ready_s) line += fmt::format(" (ready in {})", seconds_text(record.ready_s));
+  if (record.client && record.client->busy) {
+    line += "; client busy: " + one_line(record.client->why, kLineReasonLength);
+  }
   return line;
 }
 
@@ -190,9 +234,10 @@ std::string study_text(const StudyView& view) {
   }
   const TextTable table = study_table_cells(view);
   std::vector<size_t> left;  // the parameters and the status read as text
-  const size_t first_param = view.halving ? 2 : 1;
+  const size_t first_param = 1 + (view.halving ? 1 : 0) + (view.slots ? 1 : 0);
   for (size_t c = first_param; c <= first_param + view.param_names.size(); ++c) left.push_back(c);
   out += "\n" + render_table(table.headers, table.rows, left);
+  if (const std::string note = busy_client_note(view); !note.empty()) out += note + "\n";
   if (const auto reasons = study_reasons(view); !reasons.empty()) {
     out += "\nReasons:\n";
     for (const auto& [row, reason] : reasons) {
@@ -203,7 +248,7 @@ std::string study_text(const StudyView& view) {
     out += "\nSuggested exclusions (these failed every time, for the same reason):\n";
     for (const std::string& line : lines) out += "  " + line + "\n";
   }
-  return out + "\n" + best_block(view);
+  return out + "\n" + (view.info.objectives.empty() ? best_block(view) : front_block(view));
 }
 
 }  // namespace report_detail

@@ -11,6 +11,7 @@
 #include "core/text.h"
 #include "report/internal.h"
 #include "study/best.h"
+#include "study/multi_objective.h"
 #include "study/pareto.h"
 #include "study/prefer.h"
 
@@ -151,6 +152,42 @@ void choose_best(StudyView& view, const std::vector<TrialRecord>& lines,
       fmt::format("measured at rung {}{}, not the full benchmark: {}", best.rung, requests, why);
 }
 
+// Several objectives: the Pareto front over them instead of a best (study/multi_objective.h), and
+// with two, its chart; when the front is empty, why, in the words of the one-objective rule.
+void choose_front(StudyView& view, const std::vector<TrialRecord>& lines,
+                  const std::vector<size_t>& rows) {
+  const auto row_of = [&](size_t line) {
+    return static_cast<size_t>(std::find(rows.begin(), rows.end(), line) - rows.begin());
+  };
+  for (const size_t line : study_front(lines, view.info.objectives)) {
+    view.front.push_back(row_of(line));
+  }
+  if (view.front.empty()) {
+    const StudyBest best = study_best(lines, view.info.rungs.size(), view.info.maximize);
+    view.best_note = best.trial ? "no trial that met every --slo has a value of every --objective"
+                                : no_best_text(view, best, lines);
+  }
+  if (view.info.objectives.size() != 2) return;
+  StudyFront& chart = view.objective_chart;
+  chart.x_metric = view.info.objectives[1].name;
+  chart.maximize_x = view.info.objectives[1].maximize;
+  chart.y_metric = view.info.objectives[0].name;
+  chart.maximize_y = view.info.objectives[0].maximize;
+  for (size_t i = 0; i < view.rows.size(); ++i) {
+    if (view.rows[i].status == TrialStatus::kOk &&
+        study_metric_value(view.rows[i], chart.x_metric) &&
+        study_metric_value(view.rows[i], chart.y_metric)) {
+      chart.points.push_back(i);
+    }
+  }
+  chart.front = view.front;
+  std::sort(chart.front.begin(), chart.front.end(), [&](size_t a, size_t b) {
+    const double xa = *study_metric_value(view.rows[a], chart.x_metric);
+    const double xb = *study_metric_value(view.rows[b], chart.x_metric);
+    return xa != xb ? xa < xb : a < b;
+  });
+}
+
 }  // namespace
 
 StudyView study_view(const StudyInfo& info, const std::vector<TrialRecord>& trials) {
@@ -178,8 +215,14 @@ StudyView study_view(const StudyInfo& info, const std::vector<TrialRecord>& tria
     view.per_gpu_figures = view.per_gpu_figures || study_metric_value(row, study_metric::kPerGpu);
     view.cost_figures = view.cost_figures || study_metric_value(row, study_metric::kCostPerMtok);
     view.repeats = view.repeats || (row.ci95_low && row.ci95_high);
+    view.slots = view.slots || row.slot.has_value();
+    view.busy_client = view.busy_client || (row.client && row.client->busy);
   }
-  choose_best(view, kept, rows);
+  if (info.objectives.empty()) {
+    choose_best(view, kept, rows);
+  } else {
+    choose_front(view, kept, rows);
+  }
   view.per_user = front_of(view.rows, study_metric::kPerUser, true);
   view.latency = front_of(view.rows, study_metric::kTtftP99, false);
   view.suggested_excludes = suggest_excludes(view.rows, view.spaces);

@@ -69,6 +69,7 @@ struct StudyFront {
   std::string x_metric;        // the metric on x ("output_throughput_per_user", "ttft.p99")
   std::string y_metric;        // the metric on y ("output_throughput")
   bool maximize_x = true;      // whether more is better on x
+  bool maximize_y = true;      // whether more is better on y
   std::vector<size_t> points;  // the rows that have both metrics (indices into StudyView::rows)
   std::vector<size_t> front;   // the rows on the front, by x ascending (indices into rows)
 };
@@ -98,8 +99,16 @@ struct StudyView {
   bool per_gpu_figures = false;  // some row has output tok/s per GPU (--gpus-per-trial)
   bool cost_figures = false;     // some row has a cost per million tokens (--gpu-hour-cost)
   bool repeats = false;          // some row has a 95 % interval (--num-runs K >= 2)
+  bool slots = false;            // some row ran in a --slots slot (the Slot column)
+  bool busy_client = false;      // some row's benchmark client was busy (TrialClient::busy)
   std::optional<StudyTies> ties;                  // with tied rows only
   std::optional<StudyConfirmation> confirmation;  // --confirm ran both reruns
+  // Several --objective (study/multi_objective.h): the rows on the Pareto front over them, by
+  // trial index: the study's answer instead of a best (`best` is then none, and `best_note` says
+  // why the front is empty). With two objectives, `objective_chart` draws it: the second
+  // objective on x, the first on y, the rows that ended ok as points.
+  std::vector<size_t> front;
+  StudyFront objective_chart;
 };
 
 // "tied within noise (95 % intervals of 3 repeats overlap): 0-a, 1-b; tie-break
@@ -175,6 +184,10 @@ std::vector<std::pair<size_t, std::string>> study_reasons(const StudyView& view)
 
 // The study's closing text (study_table in study_text.h).
 std::string study_text(const StudyView& view);
+
+// With --slots, when some row's client was busy: the note under the table that says what its
+// mark in the Slot column means ("" otherwise).
+std::string busy_client_note(const StudyView& view);
 
 // The suggested exclusions as lines: "--exclude 'B<=1024 and cp==false'  (3 configurations,
 // start_failed: ValueError: ...)", the expression quoted for a shell.
