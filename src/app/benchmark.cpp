@@ -24,13 +24,13 @@
 #include "app/server_watch.h"
 #include "app/signals.h"
 #include "core/clock.h"
+#include "core/config.h"
 #include "engine/engine.h"
 #include "engine/worker_threads.h"
 #include "http/curl_transport.h"
 #include "metrics/client_health.h"
 #include "plan/run_plan.h"
 #include "prepare/prompt_source.h"
-#include "verdict/early_stop.h"
 #include "workload/dataset.h"
 #include "workload/request_builder.h"
 
@@ -45,36 +45,29 @@ class Benchmark {
             const BenchmarkOptions& options)
       : config_(config),
         plan_(plan),
-        report_(report_options(config, plan.resolved)),
         settings_(settings),
         source_(source),
         builder_(builder),
         server_(server),
         options_(options),
-        judge_(config),
-        stop_rules_(early_stop_rules(config.verdicts)) {
-    metrics_options_.percentiles = config.output.percentiles;
-    metrics_options_.goodput = parse_goodput(config.verdicts.goodput);
-    metrics_options_.output_forced = config.body.ignore_eos.value_or(false);
-    metrics_options_.url_count = config.target.urls.size();
-    metrics_options_.include_cancelled = config.load.include_cancelled;
+        judge_(config.verdicts, config.output) {
     result_.sweep_dir = plan.sweep_dir;
-    if (!config.output.results_db.empty()) results_db_.emplace(config, result_.sweep_dir);
+    if (!config.output.results_db.empty()) results_db_.emplace(config.output, result_.sweep_dir);
     if (config.load.shards > 1) {
-      run_id_ = benchmark_run_id(config, plan.resolved);
       spdlog::info(
           "shard {} of {} ({}), benchmark {}: this process sends one request in {}, "
           "from id {}",
-          config.load.shard, config.load.shards, config.load.shard_source, run_id_,
+          config.load.shard, config.load.shards, config.load.shard_source, plan.run_id,
           config.load.shards, config.load.shard);
     }
   }
 
   // The sweep's runs, or --search's probes; then what covers them all.
   BenchmarkResult run() && {
-    RunSeries series{config_,
+    RunSeries series{config_.load,
+                     config_.verdicts,
                      plan_,
-                     report_,
+                     plan_.report,
                      judge_,
                      [this](const RunSpec& spec, size_t index, const std::string& title,
                             int repeat) { return run_one(spec, index, title, repeat); },
@@ -84,7 +77,7 @@ class Benchmark {
     } else {
       run_search(series);
     }
-    finish_series(config_, result_);
+    finish_series(config_.output, result_);
     return std::move(result_);
   }
 
@@ -116,15 +109,15 @@ class Benchmark {
     RunTrace trace;
     result.summary = summarise(consumers.summary(), load, run, &trace);
     result.summary.server = std::move(server);
-    warn_http_version_fallback(config_, result.summary);
-    judge_.judge(run, report_, repeat > 0, result);
+    warn_http_version_fallback(config_.target, result.summary);
+    judge_.judge(run, plan_.report, repeat > 0, result);
     if (repeat == 0) count_verdicts(result, result_);
-    result.text = render_run_text(report_, config_.load.arrival, result);
+    result.text = render_run_text(plan_.report, config_.load.arrival, result);
 
     // Write the run's files, then store it: a --results-db that fails loses nothing else.
-    write_run_outputs(report_, result.info, result.summary, trace, consumers.vllm_arrays());
+    write_run_outputs(plan_.report, result.info, result.summary, trace, consumers.vllm_arrays());
     spdlog::info("results written to {}", result.info.output_dir);
-    if (results_db_ && !results_db_->append(report_, result)) ++result_.results_db_failures;
+    if (results_db_ && !results_db_->append(plan_.report, result)) ++result_.results_db_failures;
     const bool passed = result.verdict.passed();
     result_.runs.push_back(std::move(result));
     if (options_.on_run) options_.on_run(result_.runs.back());
@@ -149,8 +142,8 @@ class Benchmark {
     info.workload = source_.workload();
     info.server = server_.identity();
     info.shard = {
-        config_.load.shard, config_.load.shards, config_.load.shard_source, run_id_, false, {}};
-    if (!waited_for_start_) wait_for_start_at(config_);
+        config_.load.shard, config_.load.shards, config_.load.shard_source, plan_.run_id, false, {}};
+    if (!waited_for_start_) wait_for_start_at(config_.load);
     waited_for_start_ = true;
     info.started_at = wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
     info.anchor_steady_ns = now_ns();
@@ -160,14 +153,14 @@ class Benchmark {
 
   RunConsumerOptions consumer_options(const RunPlan& run, RunResult& result) const {
     RunConsumerOptions options;
-    options.report = &report_;
-    options.metrics = metrics_options_;
+    options.report = &plan_.report;
+    options.metrics = plan_.metrics;
     options.metrics.open_loop = run.spec.rate > 0;
-    options.metrics.rate_segments = config_.load.ramp_up.on() ? kRampSegments : 0;
     options.metrics.origin_ns = result.info.anchor_steady_ns;
-    options.stop_rules = &stop_rules_;
+    options.stop_rules = &plan_.stop_rules;
     if (!config_.output.push_gateway.empty()) {
-      options.push = push_gateway_options(config_, plan_.resolved.model, result.info.output_dir);
+      options.push = push_gateway_options(config_.output, config_.target, plan_.resolved.model,
+                                          result.info.output_dir);
     }
     options.shard_of_benchmark = config_.load.shards > 1;
     options.kept = options_.keep_records ? &result.records : nullptr;
@@ -227,16 +220,12 @@ class Benchmark {
 
   const Config& config_;
   const BenchmarkPlan& plan_;
-  const ReportOptions report_;  // the reports' share of the config, with plan_'s resolved flags
   const RequestSettings& settings_;
   PromptSource& source_;
   const RequestBuilder& builder_;
   ServerWatch& server_;
   const BenchmarkOptions& options_;
   const RunJudge judge_;             // --slo, --baseline
-  const EarlyStopRules stop_rules_;  // --max-errors, --max-error-rate, --stop-on-saturation
-  MetricsOptions metrics_options_;   // what every run's summary shares
-  std::string run_id_;               // sharded: the benchmark the shards share (benchmark_run_id)
   bool waited_for_start_ = false;    // --start-at: the first run waited for it
   std::optional<ResultsDb> results_db_;  // --results-db
   BenchmarkResult result_;
@@ -255,7 +244,7 @@ BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& opti
   install_interrupt_handlers();
   init_transport();
 
-  const std::string model = served_model(config);
+  const std::string model = served_model(config.target);
   PromptSource source(prepare_sections(config), model);
   const BenchmarkPlan plan =
       plan_benchmark(config, model, source.workload().trace, output_timestamp());
@@ -265,12 +254,12 @@ BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& opti
   if (config.output.debug) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }
-  ServerWatch server(config);
+  ServerWatch server(config.target, config.server);
   Benchmark benchmark(config, plan, settings, source, builder, server, options);
   // The first run's prompts before anything is sent: a length the template cannot fit fails here.
   source.prepare(plan.runs.front(), 0);
-  check_context(config, source, server.identity());
-  if (config.target.probe && !probe_allows_run(config, settings, source, builder)) {
+  check_context(config.workload.allow_truncation, source, server.identity());
+  if (config.target.probe && !probe_allows_run(config.target, settings, source, builder)) {
     BenchmarkResult refused;
     refused.probe_failed = true;
     return refused;

@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
 #include "core/record.h"
 #include "report/report.h"
 #include "report/run_control.h"
@@ -19,6 +18,8 @@
 #include "verdict/slo.h"
 
 namespace llmperf {
+
+struct Config;  // core/config.h: what the user asked for
 
 // One run of a benchmark: what it measured, what it judged, and where its files went.
 struct RunResult {

@@ -4,9 +4,10 @@
 #pragma once
 
 #include "app/benchmark.h"
-#include "core/config.h"
 
 namespace llmperf {
+
+struct Config;  // core/config.h: what the user asked for
 
 // Runs the benchmark and returns the process exit code. Throws what run_benchmark throws.
 int benchmark_command(const Config& config);

@@ -8,8 +8,8 @@
 
 namespace llmperf {
 
-std::string http_version_fallback(const Config& config, const RunSummary& summary) {
-  if (!config.target.http2 && !config.target.http2_prior_knowledge) return "";
+std::string http_version_fallback(const TargetConfig& target, const RunSummary& summary) {
+  if (!target.http2 && !target.http2_prior_knowledge) return "";
   int64_t http1 = 0;
   int64_t total = 0;
   for (const auto& [name, count] : summary.http.protocols) {
@@ -20,17 +20,17 @@ std::string http_version_fallback(const Config& config, const RunSummary& summar
   return fmt::format(
       "{} asked for HTTP/2, but the server answered {} of {} requests in HTTP/1.1{}; the records' "
       "http_version says which",
-      config.target.http2 ? "--http2" : "--http2-prior-knowledge", http1, total,
-      config.target.http2
+      target.http2 ? "--http2" : "--http2-prior-knowledge", http1, total,
+      target.http2
           ? " (it did not offer h2 in the TLS handshake's ALPN, or the URL is http://: "
             "use --http2-prior-knowledge for h2c)"
           : "");
 }
 
-void warn_http_version_fallback(const Config& config, const RunSummary& summary) {
-  const std::string warning = http_version_fallback(config, summary);
+void warn_http_version_fallback(const TargetConfig& target, const RunSummary& summary) {
+  const std::string warning = http_version_fallback(target, summary);
   if (!warning.empty()) spdlog::warn("{}", warning);
-  if (config.target.http2_prior_knowledge && h2c_reuse_broken()) {
+  if (target.http2_prior_knowledge && h2c_reuse_broken()) {
     spdlog::warn(
         "--http2-prior-knowledge: this libcurl ({}) breaks h2c connections it reuses (curl issue "
         "10634, fixed in 8.0.0), so each request had a connection of its own: no multiplexing",

@@ -37,22 +37,23 @@ std::string push_base(std::string url) {
 
 }  // namespace
 
-PushGatewayOptions push_gateway_options(const Config& config, const std::string& model,
+PushGatewayOptions push_gateway_options(const OutputConfig& output, const TargetConfig& target,
+                                        const std::string& model,
                                         const std::string& output_dir) {
   PushGatewayOptions push;
-  push.url = config.output.push_gateway;
-  push.interval_s = config.output.push_interval_s;
-  push.insecure = config.target.insecure;
-  push.cacert = config.target.cacert;
+  push.url = output.push_gateway;
+  push.interval_s = output.push_interval_s;
+  push.insecure = target.insecure;
+  push.cacert = target.cacert;
   push.labels = {
-      {"name", config.output.name.empty() ? model : config.output.name},
+      {"name", output.name.empty() ? model : output.name},
       {"run_id",
        std::filesystem::path(output_dir)
-           .lexically_relative(config.output.outputs_dir.empty() ? "." : config.output.outputs_dir)
+           .lexically_relative(output.outputs_dir.empty() ? "." : output.outputs_dir)
            .string()},
   };
   // The run's --tags, but for those named as the grouping key's own labels (job, name, run_id).
-  for (const auto& [key, value] : config.output.tags) {
+  for (const auto& [key, value] : output.tags) {
     if (key != "job" && key != "name" && key != "run_id") push.labels.emplace_back(key, value);
   }
   return push;

@@ -12,7 +12,8 @@
 #include <string>
 #include <thread>
 
-#include "core/config.h"
+#include "core/config/output.h"
+#include "core/config/target.h"
 #include "core/record.h"
 #include "core/record_consumer.h"
 #include "engine/engine.h"
@@ -34,7 +35,8 @@ struct PushGatewayOptions {
 
 // A run's options: grouped by --name (else `model`) and the run's directory under --outputs-dir
 // as its run id, then the run's --tags but those named as the grouping key's own labels.
-PushGatewayOptions push_gateway_options(const Config& config, const std::string& model,
+PushGatewayOptions push_gateway_options(const OutputConfig& output, const TargetConfig& target,
+                                        const std::string& model,
                                         const std::string& output_dir);
 
 // One of a run's RecordConsumers: begin_run() starts the pushing thread, end_run() stops it and

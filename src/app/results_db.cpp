@@ -17,9 +17,9 @@
 
 namespace llmperf {
 
-ResultsDb::ResultsDb(const Config& config, const std::string& sweep_dir)
-    : path_(config.output.results_db),
-      requests_(config.output.results_db_requests),
+ResultsDb::ResultsDb(const OutputConfig& output, const std::string& sweep_dir)
+    : path_(output.results_db),
+      requests_(output.results_db_requests),
       invocation_(history_invocation_id(
           fmt::format("run:{}:{}:{}", sweep_dir, unix_now_ns(), static_cast<long>(getpid())))) {}
 

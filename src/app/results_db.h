@@ -9,7 +9,7 @@
 #include <string>
 
 #include "app/benchmark.h"
-#include "core/config.h"
+#include "core/config/output.h"
 #include "report/report.h"
 
 namespace llmperf {
@@ -18,7 +18,7 @@ class ResultsDb {
  public:
   // The invocation id is made here, once per command: from the sweep directory, the wall clock
   // and the process id.
-  ResultsDb(const Config& config, const std::string& sweep_dir);
+  ResultsDb(const OutputConfig& output, const std::string& sweep_dir);
 
   // Appends the run (its requests.jsonl too with --results-db-requests). Returns false, after
   // logging "cannot store the run in FILE: REASON", when the database refused it.

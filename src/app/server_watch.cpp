@@ -39,21 +39,21 @@ bool trails_client(const ServerPoint& p, const ClientTotals& client) {
 
 }  // namespace
 
-ServerWatch::ServerWatch(const Config& config)
-    : config_(config), tally_(config.server.metrics_interval_s) {
-  const std::string base = base_url_of(config.target.url);
-  const HttpPoolOptions http = side_channel_options(config.target);
+ServerWatch::ServerWatch(const TargetConfig& target, const ServerViewConfig& view)
+    : view_(view), tally_(view.metrics_interval_s) {
+  const std::string base = base_url_of(target.url);
+  const HttpPoolOptions http = side_channel_options(target);
   identity_ = fetch_server_identity(base, http);
   spdlog::info("server: {}", identity_line(identity_));
-  if (config.server.profile) profiler_ = std::make_unique<ServerProfiler>(base, http);
+  if (view.profile) profiler_ = std::make_unique<ServerProfiler>(base, http);
 
-  if (!config.server.server_metrics) {
+  if (!view.server_metrics) {
     unavailable_ = "--no-server-metrics";
     return;
   }
-  metrics_url_ = config.server.metrics_url.empty() ? base + "/metrics" : config.server.metrics_url;
+  metrics_url_ = view.metrics_url.empty() ? base + "/metrics" : view.metrics_url;
   std::vector<std::string> replica_metrics;     // several --url: each replica's /metrics, summed
-  for (const std::string& url : config.target.urls) {  // a replica given twice is read once
+  for (const std::string& url : target.urls) {  // a replica given twice is read once
     const std::string metrics = base_url_of(url) + "/metrics";
     if (std::find(replica_metrics.begin(), replica_metrics.end(), metrics) ==
         replica_metrics.end()) {
@@ -64,7 +64,7 @@ ServerWatch::ServerWatch(const Config& config)
   // A scrape that takes longer than the interval is slow; longer than 10 s (or two intervals)
   // it is given up, so that the run's "after" scrape cannot hold the results back for long.
   scrape_http.total_timeout_ms =
-      static_cast<int64_t>(std::max(10.0, 2 * config.server.metrics_interval_s) * 1000);
+      static_cast<int64_t>(std::max(10.0, 2 * view.metrics_interval_s) * 1000);
   scraper_ = replica_metrics.empty()
                  ? std::make_unique<MetricsScraper>(metrics_url_, scrape_http)
                  : std::make_unique<MetricsScraper>(replica_metrics, scrape_http);
@@ -73,10 +73,10 @@ ServerWatch::ServerWatch(const Config& config)
   if (!probe.ok) {
     unavailable_ = fmt::format("{} did not answer Prometheus text: {}", metrics_url_, probe.error);
     const auto level =
-        config.server.metrics_url.empty() ? spdlog::level::info : spdlog::level::warn;
+        view.metrics_url.empty() ? spdlog::level::info : spdlog::level::warn;
     spdlog::log(level, "server metrics: {}; the summary holds the client's view only{}",
                 unavailable_,
-                config.server.metrics_url.empty() ? " (--metrics-url names another place, "
+                view.metrics_url.empty() ? " (--metrics-url names another place, "
                                                     "--no-server-metrics skips the probe)"
                                                   : "");
     scraper_.reset();
@@ -89,7 +89,7 @@ ServerWatch::ServerWatch(const Config& config)
                engine_.empty()
                    ? " in names llmperf does not know (kept raw in server_metrics.jsonl)"
                    : fmt::format(" in {}'s names", engine_),
-               config.server.metrics_interval_s);
+               view.metrics_interval_s);
 }
 
 ServerWatch::~ServerWatch() {
@@ -131,7 +131,7 @@ void ServerWatch::begin_run(const std::string& run_dir, int64_t anchor_ns) {
     file_failed_ = false;
     before_.clear();
     after_.clear();
-    tally_ = ScrapeTally(config_.server.metrics_interval_s);
+    tally_ = ScrapeTally(view_.metrics_interval_s);
     profiled_ = false;
     profile_note_.clear();
   }
@@ -146,7 +146,7 @@ void ServerWatch::begin_run(const std::string& run_dir, int64_t anchor_ns) {
     before_error_ = before.error;
     const std::optional<ServerPoint> point = reduced(before);
     record(std::move(before), point, "before", &before_);
-    scraper_->start(config_.server.metrics_interval_s, [this](Scrape&& s) {
+    scraper_->start(view_.metrics_interval_s, [this](Scrape&& s) {
       const std::optional<ServerPoint> during = reduced(s);
       record(std::move(s), during, "during", nullptr);
     });
@@ -211,7 +211,7 @@ ServerSummary ServerWatch::end_run(const ClientTotals& client) {
       summary.warnings.push_back(fmt::format(
           "{} of {} scrapes took longer than the {:g} s interval (slowest {:.0f} ms): the server "
           "is busy, or --metrics-interval is too short",
-          summary.slow_scrapes, summary.scrapes, config_.server.metrics_interval_s,
+          summary.slow_scrapes, summary.scrapes, view_.metrics_interval_s,
           summary.scrape_ms_max));
     }
     file_.reset();
@@ -219,7 +219,7 @@ ServerSummary ServerWatch::end_run(const ClientTotals& client) {
     summary.unavailable_reason = unavailable_;
   }
   summary.url = metrics_url_;
-  summary.interval_s = config_.server.metrics_interval_s;
+  summary.interval_s = view_.metrics_interval_s;
   summary.profiled = profiled_;
   summary.profile_note = profile_note_;
   return summary;

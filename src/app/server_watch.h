@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/server_view.h"
+#include "core/config/target.h"
 #include "core/server_sample.h"
 #include "metrics/server_metrics.h"
 #include "report/server/server_metrics_file.h"
@@ -23,7 +24,7 @@ class ServerWatch {
  public:
   // Asks the server who it is and probes its /metrics (unless --no-server-metrics), logging what
   // it found. The server's answers never throw; a probe that fails only turns scraping off.
-  explicit ServerWatch(const Config& config);
+  ServerWatch(const TargetConfig& target, const ServerViewConfig& view);
   ~ServerWatch();
   ServerWatch(const ServerWatch&) = delete;
   ServerWatch& operator=(const ServerWatch&) = delete;
@@ -46,7 +47,7 @@ class ServerWatch {
   void record(Scrape&& scrape, const std::optional<ServerPoint>& point, const char* phase,
               std::vector<MetricSample>* keep);
 
-  const Config& config_;
+  const ServerViewConfig view_;  // --server-metrics, --metrics-url, --metrics-interval, --profile
   ServerIdentity identity_;
   std::string metrics_url_;
   std::string engine_;  // whose names /metrics uses

@@ -52,7 +52,11 @@ inline std::vector<RunSpec> run_specs(const Config& config) {
   return run_specs(config, as_given(config));
 }
 // (parallel, number) pairs in run order: lists pair by position; a single -n applies to all.
-std::vector<std::pair<int, int64_t>> runs(const Config& config);
+inline std::vector<std::pair<int, int64_t>> runs(const Config& config) {
+  std::vector<std::pair<int, int64_t>> result;
+  for (const RunSpec& run : run_specs(config)) result.emplace_back(run.parallel, run.number);
+  return result;
+}
 inline int64_t texts_per_request(const Config& config) {
   return texts_per_request(config.target.api_kind, config.workload);
 }

@@ -16,6 +16,7 @@
 #include "core/workload_info.h"
 #include "engine/engine.h"
 #include "engine/worker_threads.h"
+#include "plan/stage_options.h"
 #include "workload/replay/session_script.h"
 
 namespace llmperf {
@@ -41,11 +42,16 @@ struct RunPlan {
 };
 
 // What a whole benchmark comes to, once the server and the workload are known. The Config is what
-// the user asked for and is never changed; what the server or the workload settles is here.
+// the user asked for and is never changed; what the server or the workload settles is here, with
+// what the stages that run it take of the Config (stage_options.h), the resolved flags included.
 struct BenchmarkPlan {
   ResolvedFlags resolved;             // the model, -n and --rate as run
   std::vector<RunSpec> runs;  // the sweep's runs in order (--search starts from the first)
   std::string sweep_dir;              // the benchmark's directory: its runs' are below it
+  ReportOptions report;               // the reports' options, with the resolved flags
+  MetricsOptions metrics;             // what every run's summary shares
+  EarlyStopRules stop_rules;          // --max-errors, --max-error-rate, --stop-on-saturation
+  std::string run_id;                 // sharded: the benchmark the shards share; "" otherwise
 };
 
 // Plans the benchmark `config` against the model `model` (--model, or the one the server lists).

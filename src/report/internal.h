@@ -29,9 +29,7 @@ inline constexpr double kNsPerS = 1e9;
 
 using llmperf::json_integer;  // summary_file.h: the range-checked integer of a JSON value
 
-// A finite number, or JSON null (JSON has no NaN or infinity).
-Json number_or_null(double value);
-Json number_or_null(std::optional<double> value);
+using llmperf::number_or_null;  // summary_file.h: a finite number, or JSON null
 
 // Rounds to `decimals` places (EvalScope's files use 4).
 double round_to(double value, int decimals);
@@ -57,8 +55,6 @@ Json distribution_json(const Distribution& d, const std::vector<double>& percent
 // A line saying that the ITL percentiles are approximate and how closely, or "" when every
 // percentile is exact.
 std::string approximation_note(const RunSummary& summary);
-
-Json config_json(const Config& config, const ResolvedFlags& resolved);
 
 // How synthetic prompts were made ("workload") and requested vs realized lengths ("exactness"),
 // for summary.json; the text summary's "Lengths" block ("" when there is nothing to say).
@@ -133,13 +129,6 @@ std::string read_text_file(const std::string& path);
 // or is not valid JSON.
 nlohmann::json read_json_file(const std::string& path);
 
-// True when a header's value is a credential and must be masked.
-bool is_secret_header(const std::string& name);
-
-// The config's credential values (API key, secret header values, the user:password of a URL),
-// as they would appear in plain text and inside JSON strings; values too short to scrub safely
-// are left out.
-std::vector<std::string> secrets_of(const Config& config);
 using llmperf::redact;  // core/text.h: each of `secrets` (ReportOptions::secrets) by "***"
 // JSON number text of seconds from nanoseconds, as nlohmann::json::dump() writes a double.
 std::string seconds_text(int64_t ns);

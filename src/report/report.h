@@ -13,9 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/output.h"
 #include "core/record.h"
 #include "core/record_consumer.h"
+#include "core/run_types.h"
 #include "core/server_sample.h"
 #include "core/workload_info.h"
 #include "metrics/metrics.h"
@@ -28,8 +29,9 @@
 namespace llmperf {
 
 // What the reports read of the user's flags: the few values that shape the text and the files,
-// and the config block summary.json records. Filled from a Config by report_options() (a run) or
-// from a run's saved summary.json (`llmperf report`, `llmperf merge`).
+// and the config block summary.json records. Filled from a Config by the plan stage
+// (plan/stage_options.h's report_options, for a run) or from a run's saved summary.json
+// (report_options below: `llmperf report`, `llmperf merge`).
 struct ReportOptions {
   std::string model;  // --model
   std::string name;   // --name ("" when not given): titles
@@ -65,13 +67,6 @@ struct ReportOptions {
 
 struct SummaryFile;  // report/summary_file.h
 
-// The report options of a run of `config`, with what its benchmark resolved before the first run
-// (plan/run_plan.h's plan_benchmark: the model, a trace's -n and rate); the one-argument form
-// takes the flags as given.
-ReportOptions report_options(const Config& config, const ResolvedFlags& resolved);
-inline ReportOptions report_options(const Config& config) {
-  return report_options(config, as_given(config));
-}
 // The report options of a run saved in `saved` (`llmperf report`, `llmperf compare`), read from
 // its config block, which config_json keeps as it was written.
 ReportOptions report_options(const SummaryFile& saved);
@@ -133,10 +128,6 @@ struct RunInfo {
   };
   std::optional<PushGateway> push_gateway;
 };
-
-// The identity of a benchmark that shards share: a hash of its config block (without where its
-// outputs go) and --start-at, as 16 hex digits.
-std::string benchmark_run_id(const Config& config, const ResolvedFlags& resolved);
 
 // Load shape and client health for stdout: requested vs achieved rate and schedule lag (open
 // loop), the client's CPU and stamp delay, and a warning when the client was the bottleneck.

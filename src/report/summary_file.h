@@ -173,6 +173,11 @@ nlohmann::ordered_json summary_metrics_json(const SummaryMetrics& metrics);
 // A distribution's JSON, or null (the form of every distribution in summary.json).
 nlohmann::ordered_json distribution_file_json(const std::optional<SummaryDistribution>& d);
 
+// A finite number, or JSON null (JSON has no NaN or infinity): every number summary.json holds,
+// its config block's too (plan/config_block.cpp writes that).
+nlohmann::ordered_json number_or_null(double value);
+nlohmann::ordered_json number_or_null(std::optional<double> value);
+
 // The integer `value` holds when it is a JSON integer, or a float with an integral value, that
 // fits T; nullopt otherwise. nlohmann's get<T>() converts a float without a range check (undefined
 // behaviour for 1e30), so numbers from files that users keep and edit go through this.

@@ -22,16 +22,6 @@ bool early_stop_grows(const SlopeFit& fit, double span, double min_rise) {
 
 }  // namespace
 
-EarlyStopRules early_stop_rules(const VerdictConfig& verdicts) {
-  EarlyStopRules rules;
-  rules.max_error_rate = verdicts.max_error_rate;
-  rules.error_window = verdicts.error_window;
-  rules.max_errors = verdicts.max_errors;
-  rules.stop_on_saturation = verdicts.stop_on_saturation;
-  rules.saturation_window_ns = std::llround(verdicts.saturation_window_s * 1e9);
-  return rules;
-}
-
 std::optional<std::string> SaturationTest::tick(int64_t elapsed_ns, int64_t outstanding) {
   if (window_ns_ <= 0) return std::nullopt;
   if (window_end_ns_ < 0) window_end_ns_ = window_ns_;

@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "core/config/verdicts.h"
 #include "core/record.h"
 
 namespace llmperf {
@@ -25,7 +24,7 @@ struct EarlyStopDecision {
   std::string detail;          // what the rule saw, for a person
 };
 
-// The rules of one benchmark, from its flags.
+// The rules of one benchmark, from its flags (plan/stage_options.h's early_stop_rules).
 struct EarlyStopRules {
   double max_error_rate = -1;  // failed share that stops the run (< 0: off)
   int64_t error_window = 100;  // last finished measured requests the share is taken over
@@ -35,9 +34,6 @@ struct EarlyStopRules {
 
   bool any() const { return max_error_rate >= 0 || max_errors > 0 || stop_on_saturation; }
 };
-
-// The rules that `config`'s flags ask for.
-EarlyStopRules early_stop_rules(const VerdictConfig& verdicts);
 
 // --stop-on-saturation's test, over windows of W seconds counted from the run's start:
 //  - at the end of each window, the requests outstanding: planned to be sent by then (the open

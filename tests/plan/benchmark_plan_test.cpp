@@ -9,6 +9,7 @@
 #include "core/config.h"
 #include "core/workload_info.h"
 #include "plan/run_plan.h"
+#include "plan/stage_options.h"
 
 namespace llmperf {
 namespace {
@@ -72,6 +73,21 @@ TEST(BenchmarkPlan, AOneRequestTraceHasNoSpanAndARateOfOne) {
   EXPECT_EQ(plan.resolved.rate, (std::vector<double>{1.0}));
   ASSERT_EQ(plan.runs.size(), 1u);
   EXPECT_EQ(plan.runs[0].number, 1);
+}
+
+TEST(BenchmarkPlan, CarriesWhatTheStagesTakeWithTheResolvedFlags) {
+  Config config = plan_test_config();
+  const BenchmarkPlan plan = plan_benchmark(config, "served-model", TraceInfo{}, "t");
+  EXPECT_EQ(plan.report.model, "served-model");  // the reports name the model that ran
+  EXPECT_TRUE(plan.report.several_runs);
+  EXPECT_EQ(plan.report.config_json, report_options(config, plan.resolved).config_json);
+  EXPECT_EQ(plan.metrics.percentiles, config.output.percentiles);
+  EXPECT_FALSE(plan.stop_rules.any());
+  EXPECT_TRUE(plan.run_id.empty());  // only the shards of a benchmark share an id
+  config.load.shards = 2;
+  const BenchmarkPlan shard = plan_benchmark(config, "served-model", TraceInfo{}, "t");
+  EXPECT_EQ(shard.run_id, benchmark_run_id(config, shard.resolved));
+  EXPECT_EQ(shard.run_id.size(), 16u);
 }
 
 }  // namespace

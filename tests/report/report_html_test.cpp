@@ -15,6 +15,7 @@
 
 #include "chromium_support.h"
 
+#include "plan/stage_options.h"
 #include "metrics/metrics.h"
 #include "report/report.h"
 #include "run_files_support.h"

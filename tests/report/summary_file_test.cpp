@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "plan/stage_options.h"
 #include "report/internal.h"
 #include "report/summary_file.h"
 

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "plan/stage_options.h"
 #include "report/internal.h"
 #include "report/report.h"
 #include "run_files_support.h"

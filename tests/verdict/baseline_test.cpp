@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "plan/stage_options.h"
 #include "report/report.h"
 #include "verdict/baseline.h"
 

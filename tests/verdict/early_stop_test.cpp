@@ -29,10 +29,6 @@ EarlyStopRules es_rules() {
 
 TEST(EarlyStop, NoRuleIsInactive) {
   EXPECT_FALSE(EarlyStopMonitor(EarlyStopRules{}, nullptr, 0).active());
-  VerdictConfig verdicts;
-  EXPECT_FALSE(early_stop_rules(verdicts).any());
-  verdicts.max_errors = 3;
-  EXPECT_TRUE(early_stop_rules(verdicts).any());
 }
 
 TEST(EarlyStop, MaxErrorsCountsMeasuredFailuresOnly) {

@@ -23,7 +23,7 @@ namespace llmperf {
 namespace {
 
 // Explains a failed probe; returns true when the run should not proceed.
-bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
+bool probe_blocks_run(const TargetConfig& target, const RequestRecord& probe) {
   if (probe.ok()) {
     spdlog::info("probe request succeeded: HTTP {}, {} output tokens in {:.3f} s",
                  probe.http_status, probe.output_tokens,
@@ -35,11 +35,11 @@ bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
       spdlog::error(
           "cannot connect to {}: connection refused. Is the server running and listening "
           "on that host and port?",
-          url_without_userinfo(config.target.url));
+          url_without_userinfo(target.url));
       return true;
     case ErrorKind::kResolve:
     case ErrorKind::kConnectTimeout:
-      spdlog::error("cannot reach {}: {}", url_without_userinfo(config.target.url),
+      spdlog::error("cannot reach {}: {}", url_without_userinfo(target.url),
                     probe.error_message);
       return true;
     case ErrorKind::kHttp:
@@ -61,12 +61,12 @@ bool probe_blocks_run(const Config& config, const RequestRecord& probe) {
 
 }  // namespace
 
-std::string served_model(const Config& config) {
-  if (!config.target.model.empty() && config.target.ready_timeout_s <= 0)
-    return config.target.model;
+std::string served_model(const TargetConfig& target) {
+  if (!target.model.empty() && target.ready_timeout_s <= 0)
+    return target.model;
   const std::vector<std::string> models = fetch_served_models(
-      base_url_of(config.target.url), side_channel_options(config.target), config.target.ready_timeout_s);
-  if (!config.target.model.empty()) return config.target.model;
+      base_url_of(target.url), side_channel_options(target), target.ready_timeout_s);
+  if (!target.model.empty()) return target.model;
   if (models.size() != 1) {
     throw std::invalid_argument(fmt::format(
         "--model is missing and the server's /v1/models lists {}: give --model{}",
@@ -77,14 +77,14 @@ std::string served_model(const Config& config) {
   return models.front();
 }
 
-void check_context(const Config& config, const PromptSource& source, const ServerIdentity& server) {
+void check_context(bool allow_truncation, const PromptSource& source, const ServerIdentity& server) {
   ContextLength context{server.max_model_len, server.max_model_len_source};
   if (context.tokens <= 0) context = source.tokenize_context();
   const std::optional<PlannedLength> longest = source.longest_request();
   if (!longest) return;
   const std::optional<std::string> overflow = context_overflow(*longest, context);
   if (!overflow) return;
-  if (!config.workload.allow_truncation) {
+  if (!allow_truncation) {
     throw std::invalid_argument(fmt::format(
         "{}. Ask for shorter requests, or give the server a longer context (llama.cpp: -c is "
         "shared by the --parallel slots); --allow-truncation runs anyway",
@@ -96,11 +96,11 @@ void check_context(const Config& config, const PromptSource& source, const Serve
       *overflow);
 }
 
-bool probe_allows_run(const Config& config, const RequestSettings& settings,
+bool probe_allows_run(const TargetConfig& target, const RequestSettings& settings,
                       const PromptSource& source, const RequestBuilder& builder) {
-  spdlog::info("probe: one request to {}{}", url_without_userinfo(config.target.url),
-               config.target.urls.size() > 1
-                   ? fmt::format(" (the first of {} replicas)", config.target.urls.size())
+  spdlog::info("probe: one request to {}{}", url_without_userinfo(target.url),
+               target.urls.size() > 1
+                   ? fmt::format(" (the first of {} replicas)", target.urls.size())
                    : "");
   LoadProgress probe_progress;
   std::vector<RequestRecord> probe;
@@ -110,12 +110,12 @@ bool probe_allows_run(const Config& config, const RequestSettings& settings,
            StopControl{}, [&probe](std::span<RequestRecord> records) {
              for (RequestRecord& record : records) probe.push_back(std::move(record));
            });
-  return !probe.empty() && !probe_blocks_run(config, probe.front());
+  return !probe.empty() && !probe_blocks_run(target, probe.front());
 }
 
-void wait_for_start_at(const Config& config) {
-  if (config.load.start_at_unix_ns < 0) return;
-  const int64_t target = config.load.start_at_unix_ns;
+void wait_for_start_at(const LoadConfig& load) {
+  if (load.start_at_unix_ns < 0) return;
+  const int64_t target = load.start_at_unix_ns;
   const int64_t left_ns = target - unix_now_ns();
   if (left_ns <= 0) {
     spdlog::warn("--start-at was {:.3f} s ago: starting now", static_cast<double>(-left_ns) / 1e9);

@@ -5,7 +5,8 @@
 
 #include <string>
 
-#include "core/config.h"
+#include "core/config/load.h"
+#include "core/config/target.h"
 #include "core/record.h"
 #include "engine/engine.h"
 #include "prepare/prompt_source.h"
@@ -17,20 +18,20 @@ namespace llmperf {
 // Waits for the server (--ready-check-timeout-sec) and returns the model to ask for: --model, or
 // without it the one model the server's /v1/models lists, as vLLM does. Several models or none:
 // std::invalid_argument naming them.
-std::string served_model(const Config& config);
+std::string served_model(const TargetConfig& target);
 
 // The longest request the sweep plans against the server's context length (its identity
 // endpoints', else its tokenize API's). Throws std::invalid_argument (a usage error: exit code 2)
 // when it cannot fit, or only warns with --allow-truncation.
-void check_context(const Config& config, const PromptSource& source, const ServerIdentity& server);
+void check_context(bool allow_truncation, const PromptSource& source, const ServerIdentity& server);
 
 // --probe: one request to the first URL, explained in the log. False when the run should not
 // proceed (the server cannot be reached or refuses the request).
-bool probe_allows_run(const Config& config, const RequestSettings& settings,
+bool probe_allows_run(const TargetConfig& target, const RequestSettings& settings,
                       const PromptSource& source, const RequestBuilder& builder);
 
 // --start-at: waits for the wall-clock instant (every shard prepared first), sleeping to 2 ms
 // before it and spinning the rest; returns at once when it has passed or the user interrupts.
-void wait_for_start_at(const Config& config);
+void wait_for_start_at(const LoadConfig& load);
 
 }  // namespace llmperf

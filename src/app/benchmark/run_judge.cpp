@@ -11,16 +11,17 @@
 
 namespace llmperf {
 
-RunJudge::RunJudge(const Config& config) : config_(config) {
-  for (const std::string& expression : config.verdicts.slo) slos_.push_back(parse_slo(expression));
+RunJudge::RunJudge(const VerdictConfig& verdicts, const OutputConfig& output)
+    : verdicts_(verdicts), output_(output) {
+  for (const std::string& expression : verdicts.slo) slos_.push_back(parse_slo(expression));
   // --search rate: a probe passes only when the server kept up with the rate asked. Otherwise a
   // probe whose requests queued could pass on the latencies of the few it served.
-  if (config.verdicts.search == "rate") {
+  if (verdicts.search == "rate") {
     slos_.push_back(
-        parse_slo(fmt::format("rate_sustained>={:g}%", 100 - config.verdicts.rate_tolerance_pct)));
+        parse_slo(fmt::format("rate_sustained>={:g}%", 100 - verdicts.rate_tolerance_pct)));
   }
-  if (config.verdicts.baseline_path.empty()) return;
-  const BaselineSource baseline = parse_baseline_source(config.verdicts.baseline_path);
+  if (verdicts.baseline_path.empty()) return;
+  const BaselineSource baseline = parse_baseline_source(verdicts.baseline_path);
   if (baseline.history) {
     history_db_ = baseline.path;  // read after each run (app/baseline_db.h)
   } else {
@@ -37,7 +38,7 @@ void RunJudge::judge(const RunPlan& run, const ReportOptions& report, bool repea
   if (repeat) return;  // repeats are judged together, on intervals
   if (baseline_) {
     result.baseline = compare_to_baseline(*baseline_, result.summary,
-                                          parse_tolerance(config_.verdicts.tolerance));
+                                          parse_tolerance(verdicts_.tolerance));
   }
   if (!history_db_.empty()) result.history_baseline = against_history(run, report, result);
 }
@@ -46,15 +47,15 @@ void RunJudge::judge(const RunPlan& run, const ReportOptions& report, bool repea
 HistoryComparison RunJudge::against_history(const RunPlan& run, const ReportOptions& report,
                                             const RunResult& result) const {
   HistoryBaselineOptions options;
-  options.runs = config_.verdicts.baseline_runs;
-  options.k = config_.verdicts.noise_k;
+  options.runs = verdicts_.baseline_runs;
+  options.k = verdicts_.noise_k;
   HistoryRunKey key;
-  key.name = config_.output.name;
+  key.name = output_.name;
   key.run_label = run.name;
-  for (const auto& tag : config_.output.tags) {  // but those --baseline-ignore-tag leaves out
-    if (std::find(config_.verdicts.baseline_ignore_tags.begin(),
-                  config_.verdicts.baseline_ignore_tags.end(),
-                  tag.first) == config_.verdicts.baseline_ignore_tags.end()) {
+  for (const auto& tag : output_.tags) {  // but those --baseline-ignore-tag leaves out
+    if (std::find(verdicts_.baseline_ignore_tags.begin(),
+                  verdicts_.baseline_ignore_tags.end(),
+                  tag.first) == verdicts_.baseline_ignore_tags.end()) {
       key.tags.push_back(tag);
     }
   }
@@ -72,7 +73,7 @@ std::optional<BaselineComparison> RunJudge::compare_repeats(
     const std::vector<RepeatedMetric>& metrics) const {
   if (!baseline_) return std::nullopt;
   return compare_repeats_to_baseline(*baseline_, metrics,
-                                     parse_tolerance(config_.verdicts.tolerance));
+                                     parse_tolerance(verdicts_.tolerance));
 }
 
 void count_verdicts(const RunResult& run, BenchmarkResult& benchmark) {

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "app/benchmark.h"
-#include "core/config.h"
+#include "core/config/output.h"
+#include "core/config/verdicts.h"
 #include "plan/run_plan.h"
 #include "report/report.h"
 #include "verdict/baseline.h"
@@ -20,7 +21,7 @@ namespace llmperf {
 class RunJudge {
  public:
   // Parses --slo and reads --baseline FILE. Throws std::invalid_argument naming the flag.
-  explicit RunJudge(const Config& config);
+  RunJudge(const VerdictConfig& verdicts, const OutputConfig& output);
 
   // Judges `result`, whose summary is measured: its verdict and info.slo, and (unless it is one
   // of --num-runs' repeats, which are judged together) its baseline and history baseline. The
@@ -40,7 +41,8 @@ class RunJudge {
   HistoryComparison against_history(const RunPlan& run, const ReportOptions& report,
                                     const RunResult& result) const;
 
-  const Config& config_;
+  const VerdictConfig& verdicts_;
+  const OutputConfig& output_;  // --name and --tag: the history key of --baseline db:
   std::vector<Slo> slos_;
   std::optional<BaselineSummary> baseline_;  // --baseline FILE
   std::string history_db_;                   // --baseline db:FILE: the history database

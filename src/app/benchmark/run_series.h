@@ -9,7 +9,9 @@
 
 #include "app/benchmark.h"
 #include "app/benchmark/run_judge.h"
-#include "core/config.h"
+#include "core/config/load.h"
+#include "core/config/output.h"
+#include "core/config/verdicts.h"
 #include "plan/run_plan.h"
 #include "report/report.h"
 
@@ -18,7 +20,8 @@ namespace llmperf {
 // What the orders of runs share: the benchmark's flags, plan and verdicts, how one run goes, and
 // the result the runs are added to.
 struct RunSeries {
-  const Config& config;
+  const LoadConfig& load;          // --num-runs, --sleep-interval
+  const VerdictConfig& verdicts;  // --search and its range
   const BenchmarkPlan& plan;
   const ReportOptions& report;  // the reports' options, with the plan's resolved flags
   const RunJudge& judge;
@@ -43,9 +46,9 @@ void run_repeats(RunSeries& series, const RunSpec& spec, size_t index,
                  const std::string& title);
 
 // Sleeps --sleep-interval between runs; false when interrupted meanwhile (result.interrupted).
-bool pause_between_runs(const Config& config, BenchmarkResult& result);
+bool pause_between_runs(const LoadConfig& load, BenchmarkResult& result);
 
 // Writes what covers all runs (the sweep table's files, --junit) and marks an interrupted result.
-void finish_series(const Config& config, BenchmarkResult& result);
+void finish_series(const OutputConfig& output, BenchmarkResult& result);
 
 }  // namespace llmperf

@@ -14,28 +14,28 @@
 namespace llmperf {
 
 void run_search(RunSeries& series) {
-  const Config& config = series.config;
+  const VerdictConfig& verdicts = series.verdicts;
   BenchmarkResult& result = series.result;
-  const bool by_rate = config.verdicts.search == "rate";
+  const bool by_rate = verdicts.search == "rate";
   const RunSpec base = series.plan.runs.front();
   SearchSpec spec;
-  spec.lo = config.verdicts.search_range[0];
-  spec.hi = config.verdicts.search_range[1];
+  spec.lo = verdicts.search_range[0];
+  spec.hi = verdicts.search_range[1];
   spec.integer = !by_rate;
-  spec.relative_precision = config.verdicts.search_precision_pct / 100;
-  spec.doubling = config.verdicts.search_doubling;
+  spec.relative_precision = verdicts.search_precision_pct / 100;
+  spec.doubling = verdicts.search_doubling;
   int probes = 0;
   const SearchOutcome outcome = bisect_search(spec, [&](double value) -> std::optional<bool> {
-    if (probes > 0 && !pause_between_runs(config, result)) return std::nullopt;
+    if (probes > 0 && !pause_between_runs(series.load, result)) return std::nullopt;
     RunSpec run = base;
     if (by_rate) {
       run.rate = value;
     } else {
       run.parallel = static_cast<int>(value);
     }
-    if (config.verdicts.search_number_multiplier > 0) {  // EvalScope: requests grow with the value
+    if (verdicts.search_number_multiplier > 0) {  // EvalScope: requests grow with the value
       run.number =
-          std::max<int64_t>(1, std::llround(value * config.verdicts.search_number_multiplier));
+          std::max<int64_t>(1, std::llround(value * verdicts.search_number_multiplier));
     }
     const bool passed = series.run_one(run, static_cast<size_t>(probes),
                                        fmt::format("search probe {}", probes + 1), 0);

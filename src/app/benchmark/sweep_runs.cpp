@@ -34,9 +34,9 @@ void run_sweep(RunSeries& series) {
       spdlog::warn("--on-stop abort: the {} remaining run(s) are skipped", runs.size() - i);
       break;
     }
-    if (i > 0 && !pause_between_runs(series.config, result)) break;
+    if (i > 0 && !pause_between_runs(series.load, result)) break;
     const std::string title = fmt::format("run {}/{}", i + 1, runs.size());
-    if (series.config.load.num_runs <= 1) {
+    if (series.load.num_runs <= 1) {
       series.run_one(runs[i], i, title, 0);
     } else {
       run_repeats(series, runs[i], i, title);
@@ -44,20 +44,20 @@ void run_sweep(RunSeries& series) {
   }
 }
 
-bool pause_between_runs(const Config& config, BenchmarkResult& result) {
-  if (config.load.sleep_interval_s > 0) {
+bool pause_between_runs(const LoadConfig& load, BenchmarkResult& result) {
+  if (load.sleep_interval_s > 0) {
     spdlog::info("sleeping {:g} s before the next run (--sleep-interval)",
-                 config.load.sleep_interval_s);
-    sleep_unless_interrupted(config.load.sleep_interval_s);
+                 load.sleep_interval_s);
+    sleep_unless_interrupted(load.sleep_interval_s);
   }
   if (interrupt_count().load() > 0) result.interrupted = true;
   return !result.interrupted;
 }
 
-void finish_series(const Config& config, BenchmarkResult& result) {
+void finish_series(const OutputConfig& output, BenchmarkResult& result) {
   if (!result.runs.empty()) write_sweep_outputs(result.sweep_dir, sweep_rows(result));
   if (!result.repeated.empty()) write_repeats_sweep_outputs(result.sweep_dir, result.repeated);
-  if (!config.output.junit_path.empty()) {
+  if (!output.junit_path.empty()) {
     // A repeated run is one test case, judged on its interval; its repeats are not.
     std::vector<RunVerdict> verdicts;
     std::vector<HistoryComparison> history;  // --baseline db: (never for repeats)
@@ -71,8 +71,8 @@ void finish_series(const Config& config, BenchmarkResult& result) {
       verdicts.push_back(result.runs[i].verdict);
       if (result.runs[i].history_baseline) history.push_back(*result.runs[i].history_baseline);
     }
-    write_file_atomic(config.output.junit_path, render_junit(verdicts, history));
-    spdlog::info("JUnit verdicts written to {}", config.output.junit_path);
+    write_file_atomic(output.junit_path, render_junit(verdicts, history));
+    spdlog::info("JUnit verdicts written to {}", output.junit_path);
   }
   result.interrupted = result.interrupted || interrupt_count().load() > 0;
 }

@@ -25,42 +25,6 @@
 namespace llmperf {
 namespace {
 
-constexpr size_t kMinSecretLength = 6;  // shorter values would scrub innocent text
-
-}  // namespace
-
-std::vector<std::string> report_detail::secrets_of(const Config& config) {
-  std::vector<std::string> raw;
-  if (!config.target.api_key.empty()) raw.push_back(config.target.api_key);
-  for (const auto& [name, value] : config.target.headers) {
-    if (!report_detail::is_secret_header(name)) continue;
-    raw.push_back(value);
-    if (value.rfind("Bearer ", 0) == 0) raw.push_back(value.substr(7));
-  }
-  // Credentials in a URL ("http://user:password@host/..."): the password, and user:password.
-  std::vector<std::string> urls = config.target.urls;
-  urls.push_back(config.target.url);
-  for (const std::string& url : urls) {
-    const std::string_view userinfo = url_userinfo(url);
-    const size_t colon = userinfo.find(':');
-    if (colon == std::string_view::npos) continue;
-    raw.emplace_back(userinfo);
-    raw.emplace_back(userinfo.substr(colon + 1));
-  }
-  std::vector<std::string> secrets;
-  for (const auto& secret : raw) {
-    if (secret.size() < kMinSecretLength) continue;
-    secrets.push_back(secret);
-    std::string escaped =
-        nlohmann::json(secret).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    escaped = escaped.substr(1, escaped.size() - 2);
-    if (escaped != secret) secrets.push_back(escaped);
-  }
-  return secrets;
-}
-
-namespace {
-
 std::filesystem::path create_run_dir(const RunInfo& info) {
   const std::filesystem::path dir(info.output_dir.empty() ? "." : info.output_dir);
   std::error_code ec;

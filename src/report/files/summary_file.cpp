@@ -3,6 +3,7 @@
 #include "report/summary_file.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -17,7 +18,6 @@ namespace llmperf {
 namespace {
 
 using Json = SummaryFile::Json;
-using report_detail::number_or_null;
 
 Json optional_integer_json(const std::optional<int64_t>& value) {
   return value ? Json(*value) : Json(nullptr);
@@ -275,6 +275,16 @@ std::optional<double> SummaryDistribution::percentile(std::string_view key) cons
     if (name == key) return value;
   }
   return std::nullopt;
+}
+
+Json number_or_null(double value) {
+  if (!std::isfinite(value)) return nullptr;
+  return value;
+}
+
+Json number_or_null(std::optional<double> value) {
+  if (!value) return nullptr;
+  return number_or_null(*value);
 }
 
 Json distribution_file_json(const std::optional<SummaryDistribution>& d) {

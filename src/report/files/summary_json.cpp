@@ -67,15 +67,6 @@ Json metric_definitions_json() {
 
 }  // namespace
 
-Json number_or_null(double value) {
-  if (!std::isfinite(value)) return nullptr;
-  return value;
-}
-
-Json number_or_null(std::optional<double> value) {
-  if (!value) return nullptr;
-  return number_or_null(*value);
-}
 
 double round_to(double value, int decimals) {
   double factor = std::pow(10.0, decimals);

@@ -1,17 +1,11 @@
-// The run plan a Config describes: the (parallel, number, rate) of each run of a sweep and the
-// warm-up count of each run. Pure functions of the validated fields.
-#include "core/config.h"
+// The runs a sweep's sections describe and the texts one request carries (run_grid.h), and the
+// warm-up count of each run (load.h). Pure functions of the validated fields.
+#include "core/config/run_grid.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace llmperf {
-
-std::vector<std::pair<int, int64_t>> runs(const Config& config) {
-  std::vector<std::pair<int, int64_t>> result;
-  for (const RunSpec& run : run_specs(config)) result.emplace_back(run.parallel, run.number);
-  return result;
-}
 
 std::vector<RunSpec> run_specs(const LoadConfig& load, const WorkloadConfig& workload,
                                const ResolvedFlags& resolved) {
