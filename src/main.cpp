@@ -12,6 +12,7 @@
 #include "app/calibrate/calibrate.h"
 #include "app/command.h"
 #include "app/history_command.h"
+#include "app/log_tag.h"
 #include "app/offline_commands.h"
 #include "app/tune/tune_command.h"
 #include "cli/calibrate.h"
@@ -122,7 +123,8 @@ CommandOutcome run(int argc, const char* const* argv) {
 
 int main(int argc, char** argv) {
   auto logger = spdlog::stderr_color_mt("llmperf");
-  logger->set_pattern("%Y-%m-%d %H:%M:%S [%^%l%$] %v");
+  // %*: the thread's tag, the trial a line belongs to when trials run side by side (log_tag.h).
+  logger->set_formatter(llmperf::tagged_log_formatter("%Y-%m-%d %H:%M:%S [%^%l%$] %*%v"));
   spdlog::set_default_logger(logger);
 
   const llmperf::CommandOutcome outcome = llmperf::run(argc, argv);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "app/log_tag.h"
 #include "core/clock.h"
 
 namespace llmperf {
@@ -29,8 +30,9 @@ ProgressDisplay::ProgressDisplay(const LoadProgress& counters, int64_t total, st
     : counters_(counters),
       total_(total),
       label_(std::move(label)),
+      tag_(log_tag()),
       log_every_(log_every < 1 ? 1 : log_every),
-      terminal_(isatty(STDERR_FILENO) == 1),
+      terminal_(isatty(STDERR_FILENO) == 1 && tag_.empty()),
       start_ns_(now_ns()) {
   last_log_ns_ = start_ns_;
   thread_ = std::thread([this] { loop(); });
@@ -47,6 +49,7 @@ ProgressDisplay::~ProgressDisplay() {
 }
 
 void ProgressDisplay::loop() {
+  const ScopedLogTag tag(tag_);  // its lines are its run's thread's
   std::unique_lock<std::mutex> lock(mutex_);
   const auto period = terminal_ ? kTerminalRefresh : kLogRefresh;
   while (!wake_.wait_for(lock, period, [this] { return stop_; })) {

@@ -1,6 +1,8 @@
 // Progress on stderr while a run is going: a redrawn bar when stderr is a terminal (done/total,
 // failed, req/s, elapsed), periodic log lines otherwise. Runs on its own thread and only reads the
-// engine's per-request counters.
+// engine's per-request counters. A run whose thread carries a log tag (log_tag.h: trials side by
+// side, `tune --slots`) gets log lines, tagged, even on a terminal: several bars redrawn with \r
+// on one line would overwrite each other.
 #pragma once
 
 #include <condition_variable>
@@ -29,8 +31,9 @@ class ProgressDisplay {
   const LoadProgress& counters_;
   int64_t total_;
   std::string label_;
+  std::string tag_;  // the log tag of the thread that made the display (log_tag.h)
   int64_t log_every_;
-  bool terminal_;
+  bool terminal_;  // a redrawn bar: stderr is a terminal and no tag
   int64_t start_ns_;
   int64_t last_logged_ = 0;  // finished count at the last log line
   int64_t last_log_ns_ = 0;

@@ -85,11 +85,16 @@ ThreadSchedule schedule_between(const ThreadSchedule& start, const ThreadSchedul
 }
 
 MachineLoad machine_load_between(const CpuSnapshot& start, const CpuSnapshot& end,
-                                 const ThreadSchedule& workers) {
+                                 const ThreadSchedule& workers, const SideBySideRuns& side) {
   MachineLoad load;
   load.involuntary_switches = workers.involuntary_switches;
   if (workers.run_queue_wait_ns >= 0) {
     load.run_queue_wait_s = static_cast<double>(workers.run_queue_wait_ns) / 1e9;
+  }
+  if (side.runs > 0) {
+    load.side_by_side_runs = side.runs;
+    load.side_by_side_cpu_s =
+        std::max(0.0, (end.process_cpu_s - start.process_cpu_s) - side.own_cpu_s);
   }
   if (!start.machine.read || !end.machine.read) return load;
   load.measured = true;

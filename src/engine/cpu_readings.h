@@ -38,9 +38,17 @@ ThreadSchedule read_thread_schedule();
 // `end` - `start`, for the time between them (an unknown wait stays unknown).
 ThreadSchedule schedule_between(const ThreadSchedule& start, const ThreadSchedule& end);
 
+// Runs of this process that overlapped one run (several benchmarks in one process: `tune
+// --slots`), and that run's own threads' CPU time, to tell its CPU from theirs.
+struct SideBySideRuns {
+  int runs = 0;           // other runs that overlapped it, however briefly
+  double own_cpu_s = 0;   // CPU time of the run's own threads (its workers and collector)
+};
+
 // What the rest of the machine did between two snapshots, with the worker threads' scheduling over
-// that time (summed over the workers).
+// that time (summed over the workers). With runs side by side, what this process used beyond the
+// run's own threads is theirs (MachineLoad::side_by_side_cpu_s).
 MachineLoad machine_load_between(const CpuSnapshot& start, const CpuSnapshot& end,
-                                 const ThreadSchedule& workers);
+                                 const ThreadSchedule& workers, const SideBySideRuns& side = {});
 
 }  // namespace llmperf

@@ -10,8 +10,10 @@
 
 #include <curl/curl.h>
 #include <sched.h>
+#include <time.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -32,6 +34,43 @@ namespace {
 // 50 us of writing them to requests.jsonl and summarising them).
 constexpr auto kDrainPeriod = std::chrono::milliseconds(100);
 constexpr size_t kSinkSlice = 32;
+
+// Runs in this process: running now, and started so far. With both read at a run's start and
+// end, the runs that overlapped it are those running when it started and those started since
+// (tune --slots runs several at once; their CPU is not this run's: cpu_readings.h).
+std::atomic<int> g_runs_active{0};
+std::atomic<int64_t> g_runs_started{0};
+
+// One run's place among them, from its start to its end (or its exception).
+class RunsSideBySide {
+ public:
+  RunsSideBySide()
+      : started_before_(g_runs_started.fetch_add(1)), active_before_(g_runs_active.fetch_add(1)) {}
+  ~RunsSideBySide() { end(); }
+  RunsSideBySide(const RunsSideBySide&) = delete;
+  RunsSideBySide& operator=(const RunsSideBySide&) = delete;
+  // Ends the run; the other runs that overlapped it.
+  int end() {
+    if (!ended_) {
+      ended_ = true;
+      g_runs_active.fetch_sub(1);
+      overlapped_ = active_before_ + static_cast<int>(g_runs_started.load() - started_before_ - 1);
+    }
+    return overlapped_;
+  }
+
+ private:
+  int64_t started_before_;
+  int active_before_;
+  bool ended_ = false;
+  int overlapped_ = 0;
+};
+
+double thread_cpu_s() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
 
 }  // namespace
 
@@ -80,6 +119,8 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
   }
 
   LoadResult result;
+  RunsSideBySide side_by_side;
+  double collector_cpu_s = 0;
   const CpuSnapshot cpu_start = take_cpu_snapshot();
   result.start_ns = now_ns();
   shared.start_ns = result.start_ns;
@@ -120,6 +161,7 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
       });
     }
     std::jthread collector([&] {
+      const double cpu_start_s = thread_cpu_s();
       std::unique_lock<std::mutex> lock(mutex);
       while (!all_done.wait_for(lock, kDrainPeriod, [&] { return running == 0; })) {
         lock.unlock();
@@ -129,9 +171,13 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
       lock.unlock();
       for (auto& thread : threads_running) thread.join();
       drain();
+      collector_cpu_s = thread_cpu_s() - cpu_start_s;
     });
   }  // joins
   const CpuSnapshot cpu_end = take_cpu_snapshot();
+  SideBySideRuns side;
+  side.runs = side_by_side.end();
+  side.own_cpu_s = collector_cpu_s;
   result.end_ns = result.start_ns;
   for (const auto& worker : workers) result.end_ns = std::max(result.end_ns, worker->end_ns());
   for (const auto& error : errors) {
@@ -144,6 +190,7 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
     result.interrupted = result.interrupted || worker->interrupted();
     result.cpu_s +=
         static_cast<double>(std::max<int64_t>(0, worker->cpu_ns() - worker->spin_ns())) / 1e9;
+    side.own_cpu_s += static_cast<double>(worker->cpu_ns()) / 1e9;
     result.stamp_delay_ns.merge(worker->stamp_delays());
     const ThreadSchedule& s = worker->schedule();
     workers_schedule.involuntary_switches += s.involuntary_switches;
@@ -152,7 +199,7 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
             ? -1
             : workers_schedule.run_queue_wait_ns + s.run_queue_wait_ns;
   }
-  result.machine = machine_load_between(cpu_start, cpu_end, workers_schedule);
+  result.machine = machine_load_between(cpu_start, cpu_end, workers_schedule, side);
   return result;
 }
 

@@ -82,9 +82,19 @@ std::string threads_advice(const ClientHealthInput& input, int threads) {
 std::string machine_text(const MachineLoad& m, double wall_s, int threads) {
   if (!m.measured) return "this machine's load could not be read (no /proc/stat)";
   const char* workers = threads == 1 ? "the worker thread" : "the worker threads";
+  const auto cores_of = [&](double cpu_s) { return wall_s > 0 ? cpu_s / wall_s : 0.0; };
+  // Runs side by side in this process (tune --slots) are load on the machine too, that the
+  // kernel counts as this process's: named apart, so that a trial's judgement says whose it was.
+  const std::string side_by_side =
+      m.side_by_side_runs > 0
+          ? fmt::format(" and llmperf's {} other benchmark{} run side by side (the study's other "
+                        "slots) {:.2f}",
+                        m.side_by_side_runs, m.side_by_side_runs == 1 ? "" : "s",
+                        cores_of(m.side_by_side_cpu_s))
+          : "";
   std::string text =
-      fmt::format("other processes used {:.2f} of the machine's {} core{}",
-                  wall_s > 0 ? m.others_cpu_s / wall_s : 0.0, m.cores, m.cores == 1 ? "" : "s");
+      fmt::format("other processes used {:.2f}{} of the machine's {} core{}",
+                  cores_of(m.others_cpu_s), side_by_side, m.cores, m.cores == 1 ? "" : "s");
   if (m.steal_s > 0 && wall_s > 0) {
     text += fmt::format(", the hypervisor gave {:.0f}% of its CPU time to other guests (steal)",
                         100 * m.steal_s / (wall_s * std::max(1, m.cores)));
@@ -177,8 +187,9 @@ ClientHealth assess_client_health(const ClientHealthInput& input,
       health.machine_warnings.push_back(fmt::format(
           "{}, while {}: the machine did not give llmperf a core when it needed one: {}. "
           "--threads would not help; a core other processes leave free would (a quieter "
-          "machine, or the server pinned to other cores)",
-          lateness, cpu_text, machine_text(input.machine, input.wall_s, health.threads)));
+          "machine, or the server pinned to other cores{})",
+          lateness, cpu_text, machine_text(input.machine, input.wall_s, health.threads),
+          input.machine.side_by_side_runs > 0 ? ", or fewer --slots" : ""));
     }
   }
   if (health.cpu_utilization > kCpuLimit) {

@@ -57,6 +57,12 @@ struct MachineLoad {
   int64_t involuntary_switches = 0;  // times the worker threads were preempted while runnable
   double run_queue_wait_s = -1;      // time the worker threads waited, runnable, for a CPU (-1:
                                      // unknown: no /proc/thread-self/schedstat)
+  // Other runs in this process at the same time (`tune --slots`: the other trials' benchmarks),
+  // and this process's CPU time beyond this run's own threads meanwhile: mostly theirs. Load on
+  // the machine that others_cpu_s, which counts other processes only, leaves out. 0 and 0 when the
+  // run had the process to itself (its other threads then are its own helpers).
+  int side_by_side_runs = 0;
+  double side_by_side_cpu_s = 0;
 };
 
 // One judged lateness: its p99, the limit it was held to and what that limit came from.

@@ -56,6 +56,25 @@ TEST(CpuReadings, OthersAreTheMachineLessThisProcess) {
   EXPECT_LT(unknown.run_queue_wait_s, 0);
 }
 
+// tune --slots: other benchmarks ran in this process; what it used beyond this run's own threads
+// is theirs, and other processes' time stays the machine's less the whole process's.
+TEST(CpuReadings, RunsSideBySideInThisProcessAreCountedApart) {
+  CpuSnapshot start;
+  start.machine = {true, 2, 100.0, 0.0};
+  start.process_cpu_s = 5.0;
+  CpuSnapshot end = start;
+  end.machine.busy_s = 107.0;  // 7 s of CPU on the machine ...
+  end.process_cpu_s = 10.0;    // ... 5 s of it this process's, 1.5 s of which this run's
+  const MachineLoad load = machine_load_between(start, end, {}, {3, 1.5});
+  EXPECT_DOUBLE_EQ(load.others_cpu_s, 2.0);
+  EXPECT_EQ(load.side_by_side_runs, 3);
+  EXPECT_DOUBLE_EQ(load.side_by_side_cpu_s, 3.5);
+  // Alone: the process's other threads are the run's own helpers, not load from elsewhere.
+  const MachineLoad alone = machine_load_between(start, end, {}, {0, 1.5});
+  EXPECT_EQ(alone.side_by_side_runs, 0);
+  EXPECT_EQ(alone.side_by_side_cpu_s, 0.0);
+}
+
 TEST(CpuReadings, ThisThreadsScheduleIsReadAndDiffed) {
   const ThreadSchedule start = read_thread_schedule();
   const ThreadSchedule end = read_thread_schedule();

@@ -181,6 +181,40 @@ TEST(TuneSlots, HalvingFillsTheSlotsWithinEachRung) {
 
 // Ctrl-C while two slots benchmark: both servers stop, both trials are recorded interrupted in
 // their slots, and --resume runs them again (with the rest).
+// A benchmark that throws once its server is ready (a dataset file that is not there) fails its
+// own trial, with the reason, while the other slot's trials run to their end.
+TEST(TuneSlots, ABenchmarkThatThrowsFailsItsTrialAlone) {
+  const std::string marker = tune_marker();
+  const fs::path data = fs::path(make_temp_dir());
+  for (const char* name : {"a.txt", "c.txt"})
+    std::ofstream(data / name) << "hello there\nhow are you\n";
+  const std::string missing = (data / "b.txt").string();
+  const Study study = run_tune(
+      {"--slots", "a;b", "--serve",
+       std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker +
+           "-{slot} --itl-ms 5 --output-tokens 16",
+       "--param",
+       "p=" + (data / "a.txt").string() + "," + missing + "," + (data / "c.txt").string(), "--url",
+       "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker + "-{slot}", "--dataset",
+       "line_by_line", "--dataset-path", "{p}", "--parallel", "2", "-n", "10"});
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 3u) << show(study);
+  int ok = 0;
+  for (const json& trial : study.ledger) {
+    if (trial.at("params").at("p") != missing) {
+      EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+      ++ok;
+      continue;
+    }
+    EXPECT_EQ(trial.at("status"), "bench_failed") << trial.dump();
+    EXPECT_TRUE(trial.contains("ready_s")) << "its server was ready: " << trial.dump();
+    EXPECT_NE(trial.at("reason").get<std::string>().find(missing), std::string::npos)
+        << trial.dump();
+  }
+  EXPECT_EQ(ok, 2);
+  EXPECT_TRUE(processes_with(marker).empty()) << "a server outlived the study";
+}
+
 TEST(TuneSlots, CtrlCStopsEverySlotAndResumeRerunsThem) {
   const std::string marker = tune_marker();
   const fs::path dir = fs::path(make_temp_dir()) / "study";

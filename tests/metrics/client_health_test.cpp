@@ -99,6 +99,41 @@ TEST(ClientHealth, SlowStampingWhileTheClientIdledIsTheMachines) {
   EXPECT_EQ(h.machine.involuntary_switches, 2345);
 }
 
+// `tune --slots`: three other trials' benchmarks ran in this process meanwhile. The kernel counts
+// their CPU as this process's; the judgement still reads this run's own worker threads (idle: the
+// machine's doing) and names the other slots' load beside the other processes'.
+TEST(ClientHealth, TheOtherSlotsBenchmarksAreNamedAsTheMachinesLoad) {
+  ClientHealthInput in;
+  in.stamp_delay_ns = pool_of(slow_stamps());
+  in.cpu_s = 0.44;
+  in.wall_s = 4;
+  in.machine = busy_machine();
+  in.machine.others_cpu_s = 2.0;         // 0.5 cores: the servers and the rest of the machine
+  in.machine.side_by_side_runs = 3;
+  in.machine.side_by_side_cpu_s = 5.2;   // 1.3 cores: the other slots' benchmarks
+  const Distribution itl = spread(10e6, 30e6);
+  in.measured.itl_ns = &itl;
+  const ClientHealth h = assess_client_health(in, kPercentiles);
+  EXPECT_FALSE(h.client_bound);
+  EXPECT_TRUE(h.machine_busy);
+  ASSERT_EQ(h.machine_warnings.size(), 1u);
+  const std::string& w = h.machine_warnings[0];
+  EXPECT_NE(w.find("while llmperf used 11% of its 1 worker core"), std::string::npos) << w;
+  EXPECT_NE(w.find("other processes used 0.50 and llmperf's 3 other benchmarks run side by side "
+                   "(the study's other slots) 1.30 of the machine's 2 cores"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find("or fewer --slots)"), std::string::npos) << w;
+
+  // Alone in the process: as before, no word of slots.
+  in.machine.side_by_side_runs = 0;
+  in.machine.side_by_side_cpu_s = 0;
+  const std::string alone = assess_client_health(in, kPercentiles).machine_warnings.at(0);
+  EXPECT_NE(alone.find("other processes used 0.50 of the machine's 2 cores"), std::string::npos)
+      << alone;
+  EXPECT_EQ(alone.find("slots"), std::string::npos) << alone;
+}
+
 // The case against llama.cpp's server: 1.46 ms of the client's own lateness beside 50 ms
 // between sends and a TTFT of seconds, at 3% of a core, on a busy machine: nothing to warn about.
 TEST(ClientHealth, LatenessIsWeighedAgainstTheGapBetweenSendsAndTheTtft) {

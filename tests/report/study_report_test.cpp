@@ -597,6 +597,27 @@ TEST_F(StudyFilesTest, CsvRenamesAParameterWhoseNameIsAColumn) {
   EXPECT_EQ(rows[1][4], "ok");
 }
 
+TEST_F(StudyFilesTest, CsvHasSlotAndClientColumnsOnlyWithSlots) {
+  StudyInfo info = study_report_info();
+  TrialRecord t = study_trial(0, "true", "64", TrialStatus::kOk);
+  const std::string without = study_summary_csv(info, {t});
+  EXPECT_EQ(study_parse_csv(without)[0].back(), "server_command");  // as before --slots
+  t.slot = 1;
+  t.client = TrialClient{2.5, 0.75, 3.0, true, "late"};
+  TrialRecord start_failed = study_trial(1, "true", "512", TrialStatus::kStartFailed);
+  start_failed.slot = 0;  // no benchmark: no client
+  const auto rows = study_parse_csv(study_summary_csv(info, {t, start_failed}));
+  ASSERT_EQ(rows.size(), 3U);
+  const std::vector<std::string>& header = rows[0];
+  ASSERT_GE(header.size(), 4U);
+  EXPECT_EQ(std::vector<std::string>(header.end() - 4, header.end()),
+            (std::vector<std::string>{"server_command", "slot", "client_cpu_share", "client_busy"}));
+  EXPECT_EQ(std::vector<std::string>(rows[1].end() - 3, rows[1].end()),
+            (std::vector<std::string>{"1", "0.75", "true"}));
+  EXPECT_EQ(std::vector<std::string>(rows[2].end() - 3, rows[2].end()),
+            (std::vector<std::string>{"0", "", ""}));
+}
+
 TEST_F(StudyFilesTest, JsonHoldsTheBestAndTheParetoFronts) {
   const auto summary =
       nlohmann::json::parse(study_summary_json(study_report_info(), study_report_trials()));

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "app/log_tag.h"
 #include "app/signals.h"
 #include "app/tune/learned_search.h"
 #include "app/tune/objectives.h"
@@ -500,6 +501,10 @@ StudyResult run_study(const StudySpec& spec, const StudyOptions& options) {
       record.status = TrialStatus::kExcluded;
       record.reason = fmt::format("--exclude '{}'", spec.excludes[*excluded[i]]);
     } else {
+      // Trials side by side (a learned search runs one at a time): every log line of this one
+      // (its benchmark's too) names it.
+      std::optional<ScopedLogTag> tag;
+      if (slot_count > 1 && !learned) tag.emplace(fmt::format("[{} slot {}] ", labels[i], slot));
       spdlog::info("trial {} ({}/{}{}): starting the server", labels[i], i + 1, plan.configs.size(),
                    halving ? fmt::format(", rung {}", rung) : std::string());
       TrialSpec trial{static_cast<int64_t>(i), plan.configs[i], labels[i], rung, requests,

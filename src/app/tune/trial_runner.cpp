@@ -258,6 +258,11 @@ std::optional<TrialClient> client_of(const std::vector<BenchmarkResult>& results
       client->why = !why.empty()          ? why.front()
                     : health.client_bound ? "the client was the bottleneck"
                                           : "the machine was busy";
+      // Whose load it mostly was, when the study's own other trials weighed most.
+      const MachineLoad& machine = health.machine;
+      if (machine.side_by_side_runs > 0 && machine.side_by_side_cpu_s > machine.others_cpu_s) {
+        client->why = "mostly the study's other slots' benchmarks: " + client->why;
+      }
     }
   }
   return client;
@@ -339,9 +344,12 @@ std::string shell_join(const std::vector<std::string>& args) {
   return out;
 }
 
-TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
+namespace {
+
+// run_trial's steps, filling `record` as they go.
+TrialRecord run_trial_steps(const TrialContext& context, const TrialSpec& trial,
+                            TrialRecord& record) {
   const StudySpec& spec = *context.spec;
-  TrialRecord record;
   record.trial = trial.index;
   record.label = trial.label;
   record.rung = trial.rung;
@@ -464,8 +472,11 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
     }
     try {
       results.push_back(run_benchmark(run_config));
-    } catch (const std::exception& error) {
+    } catch (const std::exception& error) {  // std::bad_alloc too
       bench_error = error.what();
+      break;
+    } catch (...) {
+      bench_error = "the benchmark failed: an exception that is not a std::exception";
       break;
     }
     if (results.back().probe_failed || results.back().interrupted) break;
@@ -537,6 +548,29 @@ TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
   }
   if (!median.passed) return finish(TrialStatus::kSloViolated, slo_reason(*median.chosen));
   return finish(TrialStatus::kOk, "");
+}
+
+}  // namespace
+
+TrialRecord run_trial(const TrialContext& context, const TrialSpec& trial) {
+  // Whatever escapes a step (a std::bad_alloc, an exception of no std type, from the benchmark or
+  // from recording it) fails this trial alone: with --slots the other slots' trials go on, and
+  // the study records this one with its reason. The server, if it started, was stopped as the
+  // exception left the steps (ServerProcess's destructor).
+  TrialRecord record;
+  const int64_t started_ns = now_ns();
+  const auto failed = [&](std::string reason) {
+    set_status(record, TrialStatus::kBenchFailed, std::move(reason));
+    record.duration_s = static_cast<double>(now_ns() - started_ns) / 1e9;
+    return record;
+  };
+  try {
+    return run_trial_steps(context, trial, record);
+  } catch (const std::exception& error) {
+    return failed(fmt::format("the trial failed: {}", error.what()));
+  } catch (...) {
+    return failed("the trial failed: an exception that is not a std::exception");
+  }
 }
 
 }  // namespace llmperf

@@ -164,6 +164,9 @@ std::string summary_csv(const StudyView& view) {
                              "dir", "server_command"}) {
     fixed.emplace_back(column);
   }
+  // --slots: the slot each trial ran in and its client's health, last (absent without --slots,
+  // so that a study's file is as it was).
+  if (view.slots) fixed.insert(fixed.end(), {"slot", "client_cpu_share", "client_busy"});
   std::vector<std::string> header = {"trial", "label", "rung"};
   for (const std::string& name : view.param_names) {
     const bool taken = std::find(fixed.begin(), fixed.end(), name) != fixed.end();
@@ -198,6 +201,11 @@ std::string summary_csv(const StudyView& view) {
     cells.push_back(row.port ? fmt::format("{}", *row.port) : "");
     cells.push_back(row.dir);
     cells.push_back(row.server_command);
+    if (view.slots) {
+      cells.push_back(row.slot ? fmt::format("{}", *row.slot) : "");
+      cells.push_back(row.client ? csv_number(row.client->cpu_share) : "");
+      cells.push_back(row.client ? (row.client->busy ? "true" : "false") : "");
+    }
     csv += line(cells);
   }
   return csv;
