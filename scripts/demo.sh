@@ -11,7 +11,7 @@ bash scripts/setup.sh
 bash scripts/build.sh -DBUILD_TESTING=OFF -DCMAKE_UNITY_BUILD=ON
 
 mock_log=$(mktemp)
-build/llmperf-mock --port 0 --ttft-ms 80 --itl-ms 15 --output-tokens 64 >"$mock_log" 2>&1 &
+build/llmperf-mock --port 0 --ttft-ms 80 --itl-ms 15 --output-tokens 32 >"$mock_log" 2>&1 &
 mock_pid=$!
 cleanup() {
   kill "$mock_pid" 2>/dev/null || true
@@ -29,7 +29,7 @@ if [ -z "$base_url" ]; then
   cat "$mock_log" >&2
   exit 1
 fi
-echo "demo: llmperf-mock is serving at $base_url (TTFT 80 ms, 15 ms between tokens, 64 tokens)" >&2
+echo "demo: llmperf-mock is serving at $base_url (TTFT 80 ms, 15 ms between tokens, 32 tokens)" >&2
 
 build/llmperf --url "$base_url/v1/chat/completions" --model mock-model \
   --dataset openqa --dataset-path datasets/open_qa.jsonl \
