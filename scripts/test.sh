@@ -6,7 +6,7 @@
 #      timing test (a rate held within 2 %) there, alone;
 #   2. builds everything with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the
 #      libFuzzer targets into build-sanitize/, runs each fuzz target briefly on its seed corpus
-#      (FUZZ_SECONDS, default 3), then the whole suite there;
+#      (FUZZ_SECONDS, default 2: 21 targets), then the whole suite there;
 #   3. builds llmperf and its multi-threaded tests with clang and ThreadSanitizer (at -O0) into
 #      build-tsan/ and runs them (the tests labelled "threads": engine, app, integration,
 #      interruption).
@@ -160,7 +160,7 @@ step "the capacity tests in the g++ Release build (build/), one at a time"
 
 step "clang ASan+UBSan build, fuzz smoke and the whole suite (build-sanitize/)"
 wait_for_build build-sanitize
-FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-3}"
+FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-2}"
 # The capacity tests ran in build/ above.
 (cd build-sanitize && ctest -LE capacity --output-on-failure --timeout 600 -j "$test_jobs")
 
