@@ -150,6 +150,25 @@ def _release(study, trial, why, extra=None):
     study.tell(trial, state=TrialState.FAIL)
 
 
+def _settled_ahead(study, trial, distributions, tally):
+    """tally() of the trials ahead of `trial`, once each RUNNING one among them has its parameters.
+
+    Another worker's ask creates its trial (RUNNING, numbered) before it writes the trial's
+    parameters: a trial ahead seen between the two would not look like a copy, and two workers
+    that drew one configuration at the same moment would both run it. Nothing announces the
+    write, so this reads the storage again until it is there (at most about 5 s, for a worker
+    that died in between).
+    """
+    for _ in range(100):
+        trials = [t for t in study.get_trials(deepcopy=False) if t.number != trial.number]
+        ahead, counted, drawn = tally(trials, trial.number)
+        if all(len(t.params) >= len(distributions) for t in ahead
+               if t.state == TrialState.RUNNING):
+            break
+        time.sleep(0.05)
+    return ahead, counted, drawn
+
+
 def claim(bridge, request):
     study = bridge.study
     benchmarks = int(request["benchmarks"])
@@ -187,8 +206,7 @@ def claim(bridge, request):
         trial = study.ask(bridge.distributions)
         trial.set_user_attr("host", worker.get("host", ""))
         trial.set_user_attr("dir", worker.get("dir", ""))
-        trials = [t for t in study.get_trials(deepcopy=False) if t.number != trial.number]
-        ahead, counted, drawn = tally(trials, trial.number)
+        ahead, counted, drawn = _settled_ahead(study, trial, bridge.distributions, tally)
         done = over(counted, drawn, set())
         if done:
             _release(study, trial, "over_budget")
