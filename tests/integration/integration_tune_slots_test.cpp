@@ -129,7 +129,7 @@ void expect_slots_kept(const std::vector<json>& ledger, size_t slots, const std:
 TEST(TuneSlots, TrialsRunSideBySideEachInItsOwnSlot) {
   const std::string marker = tune_marker();
   std::vector<std::string> args = {"--slots",          "a;b;c",   "--serve",
-                                   slot_serve(marker), "--param", "t=5,10,15,20,25,30"};
+                                   slot_serve(marker), "--param", "t=5,40,50,60,70,80"};
   const Study study = run_tune(concat(args, slot_bench(marker, 60)));
   ASSERT_EQ(study.process.exit_code, 0) << show(study);
   ASSERT_EQ(study.ledger.size(), 6u) << show(study);
@@ -155,7 +155,7 @@ TEST(TuneSlots, HalvingFillsTheSlotsWithinEachRung) {
   const std::string marker = tune_marker();
   std::vector<std::string> args = {"--slots",   "a;b",         "--strategy",
                                    "halving:2", "--serve",     slot_serve(marker),
-                                   "--param",   "t=5,10,20,40"};
+                                   "--param",   "t=5,40,80,160"};
   const Study study = run_tune(concat(args, slot_bench(marker, 80)));
   ASSERT_EQ(study.process.exit_code, 0) << show(study);
   expect_slots_kept(study.ledger, 2, marker);
@@ -175,6 +175,8 @@ TEST(TuneSlots, HalvingFillsTheSlotsWithinEachRung) {
   for (auto it = std::next(rungs.begin()); it != rungs.end(); ++it) {
     EXPECT_GE(it->second.first + 0.002, std::prev(it)->second.second) << show(study);
   }
+  // TTFT 5 ms against 40 (85 ms a request against 120): apart by more than two trials side by
+  // side under ThreadSanitizer on a busy machine make them (5 against 10 once swapped there).
   EXPECT_EQ(study.summary.at("best").at("label"), "0-5");
   EXPECT_TRUE(processes_with(marker).empty());
 }
