@@ -178,10 +178,9 @@ StudyPlan plan_study(const StudySpec& spec, const BenchFlagsParser& parse_bench_
   plan.strategy = parse_strategy(spec.strategy);
   check_shared_study(spec, plan.strategy);
   for (const std::string& text : spec.excludes) plan.excludes.push_back(parse_exclude(text, plan.spaces));
-  plan.objective = parse_objective(spec.objective);
+  plan.objectives = parse_objectives(spec);  // the first is --objective's
+  plan.objective = plan.objectives.front();
   if (!spec.slots.empty()) plan.slots = parse_slots(spec.slots);
-  check_gpu_flags(spec, plan.objective, plan.spaces, plan.slots);
-  plan.objectives = parse_objectives(spec);
   for (const Objective& objective : plan.objectives) {
     check_gpu_flags(spec, objective, plan.spaces, plan.slots);
   }
