@@ -3,6 +3,7 @@
 #include "engine/cpu_readings.h"
 
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -61,6 +62,12 @@ CpuSnapshot take_cpu_snapshot() {
     snapshot.process_cpu_s = seconds_of(usage.ru_utime) + seconds_of(usage.ru_stime);
   }
   return snapshot;
+}
+
+int64_t thread_cpu_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
 }
 
 ThreadSchedule read_thread_schedule() {

@@ -35,6 +35,9 @@ struct ThreadSchedule {
   int64_t run_queue_wait_ns = -1;    // runnable, waiting for a CPU (-1: no schedstat)
 };
 ThreadSchedule read_thread_schedule();
+
+// The CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), in ns.
+int64_t thread_cpu_ns();
 // `end` - `start`, for the time between them (an unknown wait stays unknown).
 ThreadSchedule schedule_between(const ThreadSchedule& start, const ThreadSchedule& end);
 

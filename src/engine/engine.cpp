@@ -10,7 +10,6 @@
 
 #include <curl/curl.h>
 #include <sched.h>
-#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -65,12 +64,6 @@ class RunsSideBySide {
   bool ended_ = false;
   int overlapped_ = 0;
 };
-
-double thread_cpu_s() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
-}
 
 }  // namespace
 
@@ -161,7 +154,7 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
       });
     }
     std::jthread collector([&] {
-      const double cpu_start_s = thread_cpu_s();
+      const int64_t cpu_start_ns = thread_cpu_ns();
       std::unique_lock<std::mutex> lock(mutex);
       while (!all_done.wait_for(lock, kDrainPeriod, [&] { return running == 0; })) {
         lock.unlock();
@@ -171,7 +164,7 @@ LoadResult run_load(const RequestSettings& settings, const LoadPlan& plan, const
       lock.unlock();
       for (auto& thread : threads_running) thread.join();
       drain();
-      collector_cpu_s = thread_cpu_s() - cpu_start_s;
+      collector_cpu_s = static_cast<double>(thread_cpu_ns() - cpu_start_ns) / 1e9;
     });
   }  // joins
   const CpuSnapshot cpu_end = take_cpu_snapshot();

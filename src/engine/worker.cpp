@@ -18,6 +18,7 @@
 
 #include "core/clock.h"
 #include "engine/cancellation.h"
+#include "engine/cpu_readings.h"
 
 namespace llmperf {
 namespace {
@@ -34,12 +35,6 @@ constexpr int kStartsPerTurn = 16;
 // Open loop: the schedule timer fires this long before a planned send and the worker spins the
 // rest of the way, because waking a sleeping thread takes tens of microseconds (more on VMs).
 constexpr int64_t kSpinLeadNs = 100'000;
-
-int64_t thread_cpu_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
-}
 
 }  // namespace
 
