@@ -50,7 +50,7 @@ class Benchmark {
         builder_(builder),
         server_(server),
         options_(options),
-        judge_(config.verdicts, config.output) {
+        judge_(plan.verdicts) {
     result_.sweep_dir = plan.sweep_dir;
     if (!config.output.results_db.empty()) results_db_.emplace(config.output, result_.sweep_dir);
     if (config.load.shards > 1) {
@@ -65,14 +65,13 @@ class Benchmark {
   // The sweep's runs, or --search's probes; then what covers them all.
   BenchmarkResult run() && {
     RunSeries series{config_.load,
-                     config_.verdicts,
                      plan_,
                      plan_.report,
                      judge_,
                      [this](const RunSpec& spec, size_t index, const std::string& title,
                             int repeat) { return run_one(spec, index, title, repeat); },
                      result_};
-    if (config_.verdicts.search.empty()) {
+    if (!plan_.verdicts.search) {
       run_sweep(series);
     } else {
       run_search(series);
@@ -157,7 +156,7 @@ class Benchmark {
     options.metrics = plan_.metrics;
     options.metrics.open_loop = run.spec.rate > 0;
     options.metrics.origin_ns = result.info.anchor_steady_ns;
-    options.stop_rules = &plan_.stop_rules;
+    options.stop_rules = &plan_.verdicts.stop_rules;
     if (!config_.output.push_gateway.empty()) {
       options.push = push_gateway_options(config_.output, config_.target, plan_.resolved.model,
                                           result.info.output_dir);
@@ -194,7 +193,7 @@ class Benchmark {
     result_.interrupted = result_.interrupted || info.interrupted;
     if (info.stopped_early) {
       ++result_.stopped_early;
-      if (config_.verdicts.on_stop == "abort") result_.stop_aborted = true;
+      if (plan_.verdicts.abort_on_stop) result_.stop_aborted = true;
     }
   }
 

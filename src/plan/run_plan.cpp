@@ -177,7 +177,7 @@ BenchmarkPlan plan_benchmark(const Config& config, std::string model, const Trac
   plan.sweep_dir = sweep_dir_of(config, plan.resolved.model, timestamp);
   plan.report = report_options(config, plan.resolved);
   plan.metrics = metrics_options(config);
-  plan.stop_rules = early_stop_rules(config.verdicts);
+  plan.verdicts = verdict_plan(config.verdicts, config.output);
   if (config.load.shards > 1) plan.run_id = benchmark_run_id(config, plan.resolved);
   return plan;
 }

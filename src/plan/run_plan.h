@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "engine/worker_threads.h"
 #include "plan/stage_options.h"
+#include "plan/verdict_plan.h"
 #include "workload/replay/session_script.h"
 
 namespace llmperf {
@@ -50,7 +51,7 @@ struct BenchmarkPlan {
   std::string sweep_dir;              // the benchmark's directory: its runs' are below it
   ReportOptions report;               // the reports' options, with the resolved flags
   MetricsOptions metrics;             // what every run's summary shares
-  EarlyStopRules stop_rules;          // --max-errors, --max-error-rate, --stop-on-saturation
+  VerdictPlan verdicts;               // how runs are judged: SLOs, baselines, --search, stops
   std::string run_id;                 // sharded: the benchmark the shards share; "" otherwise
 };
 

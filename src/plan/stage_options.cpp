@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <cstdint>
 
 #include "core/text.h"
@@ -65,16 +64,6 @@ MetricsOptions metrics_options(const Config& config) {
   options.include_cancelled = config.load.include_cancelled;
   options.rate_segments = config.load.ramp_up.on() ? kRampSegments : 0;
   return options;
-}
-
-EarlyStopRules early_stop_rules(const VerdictConfig& verdicts) {
-  EarlyStopRules rules;
-  rules.max_error_rate = verdicts.max_error_rate;
-  rules.error_window = verdicts.error_window;
-  rules.max_errors = verdicts.max_errors;
-  rules.stop_on_saturation = verdicts.stop_on_saturation;
-  rules.saturation_window_ns = std::llround(verdicts.saturation_window_s * 1e9);
-  return rules;
 }
 
 }  // namespace llmperf

@@ -1,8 +1,8 @@
 // What each stage below the plan takes of a Config, worked out here so that none of them sees the
 // whole Config: the reports' options (with summary.json's config block and the credentials to
-// scrub), what every run's summary shares, the early-stop rules and the identity that the shards
-// of a benchmark share. (The engine's share, request_settings, and the prepare stage's,
-// prepare_sections, are run_plan.h's.) Pure: no I/O.
+// scrub), what every run's summary shares and the identity that the shards of a benchmark share.
+// (The engine's share, request_settings, and the prepare stage's, prepare_sections, are
+// run_plan.h's; the verdicts', verdict_plan.h's.) Pure: no I/O.
 #pragma once
 
 #include <string>
@@ -10,7 +10,6 @@
 #include "core/config.h"
 #include "metrics/metrics.h"
 #include "report/report.h"
-#include "verdict/early_stop.h"
 
 namespace llmperf {
 
@@ -26,10 +25,6 @@ inline ReportOptions report_options(const Config& config) {
 // cancelled requests count, and the ramp-up's segments. Each run adds whether it is open-loop and
 // its origin.
 MetricsOptions metrics_options(const Config& config);
-
-// The rules that the verdicts section's flags ask for (--max-errors, --max-error-rate,
-// --stop-on-saturation).
-EarlyStopRules early_stop_rules(const VerdictConfig& verdicts);
 
 // The identity of a benchmark that shards share: a hash of its config block (without where its
 // outputs go) and --start-at, as 16 hex digits.

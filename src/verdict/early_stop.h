@@ -24,7 +24,7 @@ struct EarlyStopDecision {
   std::string detail;          // what the rule saw, for a person
 };
 
-// The rules of one benchmark, from its flags (plan/stage_options.h's early_stop_rules).
+// The rules of one benchmark, from its flags (plan/verdict_plan.h's early_stop_rules).
 struct EarlyStopRules {
   double max_error_rate = -1;  // failed share that stops the run (< 0: off)
   int64_t error_window = 100;  // last finished measured requests the share is taken over

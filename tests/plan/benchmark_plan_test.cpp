@@ -82,7 +82,7 @@ TEST(BenchmarkPlan, CarriesWhatTheStagesTakeWithTheResolvedFlags) {
   EXPECT_TRUE(plan.report.several_runs);
   EXPECT_EQ(plan.report.config_json, report_options(config, plan.resolved).config_json);
   EXPECT_EQ(plan.metrics.percentiles, config.output.percentiles);
-  EXPECT_FALSE(plan.stop_rules.any());
+  EXPECT_FALSE(plan.verdicts.stop_rules.any());
   EXPECT_TRUE(plan.run_id.empty());  // only the shards of a benchmark share an id
   config.load.shards = 2;
   const BenchmarkPlan shard = plan_benchmark(config, "served-model", TraceInfo{}, "t");

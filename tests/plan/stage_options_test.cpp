@@ -4,6 +4,7 @@
 
 #include "core/config.h"
 #include "plan/stage_options.h"
+#include "plan/verdict_plan.h"
 
 namespace llmperf {
 namespace {

@@ -1,6 +1,7 @@
 // The verdicts of a benchmark's runs: --slo (and --search rate's own SLO on the rate sustained),
 // --baseline FILE and --baseline db:FILE on one run, and the SLOs and --baseline FILE on the 95 %
-// intervals of --num-runs' repeats. Judging changes no summary; the caller counts the failures.
+// intervals of --num-runs' repeats, as the plan's VerdictPlan says (plan/verdict_plan.h: the SLOs
+// are parsed there). Judging changes no summary; the caller counts the failures.
 #pragma once
 
 #include <optional>
@@ -8,9 +9,8 @@
 #include <vector>
 
 #include "app/benchmark.h"
-#include "core/config/output.h"
-#include "core/config/verdicts.h"
 #include "plan/run_plan.h"
+#include "plan/verdict_plan.h"
 #include "report/report.h"
 #include "verdict/baseline.h"
 #include "verdict/repeats.h"
@@ -20,8 +20,9 @@ namespace llmperf {
 
 class RunJudge {
  public:
-  // Parses --slo and reads --baseline FILE. Throws std::invalid_argument naming the flag.
-  RunJudge(const VerdictConfig& verdicts, const OutputConfig& output);
+  // Reads --baseline FILE (report's load_baseline, which throws for a file it cannot read).
+  // `plan` must outlive the judge.
+  explicit RunJudge(const VerdictPlan& plan);
 
   // Judges `result`, whose summary is measured: its verdict and info.slo, and (unless it is one
   // of --num-runs' repeats, which are judged together) its baseline and history baseline. The
@@ -29,7 +30,7 @@ class RunJudge {
   // same file cannot hold the run yet.
   void judge(const RunPlan& run, const ReportOptions& report, bool repeat, RunResult& result) const;
 
-  bool has_slos() const { return !slos_.empty(); }
+  bool has_slos() const { return !plan_.slos.empty(); }
   // --slo on the interval of one run's repeats.
   RunVerdict judge_repeats(const std::string& name,
                            const std::vector<const RunSummary*>& repeats) const;
@@ -41,9 +42,7 @@ class RunJudge {
   HistoryComparison against_history(const RunPlan& run, const ReportOptions& report,
                                     const RunResult& result) const;
 
-  const VerdictConfig& verdicts_;
-  const OutputConfig& output_;  // --name and --tag: the history key of --baseline db:
-  std::vector<Slo> slos_;
+  const VerdictPlan& plan_;
   std::optional<BaselineSummary> baseline_;  // --baseline FILE
   std::string history_db_;                   // --baseline db:FILE: the history database
 };

@@ -11,7 +11,6 @@
 #include "app/benchmark/run_judge.h"
 #include "core/config/load.h"
 #include "core/config/output.h"
-#include "core/config/verdicts.h"
 #include "plan/run_plan.h"
 #include "report/report.h"
 
@@ -20,9 +19,8 @@ namespace llmperf {
 // What the orders of runs share: the benchmark's flags, plan and verdicts, how one run goes, and
 // the result the runs are added to.
 struct RunSeries {
-  const LoadConfig& load;          // --num-runs, --sleep-interval
-  const VerdictConfig& verdicts;  // --search and its range
-  const BenchmarkPlan& plan;
+  const LoadConfig& load;     // --num-runs, --sleep-interval
+  const BenchmarkPlan& plan;  // the runs, and plan.verdicts: --search and its range
   const ReportOptions& report;  // the reports' options, with the plan's resolved flags
   const RunJudge& judge;
   // One full run of `spec` (`repeat`: k of --num-runs' repeats, 0 when not a repeat), added to

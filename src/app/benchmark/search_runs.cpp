@@ -14,16 +14,11 @@
 namespace llmperf {
 
 void run_search(RunSeries& series) {
-  const VerdictConfig& verdicts = series.verdicts;
+  const VerdictPlan& verdicts = series.plan.verdicts;
   BenchmarkResult& result = series.result;
-  const bool by_rate = verdicts.search == "rate";
+  const bool by_rate = verdicts.search_rate;
   const RunSpec base = series.plan.runs.front();
-  SearchSpec spec;
-  spec.lo = verdicts.search_range[0];
-  spec.hi = verdicts.search_range[1];
-  spec.integer = !by_rate;
-  spec.relative_precision = verdicts.search_precision_pct / 100;
-  spec.doubling = verdicts.search_doubling;
+  const SearchSpec& spec = *verdicts.search;  // its range, precision and doubling
   int probes = 0;
   const SearchOutcome outcome = bisect_search(spec, [&](double value) -> std::optional<bool> {
     if (probes > 0 && !pause_between_runs(series.load, result)) return std::nullopt;
@@ -34,8 +29,7 @@ void run_search(RunSeries& series) {
       run.parallel = static_cast<int>(value);
     }
     if (verdicts.search_number_multiplier > 0) {  // EvalScope: requests grow with the value
-      run.number =
-          std::max<int64_t>(1, std::llround(value * verdicts.search_number_multiplier));
+      run.number = std::max<int64_t>(1, std::llround(value * verdicts.search_number_multiplier));
     }
     const bool passed = series.run_one(run, static_cast<size_t>(probes),
                                        fmt::format("search probe {}", probes + 1), 0);
