@@ -52,7 +52,7 @@ class Benchmark {
         options_(options),
         judge_(plan.verdicts) {
     result_.sweep_dir = plan.sweep_dir;
-    if (!config.output.results_db.empty()) results_db_.emplace(config.output, result_.sweep_dir);
+    if (!plan.output.results_db.empty()) results_db_.emplace(plan.output, result_.sweep_dir);
     if (config.load.shards > 1) {
       spdlog::info(
           "shard {} of {} ({}), benchmark {}: this process sends one request in {}, "
@@ -76,7 +76,7 @@ class Benchmark {
     } else {
       run_search(series);
     }
-    finish_series(config_.output, result_);
+    finish_series(plan_.output, result_);
     return std::move(result_);
   }
 
@@ -157,9 +157,8 @@ class Benchmark {
     options.metrics.open_loop = run.spec.rate > 0;
     options.metrics.origin_ns = result.info.anchor_steady_ns;
     options.stop_rules = &plan_.verdicts.stop_rules;
-    if (!config_.output.push_gateway.empty()) {
-      options.push = push_gateway_options(config_.output, config_.target, plan_.resolved.model,
-                                          result.info.output_dir);
+    if (plan_.output.push) {
+      options.push = push_gateway_options(*plan_.output.push, result.info.output_dir);
     }
     options.shard_of_benchmark = config_.load.shards > 1;
     options.kept = options_.keep_records ? &result.records : nullptr;
@@ -175,7 +174,7 @@ class Benchmark {
     fanout.begin_run();
     LoadResult load;
     {
-      ProgressDisplay display(progress, run.requests, run.label, config_.output.log_every_n_query);
+      ProgressDisplay display(progress, run.requests, run.label, plan_.output.log_every_n_query);
       load = run_load(settings_, run.load, prompts, builder_, &progress, stop,
                       [&fanout](std::span<RequestRecord> records) { fanout.add(records); });
     }
@@ -212,7 +211,7 @@ class Benchmark {
     health.measured = {rate > 0 ? 1e9 / rate : 0, &summary.ttft_ns, &summary.itl_ns,
                        &summary.latency_ns};
     health.machine = load.machine;
-    summary.client = assess_client_health(health, config_.output.percentiles);
+    summary.client = assess_client_health(health, plan_.metrics.percentiles);
     summary.client.threads_reason = run.workers.reason;
     return summary;
   }

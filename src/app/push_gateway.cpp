@@ -37,23 +37,22 @@ std::string push_base(std::string url) {
 
 }  // namespace
 
-PushGatewayOptions push_gateway_options(const OutputConfig& output, const TargetConfig& target,
-                                        const std::string& model,
+PushGatewayOptions push_gateway_options(const PushGatewayPlan& plan,
                                         const std::string& output_dir) {
   PushGatewayOptions push;
-  push.url = output.push_gateway;
-  push.interval_s = output.push_interval_s;
-  push.insecure = target.insecure;
-  push.cacert = target.cacert;
+  push.url = plan.url;
+  push.interval_s = plan.interval_s;
+  push.insecure = plan.insecure;
+  push.cacert = plan.cacert;
   push.labels = {
-      {"name", output.name.empty() ? model : output.name},
+      {"name", plan.name},
       {"run_id",
        std::filesystem::path(output_dir)
-           .lexically_relative(output.outputs_dir.empty() ? "." : output.outputs_dir)
+           .lexically_relative(plan.outputs_dir.empty() ? "." : plan.outputs_dir)
            .string()},
   };
   // The run's --tags, but for those named as the grouping key's own labels (job, name, run_id).
-  for (const auto& [key, value] : output.tags) {
+  for (const auto& [key, value] : plan.tags) {
     if (key != "job" && key != "name" && key != "run_id") push.labels.emplace_back(key, value);
   }
   return push;

@@ -12,13 +12,12 @@
 #include <string>
 #include <thread>
 
-#include "core/config/output.h"
-#include "core/config/target.h"
 #include "core/record.h"
 #include "core/record_consumer.h"
 #include "engine/engine.h"
 #include "http/http_pool.h"
 #include "metrics/live_figures.h"
+#include "plan/output_plan.h"
 #include "report/formats/push_exposition.h"
 #include "report/report.h"
 
@@ -33,10 +32,10 @@ struct PushGatewayOptions {
   std::string cacert;     // --cacert
 };
 
-// A run's options: grouped by --name (else `model`) and the run's directory under --outputs-dir
-// as its run id, then the run's --tags but those named as the grouping key's own labels.
-PushGatewayOptions push_gateway_options(const OutputConfig& output, const TargetConfig& target,
-                                        const std::string& model,
+// The options of the run in `output_dir`: grouped by the plan's name (--name, else the model) and
+// the run's directory under --outputs-dir as its run id, then the run's --tags but those named as
+// the grouping key's own labels.
+PushGatewayOptions push_gateway_options(const PushGatewayPlan& plan,
                                         const std::string& output_dir);
 
 // One of a run's RecordConsumers: begin_run() starts the pushing thread, end_run() stops it and

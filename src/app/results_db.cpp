@@ -17,7 +17,7 @@
 
 namespace llmperf {
 
-ResultsDb::ResultsDb(const OutputConfig& output, const std::string& sweep_dir)
+ResultsDb::ResultsDb(const OutputPlan& output, const std::string& sweep_dir)
     : path_(output.results_db),
       requests_(output.results_db_requests),
       invocation_(history_invocation_id(

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "app/benchmark.h"
-#include "core/config/output.h"
+#include "plan/output_plan.h"
 #include "report/report.h"
 
 namespace llmperf {
@@ -18,7 +18,8 @@ class ResultsDb {
  public:
   // The invocation id is made here, once per command: from the sweep directory, the wall clock
   // and the process id.
-  ResultsDb(const OutputConfig& output, const std::string& sweep_dir);
+  // `output` names the database (--results-db) and whether requests.jsonl goes in too.
+  ResultsDb(const OutputPlan& output, const std::string& sweep_dir);
 
   // Appends the run (its requests.jsonl too with --results-db-requests). Returns false, after
   // logging "cannot store the run in FILE: REASON", when the database refused it.

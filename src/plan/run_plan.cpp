@@ -178,6 +178,7 @@ BenchmarkPlan plan_benchmark(const Config& config, std::string model, const Trac
   plan.report = report_options(config, plan.resolved);
   plan.metrics = metrics_options(config);
   plan.verdicts = verdict_plan(config.verdicts, config.output);
+  plan.output = output_plan(config.output, config.target, plan.resolved.model);
   if (config.load.shards > 1) plan.run_id = benchmark_run_id(config, plan.resolved);
   return plan;
 }

@@ -16,6 +16,7 @@
 #include "core/workload_info.h"
 #include "engine/engine.h"
 #include "engine/worker_threads.h"
+#include "plan/output_plan.h"
 #include "plan/stage_options.h"
 #include "plan/verdict_plan.h"
 #include "workload/replay/session_script.h"
@@ -52,6 +53,7 @@ struct BenchmarkPlan {
   ReportOptions report;               // the reports' options, with the resolved flags
   MetricsOptions metrics;             // what every run's summary shares
   VerdictPlan verdicts;               // how runs are judged: SLOs, baselines, --search, stops
+  OutputPlan output;                  // --junit, --results-db, the progress display, --push-gateway
   std::string run_id;                 // sharded: the benchmark the shards share; "" otherwise
 };
 

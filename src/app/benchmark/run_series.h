@@ -10,7 +10,6 @@
 #include "app/benchmark.h"
 #include "app/benchmark/run_judge.h"
 #include "core/config/load.h"
-#include "core/config/output.h"
 #include "plan/run_plan.h"
 #include "report/report.h"
 
@@ -47,6 +46,7 @@ void run_repeats(RunSeries& series, const RunSpec& spec, size_t index,
 bool pause_between_runs(const LoadConfig& load, BenchmarkResult& result);
 
 // Writes what covers all runs (the sweep table's files, --junit) and marks an interrupted result.
-void finish_series(const OutputConfig& output, BenchmarkResult& result);
+// (`output`: the plan's; --junit FILE).
+void finish_series(const OutputPlan& output, BenchmarkResult& result);
 
 }  // namespace llmperf

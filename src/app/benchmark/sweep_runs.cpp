@@ -54,7 +54,7 @@ bool pause_between_runs(const LoadConfig& load, BenchmarkResult& result) {
   return !result.interrupted;
 }
 
-void finish_series(const OutputConfig& output, BenchmarkResult& result) {
+void finish_series(const OutputPlan& output, BenchmarkResult& result) {
   if (!result.runs.empty()) write_sweep_outputs(result.sweep_dir, sweep_rows(result));
   if (!result.repeated.empty()) write_repeats_sweep_outputs(result.sweep_dir, result.repeated);
   if (!output.junit_path.empty()) {
