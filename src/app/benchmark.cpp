@@ -30,6 +30,7 @@
 #include "http/curl_transport.h"
 #include "metrics/client_health.h"
 #include "plan/run_plan.h"
+#include "plan/side_channels.h"
 #include "prepare/prompt_source.h"
 #include "workload/dataset.h"
 #include "workload/request_builder.h"
@@ -243,7 +244,7 @@ BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& opti
   init_transport();
 
   const std::string model = served_model(config.target);
-  PromptSource source(prepare_sections(config), model);
+  PromptSource source(prepare_sections(config), model, side_channel_options(config.target));
   const BenchmarkPlan plan =
       plan_benchmark(config, model, source.workload().trace, output_timestamp());
   const RequestSettings settings = request_settings(config);
@@ -252,7 +253,7 @@ BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& opti
   if (config.output.debug) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }
-  ServerWatch server(config.target, config.server);
+  ServerWatch server(plan.server);
   Benchmark benchmark(config, plan, settings, source, builder, server, options);
   // The first run's prompts before anything is sent: a length the template cannot fit fails here.
   source.prepare(plan.runs.front(), 0);

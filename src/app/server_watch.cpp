@@ -8,6 +8,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "core/clock.h"
 #include "server/server_identity.h"
@@ -39,10 +40,11 @@ bool trails_client(const ServerPoint& p, const ClientTotals& client) {
 
 }  // namespace
 
-ServerWatch::ServerWatch(const TargetConfig& target, const ServerViewConfig& view)
-    : view_(view), tally_(view.metrics_interval_s) {
-  const std::string base = base_url_of(target.url);
-  const HttpPoolOptions http = side_channel_options(target);
+ServerWatch::ServerWatch(ServerViewOptions options)
+    : view_(std::move(options)), tally_(view_.metrics_interval_s) {
+  const ServerViewOptions& view = view_;
+  const std::string& base = view.base_url;
+  const HttpPoolOptions& http = view.http;
   identity_ = fetch_server_identity(base, http);
   spdlog::info("server: {}", identity_line(identity_));
   if (view.profile) profiler_ = std::make_unique<ServerProfiler>(base, http);
@@ -53,7 +55,7 @@ ServerWatch::ServerWatch(const TargetConfig& target, const ServerViewConfig& vie
   }
   metrics_url_ = view.metrics_url.empty() ? base + "/metrics" : view.metrics_url;
   std::vector<std::string> replica_metrics;     // several --url: each replica's /metrics, summed
-  for (const std::string& url : target.urls) {  // a replica given twice is read once
+  for (const std::string& url : view.urls) {  // a replica given twice is read once
     const std::string metrics = base_url_of(url) + "/metrics";
     if (std::find(replica_metrics.begin(), replica_metrics.end(), metrics) ==
         replica_metrics.end()) {

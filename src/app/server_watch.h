@@ -10,13 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "core/config/server_view.h"
-#include "core/config/target.h"
 #include "core/server_sample.h"
 #include "metrics/server_metrics.h"
 #include "report/server/server_metrics_file.h"
 #include "server/metrics_scraper.h"
 #include "server/profiler.h"
+#include "server/server_view_options.h"
 
 namespace llmperf {
 
@@ -24,7 +23,8 @@ class ServerWatch {
  public:
   // Asks the server who it is and probes its /metrics (unless --no-server-metrics), logging what
   // it found. The server's answers never throw; a probe that fails only turns scraping off.
-  ServerWatch(const TargetConfig& target, const ServerViewConfig& view);
+  // `options`: the plan's (plan/side_channels.h's server_view_options).
+  explicit ServerWatch(ServerViewOptions options);
   ~ServerWatch();
   ServerWatch(const ServerWatch&) = delete;
   ServerWatch& operator=(const ServerWatch&) = delete;
@@ -47,7 +47,7 @@ class ServerWatch {
   void record(Scrape&& scrape, const std::optional<ServerPoint>& point, const char* phase,
               std::vector<MetricSample>* keep);
 
-  const ServerViewConfig view_;  // --server-metrics, --metrics-url, --metrics-interval, --profile
+  const ServerViewOptions view_;  // where, how, --server-metrics, --metrics-url, ..., --profile
   ServerIdentity identity_;
   std::string metrics_url_;
   std::string engine_;  // whose names /metrics uses

@@ -179,6 +179,7 @@ BenchmarkPlan plan_benchmark(const Config& config, std::string model, const Trac
   plan.metrics = metrics_options(config);
   plan.verdicts = verdict_plan(config.verdicts, config.output);
   plan.output = output_plan(config.output, config.target, plan.resolved.model);
+  plan.server = server_view_options(config.target, config.server);
   if (config.load.shards > 1) plan.run_id = benchmark_run_id(config, plan.resolved);
   return plan;
 }

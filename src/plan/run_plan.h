@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "engine/worker_threads.h"
 #include "plan/output_plan.h"
+#include "plan/side_channels.h"
 #include "plan/stage_options.h"
 #include "plan/verdict_plan.h"
 #include "workload/replay/session_script.h"
@@ -54,6 +55,7 @@ struct BenchmarkPlan {
   MetricsOptions metrics;             // what every run's summary shares
   VerdictPlan verdicts;               // how runs are judged: SLOs, baselines, --search, stops
   OutputPlan output;                  // --junit, --results-db, the progress display, --push-gateway
+  ServerViewOptions server;           // the server's side: identity, /metrics, --profile
   std::string run_id;                 // sharded: the benchmark the shards share; "" otherwise
 };
 

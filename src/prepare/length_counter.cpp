@@ -19,9 +19,9 @@ SyntheticPrompts LengthCounter::make(const SyntheticSpec& spec, const FitProgres
                    : make_estimated_prompts(*estimate, spec);
 }
 
-LengthCounter find_length_counter(const PrepareSections& config, const std::string& model) {
+LengthCounter find_length_counter(const PrepareSections& config, const std::string& model,
+                                  const HttpPoolOptions& http) {
   LengthCounter counter;
-  const HttpPoolOptions http = side_channel_options(config.target);
   ServerTokenizerOptions options;
   options.base_url = config.workload.tokenize_url.empty() ? base_url_of(config.target.url)
                                                           : config.workload.tokenize_url;

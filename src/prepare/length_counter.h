@@ -10,6 +10,7 @@
 
 #include "core/config/prepare_sections.h"
 #include "core/workload_info.h"
+#include "http/http_pool.h"
 #include "workload/context_fit.h"
 #include "workload/synthetic/synthetic.h"
 #include "workload/tokenizer.h"
@@ -32,9 +33,10 @@ struct LengthCounter {
 };
 
 // Probes the server for its tokenize API (the one --tokenize-url names, or --url's) with the
-// benchmark's `model`, and calibrates from usage where it has none. Logs what it found. Throws
-// TokenizerError when --tokenize-prompt needs a tokenize API the server lacks,
-// std::runtime_error when a calibration request fails.
-LengthCounter find_length_counter(const PrepareSections& config, const std::string& model);
+// benchmark's `model`, and calibrates from usage where it has none, sending with `http` (the
+// plan's side_channel_options). Logs what it found. Throws TokenizerError when --tokenize-prompt
+// needs a tokenize API the server lacks, std::runtime_error when a calibration request fails.
+LengthCounter find_length_counter(const PrepareSections& config, const std::string& model,
+                                  const HttpPoolOptions& http);
 
 }  // namespace llmperf

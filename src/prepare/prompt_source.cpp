@@ -19,6 +19,7 @@ namespace llmperf {
 struct PromptSource::Impl {
   const PrepareSections config;  // a copy: the source outlives the Config it was made from
   std::string model;  // the benchmark's, for the server's tokenizer
+  HttpPoolOptions side_channel;  // how the server's tokenize API is called
   DatasetStats dataset;
   WorkloadInfo workload;
   std::vector<Prompt> prompts;           // the dataset's, or the current run's
@@ -28,12 +29,13 @@ struct PromptSource::Impl {
   std::vector<SessionScript> sessions;   // --multi-turn: the conversations
   LoadedTrace trace;                     // trace replay: read once
 
-  Impl(const PrepareSections& c, std::string m) : config(c), model(std::move(m)) {}
+  Impl(const PrepareSections& c, std::string m, HttpPoolOptions http)
+      : config(c), model(std::move(m)), side_channel(std::move(http)) {}
 
   bool replays_trace() const { return !trace.entries.empty(); }
 
   void find_counter() {
-    counter = find_length_counter(config, model);
+    counter = find_length_counter(config, model, side_channel);
     workload.tokenizer = counter.info;
   }
 
@@ -51,8 +53,9 @@ struct PromptSource::Impl {
   }
 };
 
-PromptSource::PromptSource(const PrepareSections& config, const std::string& model)
-    : impl_(std::make_unique<Impl>(config, model)) {
+PromptSource::PromptSource(const PrepareSections& config, const std::string& model,
+                           const HttpPoolOptions& side_channel)
+    : impl_(std::make_unique<Impl>(config, model, side_channel)) {
   Impl& s = *impl_;
   if (is_trace_dataset(config.workload.dataset)) {
     s.trace = load_trace(config, s.dataset, s.workload.trace);

@@ -15,6 +15,7 @@
 
 #include "core/config/prepare_sections.h"
 #include "core/workload_info.h"
+#include "http/http_pool.h"
 #include "workload/context_fit.h"
 #include "workload/dataset.h"
 #include "workload/replay/session_script.h"
@@ -24,9 +25,11 @@ namespace llmperf {
 class PromptSource {
  public:
   // Reads the dataset, or finds how to count tokens with the server, whose tokenizer is asked
-  // for `model` (the benchmark's: --model, or the one the server lists). Throws DatasetError,
-  // TokenizerError or std::runtime_error (start-up errors, mapped to exit codes by main).
-  PromptSource(const PrepareSections& config, const std::string& model);
+  // for `model` (the benchmark's: --model, or the one the server lists) over `side_channel` (the
+  // plan's side_channel_options). Throws DatasetError, TokenizerError or std::runtime_error
+  // (start-up errors, mapped to exit codes by main).
+  PromptSource(const PrepareSections& config, const std::string& model,
+               const HttpPoolOptions& side_channel);
   ~PromptSource();
   PromptSource(const PromptSource&) = delete;
   PromptSource& operator=(const PromptSource&) = delete;

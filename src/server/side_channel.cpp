@@ -1,21 +1,7 @@
-// Side-channel HTTP options (see side_channel.h).
+// The server's base URL (see side_channel.h).
 #include "server/side_channel.h"
 
-#include "core/clock.h"
-#include "workload/request_builder.h"
-
 namespace llmperf {
-
-HttpPoolOptions side_channel_options(const TargetConfig& target) {
-  HttpPoolOptions http;
-  http.header_lines = server_header_lines(target);
-  http.connect_timeout_ms = seconds_to_ms(target.connect_timeout_s);
-  http.total_timeout_ms = seconds_to_ms(target.read_timeout_s);
-  http.insecure = target.insecure;
-  http.cacert = target.cacert;
-  http.max_in_flight = 16;
-  return http;
-}
 
 std::string base_url_of(const std::string& url) {
   const size_t scheme = url.find("://");

@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "plan/run_plan.h"
+#include "plan/side_channels.h"
 #include "prepare/conversations.h"
 #include "prepare/length_counter.h"
 #include "prepare/preparation.h"
@@ -88,7 +89,7 @@ Config dataset_config() {
 
 TEST(PreparePromptSource, ADatasetIsReadOnceAndEveryRunGetsItsPrompts) {
   const Config config = dataset_config();
-  PromptSource source(prepare_sections(config), config.target.model);
+  PromptSource source(prepare_sections(config), config.target.model, side_channel_options(config.target));
   const std::vector<Prompt> first = source.prepare(run_specs(config).front(), 0);
   ASSERT_EQ(first.size(), 5u);
   EXPECT_EQ(source.prepare(run_specs(config).front(), 1).front().text, first.front().text);
@@ -104,8 +105,8 @@ TEST(PreparePromptSource, MaxTokensRangeIsDrawnPerPromptFromTheSeed) {
   config.body.max_tokens_low = 5;
   config.body.max_tokens = 40;
   config.load.seed = 9;
-  PromptSource a(prepare_sections(config), config.target.model);
-  PromptSource b(prepare_sections(config), config.target.model);
+  PromptSource a(prepare_sections(config), config.target.model, side_channel_options(config.target));
+  PromptSource b(prepare_sections(config), config.target.model, side_channel_options(config.target));
   const std::vector<Prompt>& pa = a.prepare(run_specs(config).front(), 0);
   const std::vector<Prompt>& pb = b.prepare(run_specs(config).front(), 0);
   ASSERT_EQ(pa.size(), pb.size());

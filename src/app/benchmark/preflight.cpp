@@ -16,6 +16,7 @@
 #include "app/signals.h"
 #include "core/clock.h"
 #include "core/text.h"
+#include "plan/side_channels.h"
 #include "server/side_channel.h"
 #include "workload/context_fit.h"
 
