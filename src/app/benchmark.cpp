@@ -1,8 +1,10 @@
-// A benchmark as a function (see benchmark.h; its parts are in benchmark/). run_benchmark checks
-// what must hold before the first request (preflight.h), then runs the runs in their order
-// (run_series.h); each run goes top to bottom in run_one: run (its records fanned out to its
-// consumers, run_consumers.h), summarise, judge (run_judge.h), render (run_text.h), write its
-// files, store it in --results-db.
+// A benchmark as a function (see benchmark.h; its parts are in benchmark/). run_benchmark, the one
+// function here that sees the Config, plans the benchmark (plan/run_plan.h's BenchmarkPlan) and
+// checks what must hold before the first request (preflight.h); Benchmark then runs the runs from
+// the plan alone, in their order (run_series.h). Each run is planned as it comes (the plan's
+// RunPlanner: --search makes its probes as it goes) and goes top to bottom in run_one: run (its
+// records fanned out to its consumers, run_consumers.h), summarise, judge (run_judge.h), render
+// (run_text.h), write its files, store it in --results-db.
 #include "app/benchmark.h"
 
 #include <fmt/format.h>
@@ -41,12 +43,9 @@ namespace {
 // Everything one invocation shares across its runs, and the runs' results.
 class Benchmark {
  public:
-  Benchmark(const Config& config, const BenchmarkPlan& plan, const RequestSettings& settings,
-            PromptSource& source, const RequestBuilder& builder, ServerWatch& server,
-            const BenchmarkOptions& options)
-      : config_(config),
-        plan_(plan),
-        settings_(settings),
+  Benchmark(const BenchmarkPlan& plan, PromptSource& source, const RequestBuilder& builder,
+            ServerWatch& server, const BenchmarkOptions& options)
+      : plan_(plan),
         source_(source),
         builder_(builder),
         server_(server),
@@ -54,21 +53,18 @@ class Benchmark {
         judge_(plan.verdicts) {
     result_.sweep_dir = plan.sweep_dir;
     if (!plan.output.results_db.empty()) results_db_.emplace(plan.output, result_.sweep_dir);
-    if (config.load.shards > 1) {
+    const RunInfo::Shard& shard = plan.shard;
+    if (shard.count > 1) {
       spdlog::info(
           "shard {} of {} ({}), benchmark {}: this process sends one request in {}, "
           "from id {}",
-          config.load.shard, config.load.shards, config.load.shard_source, plan.run_id,
-          config.load.shards, config.load.shard);
+          shard.index, shard.count, shard.source, shard.run_id, shard.count, shard.index);
     }
   }
 
   // The sweep's runs, or --search's probes; then what covers them all.
   BenchmarkResult run() && {
-    RunSeries series{config_.load,
-                     plan_,
-                     plan_.report,
-                     judge_,
+    RunSeries series{plan_, judge_,
                      [this](const RunSpec& spec, size_t index, const std::string& title,
                             int repeat) { return run_one(spec, index, title, repeat); },
                      result_};
@@ -86,8 +82,8 @@ class Benchmark {
   // render, write, store. Returns whether it met every SLO.
   bool run_one(const RunSpec& spec, size_t index, const std::string& title, int repeat) {
     const std::vector<Prompt>& prompts = source_.prepare(spec, index);
-    const RunPlan run =
-        plan_run(config_, spec, {source_.trace_schedule(), source_.sessions()}, result_.sweep_dir);
+    const RunPlan run = plan_run(plan_.planner, spec,
+                                 {source_.trace_schedule(), source_.sessions()}, result_.sweep_dir);
     RunResult result;
     result.info = start_info(run, repeat);
     const LoadPlan& plan = run.load;
@@ -109,10 +105,10 @@ class Benchmark {
     RunTrace trace;
     result.summary = summarise(consumers.summary(), load, run, &trace);
     result.summary.server = std::move(server);
-    warn_http_version_fallback(config_.target, result.summary);
+    warn_http_version_fallback(plan_.settings.http_mode, result.summary);
     judge_.judge(run, plan_.report, repeat > 0, result);
     if (repeat == 0) count_verdicts(result, result_);
-    result.text = render_run_text(plan_.report, config_.load.arrival, result);
+    result.text = render_run_text(plan_.report, result);
 
     // Write the run's files, then store it: a --results-db that fails loses nothing else.
     write_run_outputs(plan_.report, result.info, result.summary, trace, consumers.vllm_arrays());
@@ -132,7 +128,7 @@ class Benchmark {
     info.rate = run.spec.rate;
     info.input_tokens = run.spec.input_tokens;
     info.output_tokens = run.spec.output_tokens;
-    info.ramp = config_.load.ramp_up;
+    info.ramp = run.ramp_up;
     info.output_dir = run.output_dir;
     if (repeat > 0) {  // --num-runs: each repeat is a run directory of its own
       info.output_dir =
@@ -141,9 +137,8 @@ class Benchmark {
     info.dataset = source_.dataset();
     info.workload = source_.workload();
     info.server = server_.identity();
-    info.shard = {
-        config_.load.shard, config_.load.shards, config_.load.shard_source, plan_.run_id, false, {}};
-    if (!waited_for_start_) wait_for_start_at(config_.load);
+    info.shard = plan_.shard;
+    if (!waited_for_start_) wait_for_start_at(plan_.series.start_at_unix_ns);
     waited_for_start_ = true;
     info.started_at = wall_clock_text("%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
     info.anchor_steady_ns = now_ns();
@@ -161,7 +156,7 @@ class Benchmark {
     if (plan_.output.push) {
       options.push = push_gateway_options(*plan_.output.push, result.info.output_dir);
     }
-    options.shard_of_benchmark = config_.load.shards > 1;
+    options.shard_of_benchmark = plan_.shard.count > 1;
     options.kept = options_.keep_records ? &result.records : nullptr;
     return options;
   }
@@ -176,7 +171,7 @@ class Benchmark {
     LoadResult load;
     {
       ProgressDisplay display(progress, run.requests, run.label, plan_.output.log_every_n_query);
-      load = run_load(settings_, run.load, prompts, builder_, &progress, stop,
+      load = run_load(plan_.settings, run.load, prompts, builder_, &progress, stop,
                       [&fanout](std::span<RequestRecord> records) { fanout.add(records); });
     }
     fanout.end_run();
@@ -217,15 +212,13 @@ class Benchmark {
     return summary;
   }
 
-  const Config& config_;
-  const BenchmarkPlan& plan_;
-  const RequestSettings& settings_;
+  const BenchmarkPlan& plan_;  // everything the runs take of the Config
   PromptSource& source_;
   const RequestBuilder& builder_;
   ServerWatch& server_;
   const BenchmarkOptions& options_;
-  const RunJudge judge_;             // --slo, --baseline
-  bool waited_for_start_ = false;    // --start-at: the first run waited for it
+  const RunJudge judge_;                 // --slo, --baseline
+  bool waited_for_start_ = false;        // --start-at: the first run waited for it
   std::optional<ResultsDb> results_db_;  // --results-db
   BenchmarkResult result_;
 };
@@ -247,18 +240,17 @@ BenchmarkResult run_benchmark(const Config& config, const BenchmarkOptions& opti
   PromptSource source(prepare_sections(config), model, side_channel_options(config.target));
   const BenchmarkPlan plan =
       plan_benchmark(config, model, source.workload().trace, output_timestamp());
-  const RequestSettings settings = request_settings(config);
   const RequestBuilder builder(
       request_sections(config.target, config.body, config.workload, config.load), model);
   if (config.output.debug) {
     spdlog::debug("probe request body: {}", builder.build_body(source.probe_prompts().front()));
   }
   ServerWatch server(plan.server);
-  Benchmark benchmark(config, plan, settings, source, builder, server, options);
+  Benchmark benchmark(plan, source, builder, server, options);
   // The first run's prompts before anything is sent: a length the template cannot fit fails here.
   source.prepare(plan.runs.front(), 0);
   check_context(config.workload.allow_truncation, source, server.identity());
-  if (config.target.probe && !probe_allows_run(config.target, settings, source, builder)) {
+  if (config.target.probe && !probe_allows_run(config.target, plan.settings, source, builder)) {
     BenchmarkResult refused;
     refused.probe_failed = true;
     return refused;

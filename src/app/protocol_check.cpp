@@ -8,8 +8,9 @@
 
 namespace llmperf {
 
-std::string http_version_fallback(const TargetConfig& target, const RunSummary& summary) {
-  if (!target.http2 && !target.http2_prior_knowledge) return "";
+std::string http_version_fallback(HttpMode asked, const RunSummary& summary) {
+  if (asked == HttpMode::kHttp1) return "";
+  const bool tls = asked == HttpMode::kHttp2;  // --http2 (ALPN), else --http2-prior-knowledge
   int64_t http1 = 0;
   int64_t total = 0;
   for (const auto& [name, count] : summary.http.protocols) {
@@ -20,17 +21,17 @@ std::string http_version_fallback(const TargetConfig& target, const RunSummary& 
   return fmt::format(
       "{} asked for HTTP/2, but the server answered {} of {} requests in HTTP/1.1{}; the records' "
       "http_version says which",
-      target.http2 ? "--http2" : "--http2-prior-knowledge", http1, total,
-      target.http2
+      tls ? "--http2" : "--http2-prior-knowledge", http1, total,
+      tls
           ? " (it did not offer h2 in the TLS handshake's ALPN, or the URL is http://: "
             "use --http2-prior-knowledge for h2c)"
           : "");
 }
 
-void warn_http_version_fallback(const TargetConfig& target, const RunSummary& summary) {
-  const std::string warning = http_version_fallback(target, summary);
+void warn_http_version_fallback(HttpMode asked, const RunSummary& summary) {
+  const std::string warning = http_version_fallback(asked, summary);
   if (!warning.empty()) spdlog::warn("{}", warning);
-  if (target.http2_prior_knowledge && h2c_reuse_broken()) {
+  if (asked == HttpMode::kHttp2PriorKnowledge && h2c_reuse_broken()) {
     spdlog::warn(
         "--http2-prior-knowledge: this libcurl ({}) breaks h2c connections it reuses (curl issue "
         "10634, fixed in 8.0.0), so each request had a connection of its own: no multiplexing",

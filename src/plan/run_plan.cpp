@@ -33,10 +33,10 @@ std::vector<int64_t> shard_share(const std::vector<int64_t>& all, const LoadPlan
   return share;
 }
 
-std::string run_name(const Config& config, const RunSpec& spec, bool replay) {
-  const RampUp& ramp = config.load.ramp_up;
+std::string run_name(const RunPlanner& planner, const RunSpec& spec, bool replay) {
+  const RampUp& ramp = planner.load.ramp_up;
   std::string name =
-      replay      ? fmt::format("trace_x{:g}_parallel_{}_number_{}", config.workload.trace_speedup,
+      replay      ? fmt::format("trace_x{:g}_parallel_{}_number_{}", planner.trace_speedup,
                                 spec.parallel, spec.number)
       : ramp.on() ? fmt::format("ramp_{}_{:g}_{:g}_parallel_{}_number_{}", ramp.strategy,
                                 ramp.start_rps, ramp.end_rps, spec.parallel, spec.number)
@@ -48,20 +48,20 @@ std::string run_name(const Config& config, const RunSpec& spec, bool replay) {
   return name;
 }
 
-std::string run_label(const Config& config, const RunPlan& run) {
+std::string run_label(const RunPlanner& planner, const RunPlan& run) {
   const RunSpec& spec = run.spec;
-  const RampUp& ramp = config.load.ramp_up;
+  const RampUp& ramp = planner.load.ramp_up;
   std::string label =
       run.replay      ? fmt::format("trace replay x{:g}, mean {:.3g} req/s (cap {})",
-                                    config.workload.trace_speedup, spec.rate, spec.parallel)
+                                    planner.trace_speedup, spec.rate, spec.parallel)
       : ramp.on()     ? fmt::format("ramp-up {} {:g} -> {:g} req/s (cap {})", ramp.strategy,
                                     ramp.start_rps, ramp.end_rps, spec.parallel)
       : spec.rate > 0 ? fmt::format("rate {:g}/s (cap {})", spec.rate, spec.parallel)
                       : fmt::format("parallel {}", spec.parallel);
   if (spec.input_tokens >= 0) label += fmt::format(", input {}", spec.input_tokens);
   if (spec.output_tokens >= 0) label += fmt::format(", output {}", spec.output_tokens);
-  if (config.load.shards > 1) {
-    label += fmt::format(", shard {} of {}: {} of the", config.load.shard, config.load.shards,
+  if (planner.load.shards > 1) {
+    label += fmt::format(", shard {} of {}: {} of the", planner.load.shard, planner.load.shards,
                          run.number);
   }
   return label;
@@ -82,37 +82,36 @@ std::string sweep_dir_of(const Config& config, const std::string& model,
 
 }  // namespace
 
-RunPlan plan_run(const Config& config, const RunSpec& spec, const WorkloadShape& workload,
+RunPlan plan_run(const RunPlanner& planner, const RunSpec& spec, const WorkloadShape& workload,
                  const std::string& sweep_dir) {
+  const LoadConfig& load = planner.load;
   RunPlan run;
   run.spec = spec;
   run.replay = workload.trace_schedule != nullptr;
-  run.name = run_name(config, spec, run.replay);
+  run.ramp_up = load.ramp_up;
+  run.name = run_name(planner, spec, run.replay);
   run.output_dir = (std::filesystem::path(sweep_dir) / run.name).string();
 
   LoadPlan& plan = run.load;
   // A shard keeps its share of the concurrency (the remainder spread over the first shards).
-  plan.parallel = std::max(1, spec.parallel / config.load.shards +
-                                  (config.load.shard < spec.parallel % config.load.shards ? 1 : 0));
+  plan.parallel =
+      std::max(1, spec.parallel / load.shards + (load.shard < spec.parallel % load.shards ? 1 : 0));
   plan.number = spec.number;
-  plan.warmup = config.load.warmup_count(spec.number);
-  plan.shard = config.load.shard;
-  plan.shards = config.load.shards;
-  run.workers = choose_worker_threads(config.load.threads, plan.parallel, usable_cores(),
-                                      is_loopback_url(config.target.url));
+  plan.warmup = load.warmup_count(spec.number);
+  plan.shard = load.shard;
+  plan.shards = load.shards;
+  run.workers =
+      choose_worker_threads(load.threads, plan.parallel, usable_cores(), planner.loopback);
   plan.threads = run.workers.threads;
-  plan.duration_ns = static_cast<int64_t>(config.load.duration_s * 1e9);
+  plan.duration_ns = static_cast<int64_t>(load.duration_s * 1e9);
   if (run.replay) {  // the trace's own times
     plan.schedule_ns = shard_share(*workload.trace_schedule, plan);
   } else if (spec.rate > 0) {
     // The whole benchmark's arrivals, from the seed, partitioned: the union keeps the process.
     // --search rate: each probe asks exactly its rate on average (ScheduleSpec::exact_mean).
-    const ScheduleSpec schedule{spec.rate,
-                                parse_arrival(config.load.arrival),
-                                config.load.burstiness,
-                                config.load.seed,
-                                config.load.ramp_up,
-                                config.verdicts.search == "rate"};
+    const ScheduleSpec schedule{spec.rate,       parse_arrival(load.arrival),
+                                load.burstiness, load.seed,
+                                load.ramp_up,    planner.exact_mean_rate};
     plan.schedule_ns = shard_share(make_schedule(schedule, plan.warmup + spec.number), plan);
   }
   // Requests the run is to send: one per turn of its conversations (fewer where one fails).
@@ -128,14 +127,23 @@ RunPlan plan_run(const Config& config, const RunSpec& spec, const WorkloadShape&
   }
   run.parallel = spec.parallel;
   run.number = spec.number;
-  if (config.load.shards > 1) {  // this directory holds the shard's share
+  if (load.shards > 1) {  // this directory holds the shard's share
     LoadPlan warmup_only = plan;
     warmup_only.number = 0;
     run.parallel = plan.parallel;
     run.number = plan.shard_total() - warmup_only.shard_total();
   }
-  run.label = run_label(config, run);
+  run.label = run_label(planner, run);
   return run;
+}
+
+RunPlanner run_planner(const Config& config) {
+  RunPlanner planner;
+  planner.load = config.load;
+  planner.trace_speedup = config.workload.trace_speedup;
+  planner.loopback = is_loopback_url(config.target.url);
+  planner.exact_mean_rate = config.verdicts.search == "rate";
+  return planner;
 }
 
 RequestSettings request_settings(const Config& config) {
@@ -180,7 +188,13 @@ BenchmarkPlan plan_benchmark(const Config& config, std::string model, const Trac
   plan.verdicts = verdict_plan(config.verdicts, config.output);
   plan.output = output_plan(config.output, config.target, plan.resolved.model);
   plan.server = server_view_options(config.target, config.server);
-  if (config.load.shards > 1) plan.run_id = benchmark_run_id(config, plan.resolved);
+  plan.settings = request_settings(config);
+  plan.planner = run_planner(config);
+  plan.series = {config.load.num_runs, config.load.sleep_interval_s, config.load.start_at_unix_ns};
+  plan.shard.index = config.load.shard;
+  plan.shard.count = config.load.shards;
+  plan.shard.source = config.load.shard_source;
+  if (config.load.shards > 1) plan.shard.run_id = benchmark_run_id(config, plan.resolved);
   return plan;
 }
 

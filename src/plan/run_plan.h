@@ -1,8 +1,9 @@
 // What a Config implies for a benchmark and each of its runs, worked out before the first run
 // starts: what the server and the workload settle (the model, a trace's -n and rate), the runs of
-// the sweep, and for each run its name and directory, how it is announced, what the engine is
-// asked to do (concurrency, the shard's share, warm-up, the open-loop schedule), its worker
-// threads, and how many requests it sends.
+// the sweep, what each stage that runs the benchmark takes of the Config (so that the app's
+// Benchmark never sees it), and for each run its name and directory, how it is announced, what
+// the engine is asked to do (concurrency, the shard's share, warm-up, the open-loop schedule), its
+// worker threads, and how many requests it sends.
 // Pure: no I/O, no clock (the app stage runs what is planned here).
 #pragma once
 
@@ -42,6 +43,24 @@ struct RunPlan {
   int parallel = 1;         // this directory's concurrency (sharded: the shard's share)
   int64_t number = 0;       // this directory's measured requests (sharded: the shard's share)
   bool replay = false;      // a trace's requests at their own times
+  RampUp ramp_up;           // --ramp-up-*: how the rate moves across the run (off: it does not)
+};
+
+// What planning a run reads of the Config, kept in the benchmark's plan so that each run (and
+// each of --search's probes, whose specs are made as the search goes) is planned without it: the
+// load section, and the few fields of others that name a run or size its threads.
+struct RunPlanner {
+  LoadConfig load;                // the share of a shard, warm-up, threads, duration, open loop
+  double trace_speedup = 1;       // --trace-speedup: a replay's name and label
+  bool loopback = false;          // --url is on this machine (worker threads)
+  bool exact_mean_rate = false;   // --search rate: each probe asks exactly its rate on average
+};
+
+// The order of the runs: repeats, the pause between runs, and when the first starts.
+struct SeriesPlan {
+  int num_runs = 1;                // --num-runs: repeats of each run
+  double sleep_interval_s = 0;     // --sleep-interval: the pause between runs
+  int64_t start_at_unix_ns = -1;   // --start-at: wall-clock instant of the first send (-1: at once)
 };
 
 // What a whole benchmark comes to, once the server and the workload are known. The Config is what
@@ -56,7 +75,12 @@ struct BenchmarkPlan {
   VerdictPlan verdicts;               // how runs are judged: SLOs, baselines, --search, stops
   OutputPlan output;                  // --junit, --results-db, the progress display, --push-gateway
   ServerViewOptions server;           // the server's side: identity, /metrics, --profile
-  std::string run_id;                 // sharded: the benchmark the shards share; "" otherwise
+  RequestSettings settings;           // the engine's: how each request is sent and read
+  RunPlanner planner;                 // what plan_run reads: each run is planned as it comes
+  SeriesPlan series;                  // --num-runs, --sleep-interval, --start-at
+  // The shard of the benchmark this process runs (count 1: not sharded): every run's
+  // RunInfo::shard; run_id, the benchmark the shards share, is "" when not sharded.
+  RunInfo::Shard shard;
 };
 
 // Plans the benchmark `config` against the model `model` (--model, or the one the server lists).
@@ -67,9 +91,12 @@ struct BenchmarkPlan {
 BenchmarkPlan plan_benchmark(const Config& config, std::string model, const TraceInfo& trace,
                              const std::string& timestamp);
 
-// Plans run `spec` of the benchmark `config` into `sweep_dir`.
-RunPlan plan_run(const Config& config, const RunSpec& spec, const WorkloadShape& workload,
+// Plans run `spec` of the benchmark (its plan's `planner`) into `sweep_dir`.
+RunPlan plan_run(const RunPlanner& planner, const RunSpec& spec, const WorkloadShape& workload,
                  const std::string& sweep_dir);
+
+// What plan_run reads of `config`.
+RunPlanner run_planner(const Config& config);
 
 // The engine's share of the Config: how each request is sent and read.
 RequestSettings request_settings(const Config& config);

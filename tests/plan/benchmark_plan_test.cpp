@@ -83,11 +83,27 @@ TEST(BenchmarkPlan, CarriesWhatTheStagesTakeWithTheResolvedFlags) {
   EXPECT_EQ(plan.report.config_json, report_options(config, plan.resolved).config_json);
   EXPECT_EQ(plan.metrics.percentiles, config.output.percentiles);
   EXPECT_FALSE(plan.verdicts.stop_rules.any());
-  EXPECT_TRUE(plan.run_id.empty());  // only the shards of a benchmark share an id
+  EXPECT_TRUE(plan.shard.run_id.empty());  // only the shards of a benchmark share an id
   config.load.shards = 2;
   const BenchmarkPlan shard = plan_benchmark(config, "served-model", TraceInfo{}, "t");
-  EXPECT_EQ(shard.run_id, benchmark_run_id(config, shard.resolved));
-  EXPECT_EQ(shard.run_id.size(), 16u);
+  EXPECT_EQ(shard.shard.run_id, benchmark_run_id(config, shard.resolved));
+  EXPECT_EQ(shard.shard.run_id.size(), 16u);
+  EXPECT_EQ(shard.shard.count, 2);
+}
+
+TEST(BenchmarkPlan, EachRunIsPlannedFromThePlannersShareOfTheConfig) {
+  Config config;
+  config.load.parallel = {8};
+  config.load.number = {100};
+  config.load.rate = {2};
+  config.load.shards = 2;
+  config.load.shard = 1;
+  const BenchmarkPlan plan = plan_benchmark(config, "m", TraceInfo{}, "t");
+  const RunPlan run = plan_run(plan.planner, plan.runs.front(), {}, plan.sweep_dir);
+  EXPECT_EQ(run.name, "rate_2_parallel_8_number_100");
+  EXPECT_EQ(run.load.parallel, 4);  // the shard's share of the concurrency
+  EXPECT_EQ(run.number, 50);        // and of the requests
+  EXPECT_EQ(run.label, "rate 2/s (cap 8), shard 1 of 2: 50 of the");
 }
 
 }  // namespace

@@ -114,9 +114,9 @@ bool probe_allows_run(const TargetConfig& target, const RequestSettings& setting
   return !probe.empty() && !probe_blocks_run(target, probe.front());
 }
 
-void wait_for_start_at(const LoadConfig& load) {
-  if (load.start_at_unix_ns < 0) return;
-  const int64_t target = load.start_at_unix_ns;
+void wait_for_start_at(int64_t start_at_unix_ns) {
+  if (start_at_unix_ns < 0) return;
+  const int64_t target = start_at_unix_ns;
   const int64_t left_ns = target - unix_now_ns();
   if (left_ns <= 0) {
     spdlog::warn("--start-at was {:.3f} s ago: starting now", static_cast<double>(-left_ns) / 1e9);

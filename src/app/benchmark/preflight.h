@@ -5,7 +5,6 @@
 
 #include <string>
 
-#include "core/config/load.h"
 #include "core/config/target.h"
 #include "core/record.h"
 #include "engine/engine.h"
@@ -32,6 +31,7 @@ bool probe_allows_run(const TargetConfig& target, const RequestSettings& setting
 
 // --start-at: waits for the wall-clock instant (every shard prepared first), sleeping to 2 ms
 // before it and spinning the rest; returns at once when it has passed or the user interrupts.
-void wait_for_start_at(const LoadConfig& load);
+// (`start_at_unix_ns`: the plan's; -1: no --start-at.)
+void wait_for_start_at(int64_t start_at_unix_ns);
 
 }  // namespace llmperf

@@ -13,7 +13,7 @@
 namespace llmperf {
 
 void run_repeats(RunSeries& series, const RunSpec& spec, size_t index, const std::string& title) {
-  const LoadConfig& load = series.load;
+  const SeriesPlan& load = series.plan.series;
   BenchmarkResult& result = series.result;
   const size_t first = result.runs.size();
   for (int k = 1; k <= load.num_runs && !result.interrupted && !result.stop_aborted; ++k) {
@@ -40,7 +40,7 @@ void run_repeats(RunSeries& series, const RunSpec& spec, size_t index, const std
   for (const auto& [slo, outcome] : repeated.verdict.results) {
     info.slo.push_back({slo.expression, outcome.passed, outcome.text});
   }
-  write_repeats_summary(series.report, dir, {info, last.summary}, metrics);
+  write_repeats_summary(series.plan.report, dir, {info, last.summary}, metrics);
   std::string text = render_repeats_text(name, count, metrics);
   if (series.judge.has_slos()) {
     text +=

@@ -9,18 +9,17 @@
 
 #include "app/benchmark.h"
 #include "app/benchmark/run_judge.h"
-#include "core/config/load.h"
 #include "plan/run_plan.h"
 #include "report/report.h"
 
 namespace llmperf {
 
-// What the orders of runs share: the benchmark's flags, plan and verdicts, how one run goes, and
-// the result the runs are added to.
+// What the orders of runs share: the benchmark's plan and verdicts, how one run goes, and the
+// result the runs are added to.
 struct RunSeries {
-  const LoadConfig& load;     // --num-runs, --sleep-interval
-  const BenchmarkPlan& plan;  // the runs, and plan.verdicts: --search and its range
-  const ReportOptions& report;  // the reports' options, with the plan's resolved flags
+  // The runs; plan.series: --num-runs, --sleep-interval; plan.verdicts: --search and its range;
+  // plan.report: the reports' options, with the resolved flags
+  const BenchmarkPlan& plan;
   const RunJudge& judge;
   // One full run of `spec` (`repeat`: k of --num-runs' repeats, 0 when not a repeat), added to
   // `result`; whether it met every SLO.
@@ -43,7 +42,7 @@ void run_repeats(RunSeries& series, const RunSpec& spec, size_t index,
                  const std::string& title);
 
 // Sleeps --sleep-interval between runs; false when interrupted meanwhile (result.interrupted).
-bool pause_between_runs(const LoadConfig& load, BenchmarkResult& result);
+bool pause_between_runs(const SeriesPlan& series, BenchmarkResult& result);
 
 // Writes what covers all runs (the sweep table's files, --junit) and marks an interrupted result.
 // (`output`: the plan's; --junit FILE).

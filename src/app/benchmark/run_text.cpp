@@ -8,10 +8,9 @@
 
 namespace llmperf {
 
-std::string render_run_text(const ReportOptions& report, const std::string& arrival,
-                            const RunResult& run) {
+std::string render_run_text(const ReportOptions& report, const RunResult& run) {
   std::string text = render_text_summary(report, run.info, run.summary);
-  text += render_load_text(run.info, run.summary, arrival);
+  text += render_load_text(run.info, run.summary, report.arrival);
   text += render_server_text(run.info, run.summary);
   text += render_verdicts_text(run.summary, run.verdict);
   if (run.baseline) text += render_baseline_table(*run.baseline);

@@ -10,8 +10,6 @@
 
 namespace llmperf {
 
-// `arrival`: --arrival, for the load block.
-std::string render_run_text(const ReportOptions& report, const std::string& arrival,
-                            const RunResult& run);
+std::string render_run_text(const ReportOptions& report, const RunResult& run);
 
 }  // namespace llmperf

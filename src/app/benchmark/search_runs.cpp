@@ -21,7 +21,7 @@ void run_search(RunSeries& series) {
   const SearchSpec& spec = *verdicts.search;  // its range, precision and doubling
   int probes = 0;
   const SearchOutcome outcome = bisect_search(spec, [&](double value) -> std::optional<bool> {
-    if (probes > 0 && !pause_between_runs(series.load, result)) return std::nullopt;
+    if (probes > 0 && !pause_between_runs(series.plan.series, result)) return std::nullopt;
     RunSpec run = base;
     if (by_rate) {
       run.rate = value;

@@ -34,9 +34,9 @@ void run_sweep(RunSeries& series) {
       spdlog::warn("--on-stop abort: the {} remaining run(s) are skipped", runs.size() - i);
       break;
     }
-    if (i > 0 && !pause_between_runs(series.load, result)) break;
+    if (i > 0 && !pause_between_runs(series.plan.series, result)) break;
     const std::string title = fmt::format("run {}/{}", i + 1, runs.size());
-    if (series.load.num_runs <= 1) {
+    if (series.plan.series.num_runs <= 1) {
       series.run_one(runs[i], i, title, 0);
     } else {
       run_repeats(series, runs[i], i, title);
@@ -44,11 +44,11 @@ void run_sweep(RunSeries& series) {
   }
 }
 
-bool pause_between_runs(const LoadConfig& load, BenchmarkResult& result) {
-  if (load.sleep_interval_s > 0) {
+bool pause_between_runs(const SeriesPlan& series, BenchmarkResult& result) {
+  if (series.sleep_interval_s > 0) {
     spdlog::info("sleeping {:g} s before the next run (--sleep-interval)",
-                 load.sleep_interval_s);
-    sleep_unless_interrupted(load.sleep_interval_s);
+                 series.sleep_interval_s);
+    sleep_unless_interrupted(series.sleep_interval_s);
   }
   if (interrupt_count().load() > 0) result.interrupted = true;
   return !result.interrupted;
