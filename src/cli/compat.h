@@ -9,9 +9,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "core/config.h"
-
 namespace llmperf {
+
+struct Config;  // core/config.h (compat.cpp includes it)
 
 // Values of compatibility flags that are resolved after parsing.
 struct CompatFlags {

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core/config.h"
 #include "workload/dataset.h"
 
 namespace llmperf {

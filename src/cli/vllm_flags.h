@@ -9,9 +9,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "core/config.h"
-
 namespace llmperf {
+
+struct Config;  // core/config.h (vllm_flags.cpp includes it)
 
 // Values of vLLM's flags that are resolved after parsing.
 struct VllmFlags {

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "engine/schedule.h"
+#include "plan/stage_options.h"
 
 namespace llmperf {
 namespace {

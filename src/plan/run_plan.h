@@ -12,18 +12,25 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "core/config/load.h"
 #include "core/config/prepare_sections.h"
+#include "core/run_types.h"
 #include "core/workload_info.h"
 #include "engine/engine.h"
 #include "engine/worker_threads.h"
+#include "metrics/metrics.h"
 #include "plan/output_plan.h"
 #include "plan/side_channels.h"
-#include "plan/stage_options.h"
 #include "plan/verdict_plan.h"
+#include "report/report.h"
 #include "workload/replay/session_script.h"
 
 namespace llmperf {
+
+// core/config.h: what the user asked for. Only the functions that plan from it take it, so that
+// what runs a plan (the app's Benchmark) never sees its definition; run_plan.cpp includes it
+// through stage_options.h.
+struct Config;
 
 // What the prepared workload tells the plan (prepare stage): a trace's own send times and the
 // conversations of --multi-turn, each null when the workload has none.
