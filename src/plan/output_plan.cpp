@@ -1,6 +1,11 @@
 // The output plan (see output_plan.h).
 #include "plan/output_plan.h"
 
+#include <utility>
+
+#include "core/config/output.h"
+#include "core/config/target.h"
+
 namespace llmperf {
 
 OutputPlan output_plan(const OutputConfig& output, const TargetConfig& target,

@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/config/output.h"
-#include "core/config/target.h"
-
 namespace llmperf {
+
+struct OutputConfig;  // core/config/output.h
+struct TargetConfig;  // core/config/target.h: the sections the plan is made from
 
 // --push-gateway: what every run of the benchmark pushes with (app/push_gateway.h makes a run's
 // options, its grouping key included, from it).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/config/prepare_sections.h"
 #include "engine/schedule.h"
 #include "plan/stage_options.h"
 

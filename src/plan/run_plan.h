@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "core/config/load.h"
-#include "core/config/prepare_sections.h"
 #include "core/run_types.h"
 #include "core/workload_info.h"
 #include "engine/engine.h"
@@ -31,6 +30,7 @@ namespace llmperf {
 // what runs a plan (the app's Benchmark) never sees its definition; run_plan.cpp includes it
 // through stage_options.h.
 struct Config;
+struct PrepareSections;  // core/config/prepare_sections.h: the prepare stage's share
 
 // What the prepared workload tells the plan (prepare stage): a trace's own send times and the
 // conversations of --multi-turn, each null when the workload has none.

@@ -2,6 +2,8 @@
 #include "plan/side_channels.h"
 
 #include "core/clock.h"
+#include "core/config/server_view.h"
+#include "core/config/target.h"
 #include "server/side_channel.h"
 #include "workload/request_builder.h"
 

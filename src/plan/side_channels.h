@@ -3,12 +3,13 @@
 // the server view's options. Pure: no I/O.
 #pragma once
 
-#include "core/config/server_view.h"
-#include "core/config/target.h"
 #include "http/http_pool.h"
 #include "server/server_view_options.h"
 
 namespace llmperf {
+
+struct ServerViewConfig;  // core/config/server_view.h
+struct TargetConfig;      // core/config/target.h: the sections the options are made from
 
 // The benchmark's own credentials (--api-key, --headers), timeouts and TLS settings, for calls
 // that are not measured.

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/config/output.h"
+#include "core/config/verdicts.h"
 #include "verdict/baseline.h"
 
 namespace llmperf {

@@ -11,14 +11,15 @@
 #include <utility>
 #include <vector>
 
-#include "core/config/output.h"
-#include "core/config/verdicts.h"
 #include "verdict/early_stop.h"
 #include "verdict/history_baseline.h"
 #include "verdict/search.h"
 #include "verdict/slo.h"
 
 namespace llmperf {
+
+struct OutputConfig;   // core/config/output.h
+struct VerdictConfig;  // core/config/verdicts.h: the sections the plan is made from
 
 struct VerdictPlan {
   std::vector<Slo> slos;  // --slo in the order given, then --search rate's rate_sustained>=...

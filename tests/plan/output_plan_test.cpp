@@ -2,6 +2,8 @@
 // key's name is --name, else the model, and the Pushgateway shares the target's TLS settings.
 #include <gtest/gtest.h>
 
+#include "core/config/output.h"
+#include "core/config/target.h"
 #include "plan/output_plan.h"
 
 namespace llmperf {

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "core/config/output.h"
+#include "core/config/verdicts.h"
 #include "plan/verdict_plan.h"
 
 namespace llmperf {
