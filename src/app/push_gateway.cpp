@@ -22,8 +22,8 @@ HttpPoolOptions push_pool_options(const PushGatewayOptions& options) {
   pool.header_lines = {"Content-Type: text/plain; version=0.0.4; charset=utf-8"};
   pool.connect_timeout_ms = kPushConnectTimeoutMs;
   pool.total_timeout_ms = kPushTotalTimeoutMs;
-  pool.insecure = options.insecure;
-  pool.cacert = options.cacert;
+  pool.insecure = options.gateway.insecure;
+  pool.cacert = options.gateway.cacert;
   pool.max_in_flight = 1;
   pool.reuse_connections = false;
   pool.max_body_bytes = 64 << 10;
@@ -40,10 +40,7 @@ std::string push_base(std::string url) {
 PushGatewayOptions push_gateway_options(const PushGatewayPlan& plan,
                                         const std::string& output_dir) {
   PushGatewayOptions push;
-  push.url = plan.url;
-  push.interval_s = plan.interval_s;
-  push.insecure = plan.insecure;
-  push.cacert = plan.cacert;
+  push.gateway = plan;
   push.labels = {
       {"name", plan.name},
       {"run_id",
@@ -61,7 +58,7 @@ PushGatewayOptions push_gateway_options(const PushGatewayPlan& plan,
 LivePusher::LivePusher(PushGatewayOptions options, const LoadProgress& progress)
     : options_(std::move(options)),
       progress_(progress),
-      target_(push_base(options_.url) + push_grouping_path("llmperf", options_.labels)),
+      target_(push_base(options_.gateway.url) + push_grouping_path("llmperf", options_.labels)),
       shown_(url_without_userinfo(target_)),
       pool_(push_pool_options(options_)) {}
 
@@ -84,7 +81,7 @@ void LivePusher::add(std::span<const RequestRecord> records) {
 }
 
 void LivePusher::loop() {
-  const auto period = std::chrono::duration<double>(options_.interval_s);
+  const auto period = std::chrono::duration<double>(options_.gateway.interval_s);
   std::unique_lock<std::mutex> lock(mutex_);
   while (!wake_.wait_for(lock, period, [this] { return stop_; })) {
     lock.unlock();
@@ -143,7 +140,8 @@ void LivePusher::end_run() {
 }
 
 RunInfo::PushGateway LivePusher::outcome() const {
-  return {url_without_userinfo(push_base(options_.url)), options_.interval_s, pushes_, failed_};
+  return {url_without_userinfo(push_base(options_.gateway.url)), options_.gateway.interval_s,
+          pushes_, failed_};
 }
 
 }  // namespace llmperf

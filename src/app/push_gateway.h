@@ -23,13 +23,11 @@
 
 namespace llmperf {
 
+// A run's pushes: the benchmark's gateway, and the run's grouping key.
 struct PushGatewayOptions {
-  std::string url;  // the gateway's base URL (--push-gateway), credentials allowed (never logged)
-  double interval_s = 5;  // --push-interval
-  // The grouping key after job="llmperf": name and run_id (and, later, the run's tags).
+  PushGatewayPlan gateway;  // the URL (credentials allowed, never logged), interval and TLS
+  // The grouping key after job="llmperf": name and run_id, then the run's tags.
   PushLabels labels;
-  bool insecure = false;  // --insecure
-  std::string cacert;     // --cacert
 };
 
 // The options of the run in `output_dir`: grouped by the plan's name (--name, else the model) and

@@ -57,22 +57,23 @@ struct RunPlan {
 // each of --search's probes, whose specs are made as the search goes) is planned without it: the
 // load section, and the few fields of others that name a run or size its threads.
 struct RunPlanner {
-  LoadConfig load;                // the share of a shard, warm-up, threads, duration, open loop
-  double trace_speedup = 1;       // --trace-speedup: a replay's name and label
-  bool loopback = false;          // --url is on this machine (worker threads)
-  bool exact_mean_rate = false;   // --search rate: each probe asks exactly its rate on average
+  LoadConfig load;               // the share of a shard, warm-up, threads, duration, open loop
+  double trace_speedup = 1;      // --trace-speedup: a replay's name and label
+  bool loopback = false;         // --url is on this machine (worker threads)
+  bool exact_mean_rate = false;  // --search rate: each probe asks exactly its rate on average
 };
 
 // The order of the runs: repeats, the pause between runs, and when the first starts.
 struct SeriesPlan {
-  int num_runs = 1;                // --num-runs: repeats of each run
-  double sleep_interval_s = 0;     // --sleep-interval: the pause between runs
-  int64_t start_at_unix_ns = -1;   // --start-at: wall-clock instant of the first send (-1: at once)
+  int num_runs = 1;               // --num-runs: repeats of each run
+  double sleep_interval_s = 0;    // --sleep-interval: the pause between runs
+  int64_t start_at_unix_ns = -1;  // --start-at: wall-clock instant of the first send (-1: at once)
 };
 
 // What a whole benchmark comes to, once the server and the workload are known. The Config is what
 // the user asked for and is never changed; what the server or the workload settles is here, with
-// what the stages that run it take of the Config (stage_options.h), the resolved flags included.
+// what the stages that run it take of the Config (stage_options.h, verdict_plan.h, output_plan.h,
+// side_channels.h), the resolved flags included: the app's Benchmark takes this alone.
 struct BenchmarkPlan {
   ResolvedFlags resolved;             // the model, -n and --rate as run
   std::vector<RunSpec> runs;  // the sweep's runs in order (--search starts from the first)

@@ -13,12 +13,12 @@
 namespace llmperf {
 
 void run_repeats(RunSeries& series, const RunSpec& spec, size_t index, const std::string& title) {
-  const SeriesPlan& load = series.plan.series;
+  const SeriesPlan& order = series.plan.series;  // --num-runs, --sleep-interval
   BenchmarkResult& result = series.result;
   const size_t first = result.runs.size();
-  for (int k = 1; k <= load.num_runs && !result.interrupted && !result.stop_aborted; ++k) {
-    if (k > 1 && !pause_between_runs(load, result)) break;
-    series.run_one(spec, index, fmt::format("{}, repeat {}/{}", title, k, load.num_runs), k);
+  for (int k = 1; k <= order.num_runs && !result.interrupted && !result.stop_aborted; ++k) {
+    if (k > 1 && !pause_between_runs(order, result)) break;
+    series.run_one(spec, index, fmt::format("{}, repeat {}/{}", title, k, order.num_runs), k);
   }
   const size_t count = result.runs.size() - first;
   if (count < 2) return;  // interrupted: nothing to compare
