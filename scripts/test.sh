@@ -2,8 +2,9 @@
 # The README's second command, and exactly what .ci/run calls: installs what is missing, then
 #   1. builds llmperf and llmperf-mock with g++ (Release, warnings as errors) into build/, packages
 #      them as a .deb and installs that into a fresh Debian root (tests/package/), runs the
-#      deploy/ recipes for sharded runs against llmperf-mock (tests/deploy/), and the one strict
-#      timing test (a rate held within 2 %) there, alone;
+#      deploy/ recipes for sharded runs against llmperf-mock (tests/deploy/), the one strict
+#      timing test (a rate held within 2 %) there, alone, the capacity tests and the docs'
+#      runnable commands;
 #   2. builds everything with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the
 #      libFuzzer targets into build-sanitize/, runs each fuzz target briefly on its seed corpus
 #      (FUZZ_SECONDS, default 2: 21 targets), then the whole suite there;
@@ -11,7 +12,8 @@
 #      build-tsan/ and runs them (the tests labelled "threads": engine, app, integration,
 #      interruption).
 # The whole suite runs once, under ASan+UBSan, which checks more than a plain build does, but for
-# the three capacity tests, which measure a server and run in step 1's Release build. QUICK=1,
+# the three capacity tests, which measure a server, and the docs' runnable commands, which check
+# the docs: those run in step 1's Release build. QUICK=1,
 # the developers' loop, instead builds the suite with g++ at -O1 into build-quick/ and runs it
 # there, and stops: no package, deploy recipes, sanitizers or fuzzing.
 # Every build is a unity build (fewer, larger translation units: less than half the compile time),
@@ -73,7 +75,8 @@ if [ "$quick" != "1" ]; then
   setsid nice -n 19 bash -c "(echo 19 >/proc/self/autogroup) 2>/dev/null || true
     $(declare -f clang_build); jobs=$jobs
     if clang_build build-sanitize '-O1 -fsanitize-address-outline-instrumentation' '' \
-      -DLLMPERF_FUZZ=ON -DCMAKE_UNITY_BUILD=ON >build-sanitize/build.log 2>&1; then
+      -DLLMPERF_FUZZ=ON -DLLMPERF_FUZZ_COVERAGE=edges -DCMAKE_UNITY_BUILD=ON \
+      >build-sanitize/build.log 2>&1; then
       touch build-sanitize/.test-build-ok
     else
       touch build-sanitize/.test-build-failed; exit 1
@@ -158,11 +161,18 @@ step "the capacity tests in the g++ Release build (build/), one at a time"
 # measure a server, and an unsanitized llmperf measures it best.
 (cd build && ctest -L capacity --no-tests=error --output-on-failure --timeout 900)
 
+step "the docs' runnable commands in the g++ Release build (build/)"
+# Docs.RunnableCommandsRunAgainstTheMock (label "docs") runs every command the docs mark runnable.
+# Under ASan+UBSan it took 92 CPU s, the most of any test; here a fraction of that, while the
+# foreground waits for the sanitizer builds anyway. It checks the docs: the code its commands run
+# is the integration tests' too, which run under the sanitizers.
+(cd build && ctest -L docs --no-tests=error --output-on-failure --timeout 600)
+
 step "clang ASan+UBSan build, fuzz smoke and the whole suite (build-sanitize/)"
 wait_for_build build-sanitize
 FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-2}"
-# The capacity tests ran in build/ above.
-(cd build-sanitize && ctest -LE capacity --output-on-failure --timeout 600 -j "$test_jobs")
+# The capacity and docs tests ran in build/ above.
+(cd build-sanitize && ctest -LE 'capacity|docs' --output-on-failure --timeout 600 -j "$test_jobs")
 
 step "clang ThreadSanitizer build and the multi-threaded tests (build-tsan/)"
 wait_for_build build-tsan
