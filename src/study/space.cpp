@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -39,6 +40,8 @@ bool is_identifier(std::string_view name) {
 
 void parse_choices(std::string_view text, std::string_view spec, ParamSpace& space) {
   std::set<std::string> seen;
+  // --exclude compares numbers as numbers, so '512' and '0512' would be one value to it.
+  std::map<double, std::string> numbers;
   const std::vector<std::string_view> parts = split_text(spec, ',');
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string value(trim(parts[i]));
@@ -48,6 +51,13 @@ void parse_choices(std::string_view text, std::string_view spec, ParamSpace& spa
     }
     if (!seen.insert(value).second)
       fail(text, fmt::format("the value '{}' is listed twice", value));
+    double number = 0;
+    if (parse_finite_double(value, number)) {
+      const auto [earlier, added] = numbers.emplace(number, value);
+      if (!added) {
+        fail(text, fmt::format("'{}' and '{}' are the same number", earlier->second, value));
+      }
+    }
     space.choices.push_back(value);
   }
 }

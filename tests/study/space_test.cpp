@@ -116,6 +116,9 @@ TEST(ParamSpace, ErrorsNameTheFlagAndTheText) {
             "--param 'a=1,': value 2 of 2 is empty (values are separated "
             "by ',')");
   EXPECT_EQ(space_error("a=1,2,1"), "--param 'a=1,2,1': the value '1' is listed twice");
+  // --exclude 'a==512' would match both: they are one value to it, and likely to the server.
+  EXPECT_EQ(space_error("a=512,0512"), "--param 'a=512,0512': '512' and '0512' are the same number");
+  EXPECT_EQ(space_error("a=1,x,1.0"), "--param 'a=1,x,1.0': '1' and '1.0' are the same number");
 }
 
 TEST(ParamSpace, IntErrors) {
