@@ -46,6 +46,7 @@ import random
 import time
 
 import optuna
+import sqlalchemy.exc
 from optuna.trial import TrialState
 
 _SECRETS = []  # the storage URL's password: kept out of every error message
@@ -100,12 +101,21 @@ def _same_flags(stored, mine):
     return None
 
 
+# libpq's limits for a PostgreSQL storage: a connection that is not set up within 10 s fails (a
+# host that accepts TCP but never answers, a dropped route), and TCP keepalives close one whose
+# peer is gone after about 25 s of silence, instead of the bridge waiting until llmperf's
+# 10-minute limit on an answer.
+POSTGRES_CONNECT_ARGS = {"connect_timeout": 10, "keepalives": 1, "keepalives_idle": 10,
+                         "keepalives_interval": 5, "keepalives_count": 3}
+
+
 def _rdb_storage(url):
     """Optuna's RDBStorage, waiting for an SQLite file another worker holds locked, and checking a
     pooled PostgreSQL connection before each use (a restarted server then costs no error)."""
     if url.startswith("sqlite"):
         return optuna.storages.RDBStorage(url, engine_kwargs={"connect_args": {"timeout": 60}})
-    return optuna.storages.RDBStorage(url, engine_kwargs={"pool_pre_ping": True})
+    return optuna.storages.RDBStorage(
+        url, engine_kwargs={"pool_pre_ping": True, "connect_args": POSTGRES_CONNECT_ARGS})
 
 
 def create_study(request, directions, sampler):
@@ -123,8 +133,14 @@ def create_study(request, directions, sampler):
                                         directions=directions, sampler=sampler,
                                         load_if_exists=True)
             break
-        except Exception:  # noqa: BLE001 - the last attempt's error is answered
-            if attempt == 9:
+        except Exception as error:  # noqa: BLE001 - the last attempt's error is answered
+            # A PostgreSQL server that cannot be reached (an error without an SQLSTATE, which
+            # the race's deadlocks and unique violations have) is not a race: each attempt would
+            # wait for the connect timeout again.
+            unreachable = (storage.startswith("postgresql")
+                           and isinstance(error, sqlalchemy.exc.OperationalError)
+                           and getattr(error.orig, "pgcode", None) is None)
+            if attempt == 9 or unreachable:
                 raise
             time.sleep(0.2 + random.random())
     if [d.name.lower() for d in study.directions] != directions:

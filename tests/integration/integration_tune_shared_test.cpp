@@ -5,8 +5,11 @@
 // workers are the budget, none ran twice, `llmperf report --storage` rebuilds the combined study
 // (its trials and its best), the URL's password is in no output or file, and a database stopped
 // mid-study leaves the worker's trials in its ledger with one line that says so.
+#include <arpa/inet.h>
 #include <dirent.h>
+#include <netinet/in.h>
 #include <pwd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -307,6 +310,41 @@ TEST(TuneShared, ADatabaseStoppedMidStudyLeavesTheTrialsInTheLedger) {
   EXPECT_TRUE(fs::exists(dir / "study_summary.json")) << err;
   EXPECT_EQ(err.find(kSharedPassword), std::string::npos) << err;
   EXPECT_EQ(files_holding(dir, kSharedPassword), std::vector<std::string>{});
+  EXPECT_TRUE(processes_with(marker).empty()) << "a server outlived the study";
+}
+
+// A PostgreSQL storage at an address that accepts connections and never answers (a hung server, a
+// proxy with nothing behind it): the worker ends with the connect timeout's error, in seconds.
+// Before, it waited the Optuna bridge's 10-minute limit on an answer, ten times the connect
+// attempt for a race between workers, and said nothing until then.
+TEST(TuneShared, AStorageThatNeverAnswersFailsWithinSeconds) {
+  if (!shared_python_imports("optuna, psycopg2")) {
+    GTEST_SKIP() << "/usr/bin/python3 lacks optuna or psycopg2: apt-get install python3-optuna "
+                    "python3-psycopg2 (scripts/setup.sh --test installs them)";
+  }
+  // Listening, never accepting: the kernel completes each connection, nothing ever answers it.
+  const int listener = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&address), length), 0);
+  ASSERT_EQ(listen(listener, 16), 0);
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const std::string storage = "postgresql://llmperf:" + std::string(kSharedPassword) +
+                              "@127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/db";
+  const std::string marker = tune_marker();
+  const fs::path dir = fs::path(make_temp_dir()) / "worker";
+  // 60 s: the connect timeout (10 s) and the bridge's start, with room for a loaded machine (ten
+  // connect attempts would take 100 s).
+  const ProcessResult run =
+      run_process(shared_worker_args(marker, dir, storage, "silent", 2, 16), 60);
+  close(listener);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("timeout expired"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("cannot open the shared study"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find(kSharedPassword), std::string::npos) << run.err;
   EXPECT_TRUE(processes_with(marker).empty()) << "a server outlived the study";
 }
 
