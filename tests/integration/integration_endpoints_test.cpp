@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "llmperf_run.h"
+#include "loopback_listener.h"
 #include "test_process.h"
 
 namespace llmperf::testing {
@@ -385,17 +386,8 @@ INSTANTIATE_TEST_SUITE_P(Apis, IntegrationEndpointsImages,
 class CaptureServer {
  public:
   explicit CaptureServer(std::string path) : path_(std::move(path)) {
-    listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof addr;
-    if (listen_fd_ < 0 || bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), size) != 0 ||
-        listen(listen_fd_, 16) != 0 ||
-        getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &size) != 0) {
-      throw std::runtime_error("capture server: cannot listen on loopback");
-    }
-    port_ = ntohs(addr.sin_port);
+    listen_fd_ = listen_on_loopback(port_);
+    if (listen_fd_ < 0) throw std::runtime_error("capture server: cannot listen on loopback");
     thread_ = std::thread([this] { serve(); });
   }
   ~CaptureServer() {

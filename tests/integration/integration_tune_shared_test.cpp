@@ -5,11 +5,8 @@
 // workers are the budget, none ran twice, `llmperf report --storage` rebuilds the combined study
 // (its trials and its best), the URL's password is in no output or file, and a database stopped
 // mid-study leaves the worker's trials in its ledger with one line that says so.
-#include <arpa/inet.h>
 #include <dirent.h>
-#include <netinet/in.h>
 #include <pwd.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +26,7 @@
 
 #include "app/tune/ports.h"
 #include "llmperf_run.h"
+#include "loopback_listener.h"
 #include "test_process.h"
 #include "tune_study.h"
 
@@ -323,17 +321,11 @@ TEST(TuneShared, AStorageThatNeverAnswersFailsWithinSeconds) {
                     "python3-psycopg2 (scripts/setup.sh --test installs them)";
   }
   // Listening, never accepting: the kernel completes each connection, nothing ever answers it.
-  const int listener = socket(AF_INET, SOCK_STREAM, 0);
+  int port = 0;
+  const int listener = listen_on_loopback(port);
   ASSERT_GE(listener, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&address), length), 0);
-  ASSERT_EQ(listen(listener, 16), 0);
-  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
   const std::string storage = "postgresql://llmperf:" + std::string(kSharedPassword) +
-                              "@127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/db";
+                              "@127.0.0.1:" + std::to_string(port) + "/db";
   const std::string marker = tune_marker();
   const fs::path dir = fs::path(make_temp_dir()) / "worker";
   // 60 s: the connect timeout (10 s) and the bridge's start, with room for a loaded machine (ten
