@@ -15,7 +15,7 @@ all=(sse_parser_fuzz chunk_decoder_fuzz responses_decoder_fuzz pooling_response_
      tokenize_api_fuzz prometheus_fuzz server_identity_fuzz keep_alive_fuzz
      dataset_openqa_fuzz dataset_line_by_line_fuzz dataset_longalpaca_fuzz sharegpt_fuzz cli_fuzz
      record_fuzz trace_fuzz study_space_fuzz sampler_bridge_fuzz study_prefer_fuzz study_slots_fuzz history_args_fuzz
-     storage_url_fuzz)
+     storage_url_fuzz server_log_fuzz)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 

@@ -5,6 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <set>
 #include <string>
 
@@ -55,6 +60,32 @@ TEST(PortSockets, TheHeaderAndLinesThatDoNotReadSoCountNothing) {
   const PortSockets sockets = count_port_sockets(text, 8080);
   EXPECT_EQ(sockets.listening, 1);
   EXPECT_EQ(sockets.time_wait, 0);
+}
+
+// A picked port is one no outgoing connection takes (outside the kernel's ephemeral range, when
+// the range leaves room, as Linux's default does) and one a server can bind.
+TEST(PickFreePort, IsOutsideTheEphemeralRangeAndBindable) {
+  const PortRange ephemeral = ephemeral_port_range();
+  ASSERT_LE(ephemeral.low, ephemeral.high);
+  const bool room = ephemeral.low - 1024 >= 1024 || 65535 - ephemeral.high >= 1024;
+  std::set<int> ports;
+  for (int i = 0; i < 20; ++i) {
+    const int port = pick_free_port();
+    ports.insert(port);
+    if (room) {
+      EXPECT_TRUE(port < ephemeral.low || port > ephemeral.high)
+          << port << " is in " << ephemeral.low << "-" << ephemeral.high;
+    }
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0) << port;
+    close(fd);
+  }
+  EXPECT_GT(ports.size(), 10u);  // picked at random, not one port again and again
 }
 
 }  // namespace

@@ -225,6 +225,46 @@ TEST_F(ServerLogFile, ReadsTheFileAndItsTail) {
   EXPECT_TRUE(log_tail(dir_ + "/absent.log", 3).empty());
 }
 
+// A port of the trial's own that another process bound first: the lines real servers write.
+TEST(ServerLog, SaysWhenTheServerCouldNotBindItsPort) {
+  // llama.cpp's server (b4000 and later), as it exits.
+  EXPECT_TRUE(
+      says_port_taken("main: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 57895\n"
+                      "srv    operator(): operator(): cleaning up before exit...\n",
+                      57895));
+  // vLLM's and SGLang's uvicorn; Python's own OSError; llmperf-mock; Node.
+  EXPECT_TRUE(
+      says_port_taken("ERROR:    [Errno 98] error while attempting to bind on address "
+                      "('0.0.0.0', 8000): address already in use\n",
+                      8000));
+  EXPECT_TRUE(says_port_taken("OSError: [Errno 98] Address already in use\n", 8000));
+  EXPECT_TRUE(says_port_taken(
+      "llmperf-mock: cannot listen on 127.0.0.1:47679: bind: Address already in use\n", 47679));
+  EXPECT_TRUE(says_port_taken("Error: listen EADDRINUSE: :::3000\n", 3000));
+  // A bind line about another port, or a port inside a longer number, is not this port's.
+  EXPECT_FALSE(says_port_taken("main: couldn't bind HTTP server socket, port: 57895\n", 5789));
+  EXPECT_FALSE(says_port_taken("main: couldn't bind HTTP server socket, port: 157895\n", 57895));
+  EXPECT_FALSE(says_port_taken("ValueError: no such model\n", 8000));
+  // Only the last start's section before the stop counts.
+  EXPECT_FALSE(
+      says_port_taken("[llmperf] start 2026-12-07T00:00:00Z port 8000\n"
+                      "OSError: [Errno 98] Address already in use\n"
+                      "[llmperf] start 2026-12-07T00:00:01Z port 9000\n"
+                      "ValueError: out of memory\n",
+                      8000));
+  EXPECT_FALSE(
+      says_port_taken("[llmperf] start 2026-12-07T00:00:00Z port 8000\n"
+                      "[llmperf] stop: SIGTERM to the server's group\n"
+                      "OSError: [Errno 98] Address already in use\n",
+                      8000));
+}
+
+TEST_F(ServerLogFile, ReadsWhetherThePortWasTaken) {
+  EXPECT_TRUE(log_says_port_taken(write("OSError: [Errno 98] Address already in use\n"), 8000));
+  EXPECT_FALSE(log_says_port_taken(write("ValueError: no such model\n"), 8000));
+  EXPECT_FALSE(log_says_port_taken(dir_ + "/absent.log", 8000));
+}
+
 TEST_F(ServerLogFile, TailOfALongLogReadsOnlyItsEnd) {
   std::string text;
   for (int i = 0; i < 100'000; ++i) text += "line " + std::to_string(i) + " of a long log\n";

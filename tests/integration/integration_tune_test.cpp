@@ -313,6 +313,47 @@ TEST(TuneLifecycle, AServerThatExitsEarlyFailsWithinASecondWithItsError) {
   }
 }
 
+// Picking a trial's port is racy (ports.h): another process may bind it before the server does.
+// Here the first start's port really is taken (a listener holds it while llmperf-mock tries to
+// bind it, and fails with its own "Address already in use"); the trial starts the server again
+// on another port and runs.
+TEST(TuneLifecycle, AServerWhosePortWasTakenStartsAgainOnAnother) {
+  const std::string marker = tune_marker();
+  const std::string mock =
+      std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker + " --output-tokens 4";
+  const std::string serve =
+      "if [ -e {outdir}/taken ]; then exec " + mock + "; fi; touch {outdir}/taken; "
+      "exec python3 -c 'import socket, subprocess, sys; s = socket.socket(); "
+      "s.bind((\"127.0.0.1\", {port})); s.listen(); "
+      "sys.exit(subprocess.run(sys.argv[1:]).returncode)' " + mock;
+  const Study study = run_tune({"--serve", serve, "--param", "a=1", "--url",
+                                "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker,
+                                "--prompt", "hi", "-n", "4"});
+  ASSERT_EQ(study.process.exit_code, 0) << show(study);
+  ASSERT_EQ(study.ledger.size(), 1u) << show(study);
+  const json& trial = study.ledger[0];
+  EXPECT_EQ(trial.at("status"), "ok") << trial.dump();
+  const std::string log =
+      read_file((study.dir / trial.at("server_log").get<std::string>()).string());
+  const std::string port = std::to_string(trial.at("port").get<int>());
+  // Two starts ("[llmperf] start TIME port N"), the first on another port, which the mock could
+  // not bind.
+  std::vector<std::string> start_ports;
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("[llmperf] start")) {
+      start_ports.push_back(line.substr(line.rfind(' ') + 1));
+    }
+  }
+  ASSERT_EQ(start_ports.size(), 2u) << log;
+  EXPECT_NE(start_ports[0], port);
+  EXPECT_EQ(start_ports[1], port);
+  EXPECT_NE(log.find("Address already in use"), std::string::npos) << log;
+  EXPECT_NE(study.process.err.find("was taken before its server bound it"), std::string::npos)
+      << study.process.err;
+  EXPECT_TRUE(processes_with(marker).empty());
+}
+
 TEST(TuneLifecycle, AServerThatNeverGetsReadyTimesOut) {
   const std::string marker = tune_marker();
   const Study study = run_tune({"--serve", "exec sh -c 'sleep 60; true' " + marker, "--param",

@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -87,7 +88,37 @@ std::string read_text(const char* path) {
 
 }  // namespace
 
+PortRange ephemeral_port_range() {
+  PortRange range;
+  std::istringstream in(read_text("/proc/sys/net/ipv4/ip_local_port_range"));
+  int low = 0;
+  int high = 0;
+  if (in >> low >> high && 0 < low && low <= high && high <= 65535) range = {low, high};
+  return range;
+}
+
 int pick_free_port() {
+  // Outside the ephemeral range, at least this many ports wide: below it, else above it.
+  constexpr int kMinWidth = 1024;
+  constexpr int kPicks = 64;
+  const PortRange ephemeral = ephemeral_port_range();
+  int low = std::max(1024, ephemeral.low - 16384);
+  int high = ephemeral.low - 1;
+  if (high - low + 1 < kMinWidth) {
+    low = ephemeral.high + 1;
+    high = 65535;
+  }
+  if (high - low + 1 >= kMinWidth) {
+    thread_local std::minstd_rand random(std::random_device{}());
+    std::uniform_int_distribution<int> pick(low, high);
+    for (int i = 0; i < kPicks; ++i) {
+      const int port = pick(random);
+      const int fd = bound_socket(port, "127.0.0.1", false);
+      if (fd < 0) continue;
+      close(fd);
+      return port;
+    }
+  }
   const int fd = bound_socket(0, "127.0.0.1", false);
   if (fd < 0) {
     throw std::runtime_error(fmt::format("cannot pick a free loopback port: bind 127.0.0.1:0: {}",

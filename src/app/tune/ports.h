@@ -9,11 +9,23 @@
 
 namespace llmperf {
 
-// A TCP port free on 127.0.0.1 at this moment: the kernel picks it for a socket bound to port 0,
-// which is then closed. Racy by nature: another process may take the port before the server binds
-// it (it comes from the ephemeral range, which outgoing connections use too); a server that cannot
-// bind fails at start-up with its own "Address already in use" line. Throws std::runtime_error
-// when no socket can be bound at all.
+// The kernel's ephemeral port range (/proc/sys/net/ipv4/ip_local_port_range): where it takes the
+// local port of an outgoing connection and of a socket bound to port 0. {32768, 60999}, Linux's
+// default, when the file cannot be read.
+struct PortRange {
+  int low = 32768;
+  int high = 60999;
+};
+PortRange ephemeral_port_range();
+
+// A TCP port free on 127.0.0.1 at this moment, for a server to bind: picked at random outside the
+// ephemeral range (below it, or above it when there is no room below), where no outgoing
+// connection of any process takes a port, and checked by binding it (without SO_REUSEADDR: no
+// socket of any kind, not even in TIME_WAIT, holds it). Still racy: another process may bind the
+// port before the server does; a server that cannot bind fails at start-up with its own "Address
+// already in use" line (the trial runner starts it again on another port). Falls back to a port
+// the kernel picks (bind to port 0) when the range leaves no room or 64 picks are taken. Throws
+// std::runtime_error when no socket can be bound at all.
 int pick_free_port();
 
 // The ports of trials that run side by side (--slots): pick_free_port, but never a port another

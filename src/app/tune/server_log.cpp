@@ -238,6 +238,44 @@ void for_each_line(std::string_view text, Fn fn) {
   }
 }
 
+// Reads lines for says_port_taken: true once a line of the last section says so.
+class PortTakenScanner {
+ public:
+  explicit PortTakenScanner(int port) : port_(std::to_string(port)) {}
+
+  void add(std::string_view raw) {
+    const std::string line = ascii_lower(clean(raw));
+    if (is_start_marker(line)) {
+      taken_ = stopping_ = false;
+      return;
+    }
+    if (is_stop_marker(line)) stopping_ = true;
+    if (stopping_ || is_marker(line) || taken_) return;
+    taken_ = line.find("address already in use") != std::string::npos ||
+             line.find("eaddrinuse") != std::string::npos ||
+             (line.find("bind") != std::string::npos && names_port(line));
+  }
+  bool taken() const { return taken_; }
+
+ private:
+  // The port as a number of its own in `line`, not inside a longer one.
+  bool names_port(std::string_view line) const {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    for (size_t at = line.find(port_); at != std::string_view::npos;
+         at = line.find(port_, at + 1)) {
+      const size_t end = at + port_.size();
+      if ((at == 0 || !digit(line[at - 1])) && (end == line.size() || !digit(line[end]))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  std::string port_;
+  bool taken_ = false;
+  bool stopping_ = false;
+};
+
 }  // namespace
 
 std::string find_error_line(std::string_view log_text) {
@@ -289,6 +327,20 @@ std::vector<std::string> log_tail(const std::string& log_path, size_t n) {
     view.remove_prefix(newline == std::string_view::npos ? view.size() : newline + 1);
   }
   return last_log_lines(view, n);
+}
+
+bool says_port_taken(std::string_view log_text, int port) {
+  PortTakenScanner scanner(port);
+  for_each_line(log_text, [&scanner](std::string_view line) { scanner.add(line); });
+  return scanner.taken();
+}
+
+bool log_says_port_taken(const std::string& log_path, int port) {
+  std::ifstream in(log_path, std::ios::binary);
+  if (!in) return false;
+  PortTakenScanner scanner(port);
+  for (std::string line; std::getline(in, line);) scanner.add(line);
+  return scanner.taken();
 }
 
 }  // namespace llmperf

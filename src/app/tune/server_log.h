@@ -47,6 +47,15 @@ std::string find_error_line(std::string_view log_text);
 // each cut at 500 characters, oldest first.
 std::vector<std::string> last_log_lines(std::string_view log_text, size_t n);
 
+// Whether the last section of `log_text` (before the stop) says the server could not bind `port`:
+// a line with "address already in use" or EADDRINUSE (vLLM's and SGLang's uvicorn, Node, Go,
+// llmperf-mock), or one that mentions bind and the port (llama.cpp's "couldn't bind HTTP server
+// socket, hostname: 127.0.0.1, port: 8080"), case aside.
+bool says_port_taken(std::string_view log_text, int port);
+
+// says_port_taken over the file (streamed: any size); false when it cannot be read.
+bool log_says_port_taken(const std::string& log_path, int port);
+
 // find_error_line over the file (streamed: any size); "" when the file cannot be read.
 std::string first_error_line(const std::string& log_path);
 

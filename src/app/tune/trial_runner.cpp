@@ -282,6 +282,9 @@ std::string wall_clock_ms_text() {
   return fmt::format("{}.{:03d}Z", text, static_cast<int>(ms.count()));
 }
 
+// How many times a trial's server is started on a port of its own that another process took.
+constexpr int kPortAttempts = 3;
+
 // Gives a leased port back when the trial ends, on every path.
 struct PortRelease {
   PortLeases* leases = nullptr;
@@ -376,67 +379,83 @@ TrialRecord run_trial_steps(const TrialContext& context, const TrialSpec& trial,
   const fs::path log_path = outdir / "server.log";
   record.server_log = (fs::path(trial.dir) / "server.log").string();
 
-  // The templates, and the benchmark's flags for this configuration, before anything starts.
+  // The templates, and the benchmark's flags for this configuration, for the trial's port, then
+  // its server, until it is ready. A port of the trial's own that another process bound first
+  // (ports.h: picking one is racy) gets the server started again on another.
   int port = 0;
   PortRelease lease{context.ports};
   std::vector<std::string> args;
   Config config;
-  std::string stop_command;
-  try {
-    port = context.ports != nullptr ? context.ports->lease() : pick_free_port();
-    lease.port = port;
-    record.port = port;
-    const TemplateValues values = template_values(trial, std::to_string(port), outdir.string());
-    record.server_command = substitute(spec.serve, values, "--serve");
-    if (!spec.gpus_per_trial.empty()) {
-      record.gpus = gpu_count(substitute(spec.gpus_per_trial, values, "--gpus-per-trial"));
-    } else if (slot_gpus) {
-      record.gpus = static_cast<int>(slot_gpus->size());  // the slot's own count
-    }
-    if (!spec.stop_cmd.empty()) stop_command = substitute(spec.stop_cmd, values, "--stop-cmd");
-    args = trial_bench_args(spec.bench_args, values, (outdir / "bench").string());
-    record.bench_args = args;
-    config = context.parse_bench_flags(args, nullptr);
-  } catch (const std::exception& error) {
-    return finish(TrialStatus::kBenchFailed, error.what());
-  }
-  if (trial.requests > 0 && !config.load.number.empty()) {  // a halving rung: shorter runs
-    const int64_t longest = *std::max_element(config.load.number.begin(), config.load.number.end());
-    for (int64_t& n : config.load.number) {
-      n = std::max<int64_t>(1, n * trial.requests / std::max<int64_t>(1, longest));
-    }
-  }
-  const UrlParts url = url_parts(config.target.url);
-  // The --url names {port} when it names the port picked for this trial; a port it names
-  // otherwise is fixed by the user, and the server's command binds that one.
-  const bool own_port = url.port <= 0 || url.port == port;
-  // The command to paste: the port as the user gave it ({port} or the --url's), the rest as run.
-  // (The same names as the command that ran: it cannot throw.)
-  record.server_command_template = substitute(
-      spec.serve,
-      template_values(trial, url.port_named && !own_port ? std::to_string(url.port) : "{port}",
-                      outdir.string()),
-      "--serve");
-
-  ServerSpec server_spec;
-  server_spec.command = record.server_command;
-  server_spec.stop_command = stop_command;
-  server_spec.log_path = log_path.string();
-  server_spec.host = url.host.empty() ? "127.0.0.1" : url.host;
-  server_spec.port = own_port ? port : url.port;
-  server_spec.fixed_port = !own_port;
-  server_spec.stop_timeout_ms = seconds_to_ms(spec.stop_timeout_s);
+  UrlParts url;
   std::unique_ptr<ServerProcess> server;
-  try {
-    server = std::make_unique<ServerProcess>(server_spec);
-  } catch (const std::exception& error) {
-    return finish(TrialStatus::kStartFailed, error.what());
-  }
+  ReadyResult ready;
+  for (int attempt = 1;; ++attempt) {
+    std::string stop_command;
+    try {
+      if (lease.port > 0) context.ports->release(std::exchange(lease.port, 0));
+      port = context.ports != nullptr ? context.ports->lease() : pick_free_port();
+      if (context.ports != nullptr) lease.port = port;
+      record.port = port;
+      const TemplateValues values = template_values(trial, std::to_string(port), outdir.string());
+      record.server_command = substitute(spec.serve, values, "--serve");
+      if (!spec.gpus_per_trial.empty()) {
+        record.gpus = gpu_count(substitute(spec.gpus_per_trial, values, "--gpus-per-trial"));
+      } else if (slot_gpus) {
+        record.gpus = static_cast<int>(slot_gpus->size());  // the slot's own count
+      }
+      if (!spec.stop_cmd.empty()) stop_command = substitute(spec.stop_cmd, values, "--stop-cmd");
+      args = trial_bench_args(spec.bench_args, values, (outdir / "bench").string());
+      record.bench_args = args;
+      config = context.parse_bench_flags(args, nullptr);
+    } catch (const std::exception& error) {
+      return finish(TrialStatus::kBenchFailed, error.what());
+    }
+    if (trial.requests > 0 && !config.load.number.empty()) {  // a halving rung: shorter runs
+      const int64_t longest =
+          *std::max_element(config.load.number.begin(), config.load.number.end());
+      for (int64_t& n : config.load.number) {
+        n = std::max<int64_t>(1, n * trial.requests / std::max<int64_t>(1, longest));
+      }
+    }
+    url = url_parts(config.target.url);
+    // The --url names {port} when it names the port picked for this trial; a port it names
+    // otherwise is fixed by the user, and the server's command binds that one.
+    const bool own_port = url.port <= 0 || url.port == port;
+    // The command to paste: the port as the user gave it ({port} or the --url's), the rest as
+    // run. (The same names as the command that ran: it cannot throw.)
+    record.server_command_template = substitute(
+        spec.serve,
+        template_values(trial, url.port_named && !own_port ? std::to_string(url.port) : "{port}",
+                        outdir.string()),
+        "--serve");
 
-  ReadyOptions ready_options;
-  ready_options.timeout_ms = seconds_to_ms(spec.ready_timeout_s);
-  ready_options.interrupted = [] { return interrupt_requested(); };
-  const ReadyResult ready = server->wait_ready(ready_options);
+    ServerSpec server_spec;
+    server_spec.command = record.server_command;
+    server_spec.stop_command = stop_command;
+    server_spec.log_path = log_path.string();
+    server_spec.host = url.host.empty() ? "127.0.0.1" : url.host;
+    server_spec.port = own_port ? port : url.port;
+    server_spec.fixed_port = !own_port;
+    server_spec.stop_timeout_ms = seconds_to_ms(spec.stop_timeout_s);
+    try {
+      server = std::make_unique<ServerProcess>(server_spec);
+    } catch (const std::exception& error) {
+      return finish(TrialStatus::kStartFailed, error.what());
+    }
+
+    ReadyOptions ready_options;
+    ready_options.timeout_ms = seconds_to_ms(spec.ready_timeout_s);
+    ready_options.interrupted = [] { return interrupt_requested(); };
+    ready = server->wait_ready(ready_options);
+    if (ready.outcome != ReadyOutcome::kExited || !own_port || attempt == kPortAttempts ||
+        !log_says_port_taken(log_path.string(), port)) {
+      break;
+    }
+    server->stop();
+    spdlog::info("trial {}: port {} was taken before its server bound it ({}); starting it again "
+                 "on another port",
+                 trial.label, port, ready.reason);
+  }
   const auto stop_server = [&] { record.stop_s = server->stop().elapsed_s; };
   const auto stop_with_tail = [&](TrialStatus status, std::string reason) {
     stop_server();
