@@ -15,9 +15,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
 
 #include "core/clock.h"
 
@@ -63,9 +67,53 @@ bool wait_pidfd(int pidfd, int timeout_s) {
 
 }  // namespace
 
+namespace {
+
+// The directories make_temp_dir made in this process. Removed once every test of the process has
+// run and passed; a failure keeps them all (its message may name a file in one), as does
+// LLMPERF_KEEP_TEST_DIRS=1.
+class TempDirs : public ::testing::Environment {
+ public:
+  static TempDirs& instance() {
+    static TempDirs* dirs = [] {
+      auto* made = new TempDirs;
+      ::testing::AddGlobalTestEnvironment(made);  // gtest owns it
+      return made;
+    }();
+    return *dirs;
+  }
+  void add(std::string dir) {
+    std::lock_guard lock(mutex_);
+    dirs_.push_back(std::move(dir));
+  }
+  void TearDown() override {
+    const char* keep = std::getenv("LLMPERF_KEEP_TEST_DIRS");
+    if (!::testing::UnitTest::GetInstance()->Passed() || (keep != nullptr && *keep != '\0')) {
+      return;
+    }
+    std::lock_guard lock(mutex_);
+    for (const std::string& dir : dirs_) {
+      std::error_code ignored;  // a directory a test removed itself, or a server still writing
+      std::filesystem::remove_all(dir, ignored);
+    }
+    dirs_.clear();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> dirs_;  // guarded by mutex_
+};
+
+// Registered before the tests run (AddGlobalTestEnvironment must be called before
+// RUN_ALL_TESTS for TearDown to run).
+[[maybe_unused]] const TempDirs& kTempDirs = TempDirs::instance();
+
+}  // namespace
+
 std::string make_temp_dir() {
   std::string pattern = (std::filesystem::temp_directory_path() / "llmperf-test-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  TempDirs::instance().add(pattern);
   return pattern;
 }
 
