@@ -13,6 +13,7 @@
 
 #include "app/tune/ports.h"
 #include "app/tune/server_log.h"
+#include "core/text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace llmperf;
@@ -28,8 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const std::string& line : tail) {
     if (line.empty() || line.size() > 503) std::abort();
   }
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  const std::string lower = ascii_lower(text);
   if (says_port_taken(text, port) && lower.find(std::to_string(port)) == std::string::npos &&
       lower.find("in use") == std::string::npos && lower.find("eaddrinuse") == std::string::npos) {
     std::abort();

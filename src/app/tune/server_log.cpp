@@ -152,17 +152,39 @@ Rank keyword_rank(std::string_view line, Level level) {
   return rank;
 }
 
+// Where a cleaned line of server.log stands for the readers (server_log.h): a start line, which
+// begins a new section; outside what they judge (llmperf's own lines, and everything from the
+// first stop line of the section on); or a line the server wrote, which they judge.
+class LastSection {
+ public:
+  enum class Line { kStart, kOutside, kServer };
+  Line classify(std::string_view line) {
+    if (is_start_marker(line)) {
+      stopping_ = false;
+      return Line::kStart;
+    }
+    if (is_stop_marker(line)) stopping_ = true;
+    return stopping_ || is_marker(line) ? Line::kOutside : Line::kServer;
+  }
+
+ private:
+  bool stopping_ = false;  // past llmperf's first stop line: nothing counts any more
+};
+
 // Streams the lines of a log and keeps the best error line of its last section.
 class ErrorLineScanner {
  public:
   void add(std::string_view raw) {
     const std::string line = clean(raw);
-    if (is_start_marker(line)) {
-      *this = ErrorLineScanner();
-      return;
+    switch (section_.classify(line)) {
+      case LastSection::Line::kStart:
+        *this = ErrorLineScanner();
+        return;
+      case LastSection::Line::kOutside:
+        return;
+      case LastSection::Line::kServer:
+        break;
     }
-    if (is_stop_marker(line)) stopping_ = true;
-    if (stopping_ || is_marker(line)) return;
     const std::string_view text = trim(line);
     if (text.empty()) return;
     if (follow_ != Follow::kNone) append_follow(text);
@@ -225,7 +247,7 @@ class ErrorLineScanner {
   Follow follow_ = Follow::kNone;
   bool in_traceback_ = false;
   std::string traceback_prefix_;  // what precedes "Traceback" on its line (a log prefix, or "")
-  bool stopping_ = false;         // past llmperf's first stop line: nothing counts any more
+  LastSection section_;
 };
 
 template <typename Fn>
@@ -244,13 +266,18 @@ class PortTakenScanner {
   explicit PortTakenScanner(int port) : port_(std::to_string(port)) {}
 
   void add(std::string_view raw) {
-    const std::string line = ascii_lower(clean(raw));
-    if (is_start_marker(line)) {
-      taken_ = stopping_ = false;
-      return;
+    const std::string cleaned = clean(raw);
+    switch (section_.classify(cleaned)) {
+      case LastSection::Line::kStart:
+        taken_ = false;
+        return;
+      case LastSection::Line::kOutside:
+        return;
+      case LastSection::Line::kServer:
+        break;
     }
-    if (is_stop_marker(line)) stopping_ = true;
-    if (stopping_ || is_marker(line) || taken_) return;
+    if (taken_) return;
+    const std::string line = ascii_lower(cleaned);
     taken_ = line.find("address already in use") != std::string::npos ||
              line.find("eaddrinuse") != std::string::npos ||
              (line.find("bind") != std::string::npos && names_port(line));
@@ -273,8 +300,18 @@ class PortTakenScanner {
 
   std::string port_;
   bool taken_ = false;
-  bool stopping_ = false;
+  LastSection section_;
 };
+
+// Feeds `scanner` the lines of the file at `path` (streamed: any size); false when it cannot be
+// read.
+template <typename Scanner>
+bool scan_file(const std::string& path, Scanner& scanner) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  for (std::string line; std::getline(in, line);) scanner.add(line);
+  return true;
+}
 
 }  // namespace
 
@@ -286,17 +323,13 @@ std::string find_error_line(std::string_view log_text) {
 
 std::vector<std::string> last_log_lines(std::string_view log_text, size_t n) {
   std::deque<std::string> lines;
-  bool stopping = false;
-  for_each_line(log_text, [&lines, &stopping, n](std::string_view raw) {
+  LastSection section;
+  for_each_line(log_text, [&lines, &section, n](std::string_view raw) {
     const std::string line = clean(raw);
-    if (is_start_marker(line)) {
-      lines.clear();
-      stopping = false;
-      return;
-    }
-    if (is_stop_marker(line)) stopping = true;
+    const LastSection::Line where = section.classify(line);
+    if (where == LastSection::Line::kStart) lines.clear();
     const std::string_view text = trim(line);
-    if (stopping || text.empty() || is_marker(line) || n == 0) return;
+    if (where != LastSection::Line::kServer || text.empty() || n == 0) return;
     if (lines.size() == n) lines.pop_front();
     lines.push_back(cut(text, kMaxTailLineChars));
   });
@@ -304,12 +337,8 @@ std::vector<std::string> last_log_lines(std::string_view log_text, size_t n) {
 }
 
 std::string first_error_line(const std::string& log_path) {
-  std::ifstream in(log_path, std::ios::binary);
-  if (!in) return "";
   ErrorLineScanner scanner;
-  std::string line;
-  while (std::getline(in, line)) scanner.add(line);
-  return scanner.result();
+  return scan_file(log_path, scanner) ? scanner.result() : "";
 }
 
 std::vector<std::string> log_tail(const std::string& log_path, size_t n) {
@@ -336,11 +365,8 @@ bool says_port_taken(std::string_view log_text, int port) {
 }
 
 bool log_says_port_taken(const std::string& log_path, int port) {
-  std::ifstream in(log_path, std::ios::binary);
-  if (!in) return false;
   PortTakenScanner scanner(port);
-  for (std::string line; std::getline(in, line);) scanner.add(line);
-  return scanner.taken();
+  return scan_file(log_path, scanner) && scanner.taken();
 }
 
 }  // namespace llmperf
