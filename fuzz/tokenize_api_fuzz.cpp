@@ -3,14 +3,18 @@
 // or a consistent value, never crash or throw. The first input byte splits the rest into the text
 // that was tokenized and the answer body. Checked: TGI's byte offsets stay inside the text, one
 // per id; llama.cpp's count is its number of ids and TGI's counts at least its text ids; the
-// request bodies built from the text are JSON that carries it (when it is valid UTF-8).
+// request bodies built from the text are JSON that carries it (when it is valid UTF-8). The ids
+// and counts of vLLM's and llama.cpp's answers, read as they stream by, are those their document
+// holds (nlohmann's DOM, the reference).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "protocol/tokenize_api.h"
 
@@ -18,6 +22,51 @@ namespace {
 
 using llmperf::TokenizeShape;
 namespace api = llmperf::tokenize_api;
+
+using Json = nlohmann::json;
+
+// An integer within int64, as a token id or a count must be.
+std::optional<int64_t> document_integer(const Json& value) {
+  if (!value.is_number_integer()) return std::nullopt;
+  if (value.is_number_unsigned() && value.get<uint64_t>() > uint64_t{INT64_MAX})
+    return std::nullopt;
+  return value.get<int64_t>();
+}
+
+// The ids of root.tokens, each an integer or an object's "id", read from the document.
+std::optional<std::vector<int64_t>> document_ids(const Json& doc) {
+  if (!doc.is_object()) return std::nullopt;
+  const auto tokens = doc.find("tokens");
+  if (tokens == doc.end() || !tokens->is_array()) return std::nullopt;
+  std::vector<int64_t> ids;
+  for (const Json& token : *tokens) {
+    std::optional<int64_t> id;
+    if (!token.is_object()) {
+      id = document_integer(token);
+    } else if (const auto field = token.find("id"); field != token.end()) {
+      id = document_integer(*field);
+    }
+    if (!id) return std::nullopt;
+    ids.push_back(*id);
+  }
+  return ids;
+}
+
+void check_against_document(std::string_view body) {
+  const Json doc = Json::parse(body, nullptr, false);
+  const std::optional<std::vector<int64_t>> ids =
+      doc.is_discarded() ? std::nullopt : document_ids(doc);
+  const auto tokens = api::parse_tokens(TokenizeShape::kLlamaCpp, body, {});
+  if (tokens.has_value() != ids.has_value() || (ids && tokens->ids != *ids)) std::abort();
+  std::optional<int64_t> count;
+  if (!doc.is_discarded() && doc.is_object() && doc.contains("count")) {
+    count = document_integer(doc.at("count"));
+    if (count && *count < 0) count.reset();
+  } else if (ids) {
+    count = static_cast<int64_t>(ids->size());
+  }
+  if (api::parse_count(TokenizeShape::kVllm, body) != count) std::abort();
+}
 
 void check_answers(TokenizeShape shape, std::string_view body, std::string_view text) {
   const auto tokens = api::parse_tokens(shape, body, text);
@@ -70,6 +119,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check_answers(shape, rest, text);
   }
   (void)api::parse_applied_template(body);
+  check_against_document(body);
+  check_against_document(rest);
 
   check_body(api::tokenize_body(TokenizeShape::kVllm, "m", text, true), "prompt", text);
   check_body(api::tokenize_body(TokenizeShape::kLlamaCpp, "m", text, false), "content", text);

@@ -1,13 +1,169 @@
 // Tokenize API bodies and answers (see tokenize_api.h), with nlohmann_json. Every number is range
-// checked before it is read: nlohmann's get<int64_t>() of 1e30 is undefined behaviour.
+// checked before it is read: nlohmann's get<int64_t>() of 1e30 is undefined behaviour. The token
+// lists of vLLM's and llama.cpp's answers, which prompt preparation reads by the thousand, are read
+// by a SAX handler (sax_support.h) as the numbers go by; the other answers through nlohmann's DOM.
+// Names in the anonymous namespace carry a Token prefix: CI builds src/protocol as one unity
+// source.
 #include "protocol/tokenize_api.h"
 
+#include <fmt/format.h>
+
+#include <iterator>
 #include <nlohmann/json.hpp>
+
+#include "protocol/sax_support.h"
 
 namespace llmperf {
 namespace {
 
 using Json = nlohmann::json;
+using sax_support::key_is;
+
+// The keys of a vLLM or llama.cpp /tokenize answer the reader cares about.
+enum class TokenKey : uint8_t { kOther, kTokens, kCount, kId };
+
+TokenKey classify_token_key(std::string_view key) {
+  if (key_is(key, "tokens")) return TokenKey::kTokens;
+  if (key_is(key, "count")) return TokenKey::kCount;
+  if (key_is(key, "id")) return TokenKey::kId;
+  return TokenKey::kOther;
+}
+
+// What a container is, judged from its path.
+enum class TokenScope : uint8_t {
+  kIgnored,  // anything not listed below
+  kRoot,     // the top-level object
+  kList,     // root.tokens
+  kPiece,    // an object in the list (llama.cpp's with_pieces: {"id","piece"})
+};
+
+struct TokenFrame {
+  TokenScope scope = TokenScope::kIgnored;
+  TokenKey key = TokenKey::kOther;
+};
+
+// A field's state: absent, a usable value, or present but not one (which refuses the answer).
+enum class TokenField : uint8_t { kAbsent, kGood, kBad };
+
+// Reads {"tokens":[ids or {"id":N,...}], "count":N, ...} as nlohmann's DOM and the checks of
+// parse_tokens would: the last of a repeated key counts; a token that is not an integer within
+// int64 (or an object without one as its "id") makes the list bad.
+class TokenListHandler
+    : public sax_support::SaxHandler<TokenListHandler, TokenFrame, 3, classify_token_key> {
+ public:
+  // Appends the ids to `ids` (cleared first) when `keep_ids`, else only counts them.
+  TokenListHandler(bool keep_ids, std::vector<int64_t>& ids) : keep_ids_(keep_ids), ids_(ids) {
+    ids_.clear();
+  }
+
+  bool is_object() const { return root_is_object(); }
+  TokenField tokens() const { return tokens_; }
+  int64_t token_count() const { return token_count_; }
+  TokenField count_field() const { return count_; }
+  int64_t count() const { return count_value_; }
+
+  // Hides the base's, which saturates: a number past int64 is refused as a float would be, not
+  // clamped.
+  bool number_unsigned(number_unsigned_t value) {
+    if (value > static_cast<number_unsigned_t>(INT64_MAX)) {
+      return number_float(static_cast<number_float_t>(value), string_t());
+    }
+    return number_integer(static_cast<int64_t>(value));
+  }
+
+ private:
+  friend SaxHandler;
+  using Frame = TokenFrame;
+  using S = TokenScope;
+  using K = TokenKey;
+
+  Frame object_in(const Frame& parent) {
+    if (parent.scope == S::kList) {
+      piece_id_ = TokenField::kAbsent;
+      return {S::kPiece};
+    }
+    value_in(parent);
+    return {};
+  }
+
+  Frame array_in(const Frame& parent) {
+    if (parent.scope == S::kRoot && parent.key == K::kTokens) {
+      tokens_ = TokenField::kGood;
+      token_count_ = 0;
+      ids_.clear();
+      return {S::kList};
+    }
+    value_in(parent);
+    return {};
+  }
+
+  void on_integer(const Frame& in, int64_t value) {
+    switch (in.scope) {
+      case S::kRoot:
+        if (in.key == K::kTokens) tokens_ = TokenField::kBad;
+        if (in.key == K::kCount) {
+          count_ = value < 0 ? TokenField::kBad : TokenField::kGood;
+          count_value_ = value;
+        }
+        break;
+      case S::kList:
+        add(value);
+        break;
+      case S::kPiece:
+        if (in.key == K::kId) {
+          piece_id_ = TokenField::kGood;
+          piece_id_value_ = value;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  void on_float(const Frame& in, const sax_support::JsonFloat& /*value*/) { value_in(in); }
+  void on_string(const Frame& in, std::string_view /*value*/) { value_in(in); }
+  void on_scalar(const Frame& in) { value_in(in); }
+
+  void on_end_object(const Frame& closing) {
+    if (closing.scope != S::kPiece) return;
+    if (piece_id_ == TokenField::kGood) {
+      add(piece_id_value_);
+    } else {
+      tokens_ = TokenField::kBad;
+    }
+  }
+
+  // A value that is not an integer within int64 (or a container), in `in`.
+  void value_in(const Frame& in) {
+    switch (in.scope) {
+      case S::kRoot:
+        if (in.key == K::kTokens) tokens_ = TokenField::kBad;
+        if (in.key == K::kCount) count_ = TokenField::kBad;
+        break;
+      case S::kList:
+        tokens_ = TokenField::kBad;
+        break;
+      case S::kPiece:
+        if (in.key == K::kId) piece_id_ = TokenField::kBad;
+        break;
+      default:
+        break;
+    }
+  }
+
+  void add(int64_t id) {
+    ++token_count_;
+    if (keep_ids_) ids_.push_back(id);
+  }
+
+  bool keep_ids_;
+  std::vector<int64_t>& ids_;
+  TokenField tokens_ = TokenField::kAbsent;
+  int64_t token_count_ = 0;
+  TokenField count_ = TokenField::kAbsent;
+  int64_t count_value_ = 0;
+  TokenField piece_id_ = TokenField::kAbsent;  // of the piece being read
+  int64_t piece_id_value_ = 0;
+};
 
 std::optional<Json> parse(std::string_view body) {
   Json doc = Json::parse(body, nullptr, false);
@@ -129,33 +285,46 @@ std::string chat_body(std::string_view model, std::string_view text) {
 
 std::string detokenize_body(TokenizeShape shape, std::string_view model,
                             const std::vector<int64_t>& ids) {
-  Json body = {{"tokens", ids}};
-  if (shape == TokenizeShape::kVllm) body["model"] = model;
-  return body.dump();
+  // Written directly: a DOM of a thousand ids would cost a thousand values to build and free.
+  std::string body = "{";
+  if (shape == TokenizeShape::kVllm) {
+    body += "\"model\":";
+    body += Json(model).dump(-1, ' ', false, Json::error_handler_t::replace);
+    body += ',';
+  }
+  body += "\"tokens\":[";
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) body += ',';
+    fmt::format_to(std::back_inserter(body), "{}", ids[i]);
+  }
+  body += "]}";
+  return body;
 }
 
 std::optional<TokenList> parse_tokens(TokenizeShape shape, std::string_view body,
                                       std::string_view text) {
-  const std::optional<Json> doc = parse(body);
-  if (!doc) return std::nullopt;
-  if (shape == TokenizeShape::kTgi) return tgi_tokens(*doc, text);
-  if (!doc->is_object()) return std::nullopt;
-  const auto tokens = doc->find("tokens");
-  if (tokens == doc->end() || !tokens->is_array()) return std::nullopt;
-  TokenList out;
-  out.ids.reserve(tokens->size());
-  for (const Json& token : *tokens) {
-    const auto id = token_id(token);
-    if (!id) return std::nullopt;
-    out.ids.push_back(*id);
+  if (shape == TokenizeShape::kTgi) {
+    const std::optional<Json> doc = parse(body);
+    if (!doc) return std::nullopt;
+    return tgi_tokens(*doc, text);
   }
+  TokenList out;
+  bool good = false;
+  const bool keep_ids = true;
+  sax_support::sax_decode<TokenListHandler>(
+      body,
+      [&](const TokenListHandler& answer) {
+        good = answer.is_object() && answer.tokens() == TokenField::kGood;
+      },
+      keep_ids, out.ids);
+  if (!good) return std::nullopt;
   return out;
 }
 
 std::optional<int64_t> parse_count(TokenizeShape shape, std::string_view body) {
-  const std::optional<Json> doc = parse(body);
-  if (!doc) return std::nullopt;
   if (shape == TokenizeShape::kTgi) {
+    const std::optional<Json> doc = parse(body);
+    if (!doc) return std::nullopt;
     const Json* list = &*doc;
     if (doc->is_object()) {
       const auto response = doc->find("tokenize_response");
@@ -168,18 +337,22 @@ std::optional<int64_t> parse_count(TokenizeShape shape, std::string_view body) {
     }
     return static_cast<int64_t>(list->size());
   }
-  if (!doc->is_object()) return std::nullopt;
-  if (shape == TokenizeShape::kVllm) {
-    const auto count = doc->find("count");
-    if (count != doc->end()) {
-      const auto value = integer(*count);
-      if (!value || *value < 0) return std::nullopt;
-      return value;
-    }
-  }
-  const auto tokens = parse_tokens(shape, body, {});
-  if (!tokens) return std::nullopt;
-  return static_cast<int64_t>(tokens->ids.size());
+  std::optional<int64_t> count;
+  std::vector<int64_t> no_ids;
+  const bool keep_ids = false;
+  sax_support::sax_decode<TokenListHandler>(
+      body,
+      [&](const TokenListHandler& answer) {
+        if (!answer.is_object()) return;
+        // vLLM's "count" when present (the chat form's count includes the template).
+        if (shape == TokenizeShape::kVllm && answer.count_field() != TokenField::kAbsent) {
+          if (answer.count_field() == TokenField::kGood) count = answer.count();
+          return;
+        }
+        if (answer.tokens() == TokenField::kGood) count = answer.token_count();
+      },
+      keep_ids, no_ids);
+  return count;
 }
 
 std::optional<std::string> parse_detokenized(TokenizeShape shape, std::string_view body) {

@@ -71,6 +71,11 @@ TEST(DetokenizeBody, VllmHasModelLlamaCppDoesNot) {
             (json{{"tokens", {1, 15043, 3186}}}));
   EXPECT_EQ(json::parse(api::detokenize_body(TokenizeShape::kVllm, "m", {})).at("tokens"),
             json::array());
+  // A model name is escaped, and one that is not UTF-8 replaced rather than thrown.
+  EXPECT_EQ(json::parse(api::detokenize_body(TokenizeShape::kVllm, "a\"b\\", ids)).at("model"),
+            "a\"b\\");
+  const std::string replaced = api::detokenize_body(TokenizeShape::kVllm, "bad\xff", ids);
+  EXPECT_FALSE(json::parse(replaced, nullptr, false).is_discarded()) << replaced;
 }
 
 // vLLM's /tokenize answer (ServingTokenization): count, max_model_len, tokens, token_strs.
@@ -169,6 +174,36 @@ TEST(ParseTokens, MalformedAnswersAreRefused) {
   }
 }
 
+// The token lists are read as they stream by (a SAX handler), not through a document; they must
+// read as the document would: the last of a repeated key counts, a piece's other fields may hold
+// anything, escapes (which the fast scanner leaves to nlohmann) change nothing.
+TEST(ParseTokens, ReadsAnswersAsTheirDocumentWould) {
+  const auto ids = [](const char* body) {
+    return api::parse_tokens(TokenizeShape::kLlamaCpp, body, "");
+  };
+  ASSERT_TRUE(ids(R"({"tokens":[1,2],"tokens":[3]})").has_value());
+  EXPECT_EQ(ids(R"({"tokens":[1,2],"tokens":[3]})")->ids, (std::vector<int64_t>{3}));
+  EXPECT_FALSE(ids(R"({"tokens":[1,2],"tokens":"3"})").has_value());
+  EXPECT_EQ(ids(R"({"note":"caf\u00e9","tokens":[7,-1]})")->ids, (std::vector<int64_t>{7, -1}));
+  EXPECT_EQ(ids(R"({"tokens":[{"piece":{"bytes":[1,[2]]},"id":4,"x":null}]})")->ids,
+            (std::vector<int64_t>{4}));
+  EXPECT_EQ(ids(R"({"tokens":[{"id":"4","id":5}]})")->ids, (std::vector<int64_t>{5}));
+  EXPECT_FALSE(ids(R"({"tokens":[{"id":5,"id":"4"}]})").has_value());
+  EXPECT_FALSE(ids(R"({"tokens":[{"id":[5]}]})").has_value());
+  EXPECT_FALSE(ids(R"({"tokens":[[5]]})").has_value());
+  EXPECT_FALSE(ids(R"({"tokens":[9223372036854775808]})").has_value());  // 2^63
+  EXPECT_EQ(ids(R"({"tokens":[9223372036854775807]})")->ids, (std::vector<int64_t>{INT64_MAX}));
+  EXPECT_FALSE(ids(R"({"tokens":[1]} trailing)").has_value());
+  EXPECT_FALSE(ids(R"({"tokens":{"id":1}})").has_value());
+
+  // A thousand ids out through detokenize_body and back.
+  std::vector<int64_t> many(1000);
+  for (size_t i = 0; i < many.size(); ++i) many[i] = static_cast<int64_t>(i * 7919 % 151936);
+  const std::string body = api::detokenize_body(TokenizeShape::kVllm, "m", many);
+  EXPECT_EQ(api::parse_tokens(TokenizeShape::kVllm, body, "")->ids, many);
+  EXPECT_EQ(api::parse_count(TokenizeShape::kLlamaCpp, body), 1000);
+}
+
 TEST(ParseCount, VllmPrefersCountOverTheList) {
   EXPECT_EQ(api::parse_count(TokenizeShape::kVllm, kVllmTokenize), 5);
   // The chat form counts the template: count and tokens agree, but count is what is read.
@@ -204,6 +239,9 @@ TEST(ParseCount, MalformedAnswersAreRefused) {
   EXPECT_FALSE(api::parse_count(TokenizeShape::kVllm, R"({"count":1e30})").has_value());
   EXPECT_FALSE(api::parse_count(TokenizeShape::kVllm, R"({"count":2.5})").has_value());
   EXPECT_FALSE(api::parse_count(TokenizeShape::kVllm, R"({"count":"5"})").has_value());
+  EXPECT_FALSE(api::parse_count(TokenizeShape::kVllm, R"({"count":18446744073709551615})"));
+  EXPECT_FALSE(api::parse_count(TokenizeShape::kVllm, R"({"count":[3],"tokens":[1,2,3]})"));
+  EXPECT_EQ(api::parse_count(TokenizeShape::kVllm, R"({"count":"x","count":2})"), 2);
   EXPECT_FALSE(api::parse_count(TokenizeShape::kVllm, R"({"max_model_len":4096})").has_value());
   EXPECT_FALSE(api::parse_count(TokenizeShape::kVllm, R"([1,2])").has_value());
   EXPECT_FALSE(api::parse_count(TokenizeShape::kVllm,
