@@ -29,10 +29,8 @@ using nlohmann::json;
 std::vector<std::string> objectives_args(const std::string& marker, const fs::path& dir) {
   // clang-format off
   return {LLMPERF_BIN, "tune", "--study-dir", dir.string(), "--serve",
-          std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker +
-              " --max-model-len 2048 --kv-cache-tokens 32768 --kv-tokens-per-batched-token 10"
-              " --step-ms 2 --step-us-per-token 1 --max-num-batched-tokens {B}"
-              " --enable-chunked-prefill {cp} --max-num-seqs {mns}",
+          landscape_mock(marker, "--max-num-batched-tokens {B} --enable-chunked-prefill {cp}"
+                                 " --max-num-seqs {mns}"),
           "--param", "B=512,1024,2048", "--param", "cp=true,false", "--param", "mns=8,64",
           "--strategy", "nsga2:4", "--objective", "output_throughput:max",
           "--objective", "ttft.p99:min", "--stop-timeout", "5",

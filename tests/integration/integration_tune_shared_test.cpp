@@ -49,10 +49,7 @@ std::vector<std::string> shared_worker_args(const std::string& marker, const fs:
                                             const std::string& storage, const std::string& name,
                                             int budget, int requests) {
   return {LLMPERF_BIN, "tune", "--study-dir", dir.string(), "--serve",
-          std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker +
-              " --max-model-len 2048 --kv-cache-tokens 32768 --kv-tokens-per-batched-token 10"
-              " --step-ms 2 --step-us-per-token 1 --max-num-batched-tokens {B}"
-              " --enable-chunked-prefill true",
+          landscape_mock(marker, "--max-num-batched-tokens {B} --enable-chunked-prefill true"),
           "--param", "B=128,256,512,1024,2048", "--strategy", "tpe:" + std::to_string(budget),
           "--storage", storage, "--study-name", name, "--stop-timeout", "5", "--url",
           "http://127.0.0.1:{port}/v1/chat/completions", "--model", marker, "--dataset", "random",

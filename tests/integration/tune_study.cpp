@@ -15,6 +15,13 @@ std::string tune_marker() {
   return "tunemark" + std::to_string(device());
 }
 
+std::string landscape_mock(const std::string& marker, const std::string& flags) {
+  return std::string(LLMPERF_MOCK_BIN) + " --port {port} --model " + marker +
+         " --max-model-len 2048 --kv-cache-tokens 32768 --kv-tokens-per-batched-token 10"
+         " --step-ms 6 --step-us-per-token 3 " +
+         flags;
+}
+
 std::vector<int> processes_with(const std::string& marker) {
   std::vector<int> pids;
   for (const auto& entry : fs::directory_iterator("/proc")) {

@@ -17,6 +17,15 @@ namespace llmperf::testing {
 // A word that every server process of one test carries on its command line.
 std::string tune_marker();
 
+// `llmperf-mock --port {port} --model <marker>` in scheduler mode with the landscape of
+// docs/mock.md ("A known best configuration"), then `flags` (the budget and chunked prefill as
+// parameters, say). Every step takes three times as long as there (--step-ms 6
+// --step-us-per-token 3): the same tokens per step, so the same best configuration, at a third of
+// the requests per second. At docs/mock.md's pace, budget 1024 asks for about 330 requests and
+// 6,500 streamed tokens a second, which an ASan+UBSan client beside three other tests on two
+// cores did not keep up with: its trial measured the machine (4,010 tok/s against 2048's 4,192).
+std::string landscape_mock(const std::string& marker, const std::string& flags);
+
 // Processes whose command line contains `marker` (this test's servers), by pid.
 std::vector<int> processes_with(const std::string& marker);
 
