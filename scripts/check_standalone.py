@@ -134,8 +134,8 @@ def pch_key(flags):
 
 
 def precompile(flags, directory, headers, path):
-    """Precompiles `headers` with `flags` into `path`.pch; returns its path, or None (then the
-    sources of that tier parse every header from its text) with the compiler's message."""
+    """Precompiles `headers` with `flags` into `path`.pch; returns (its path, ""), or (None, the
+    compiler's message) when it cannot (the sources of that tier then parse every header)."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write("".join(f"#include <{h}>\n" for h in headers))
