@@ -79,7 +79,7 @@ class TokenListHandler
 
   Frame object_in(const Frame& parent) {
     if (parent.scope == S::kList) {
-      piece_id_ = TokenField::kAbsent;
+      piece_id_.reset();
       return {S::kPiece};
     }
     value_in(parent);
@@ -97,26 +97,18 @@ class TokenListHandler
     return {};
   }
 
+  // An integer within int64: a token, a piece's id or the count (not below 0); anywhere else it
+  // is a value like any other.
   void on_integer(const Frame& in, int64_t value) {
-    switch (in.scope) {
-      case S::kRoot:
-        if (in.key == K::kTokens) tokens_ = TokenField::kBad;
-        if (in.key == K::kCount) {
-          count_ = value < 0 ? TokenField::kBad : TokenField::kGood;
-          count_value_ = value;
-        }
-        break;
-      case S::kList:
-        add(value);
-        break;
-      case S::kPiece:
-        if (in.key == K::kId) {
-          piece_id_ = TokenField::kGood;
-          piece_id_value_ = value;
-        }
-        break;
-      default:
-        break;
+    if (in.scope == S::kList) {
+      add(value);
+    } else if (in.scope == S::kPiece && in.key == K::kId) {
+      piece_id_ = value;
+    } else if (in.scope == S::kRoot && in.key == K::kCount && value >= 0) {
+      count_ = TokenField::kGood;
+      count_value_ = value;
+    } else {
+      value_in(in);
     }
   }
   void on_float(const Frame& in, const sax_support::JsonFloat& /*value*/) { value_in(in); }
@@ -125,14 +117,14 @@ class TokenListHandler
 
   void on_end_object(const Frame& closing) {
     if (closing.scope != S::kPiece) return;
-    if (piece_id_ == TokenField::kGood) {
-      add(piece_id_value_);
+    if (piece_id_) {
+      add(*piece_id_);
     } else {
       tokens_ = TokenField::kBad;
     }
   }
 
-  // A value that is not an integer within int64 (or a container), in `in`.
+  // A value that is not an integer a field can hold (or a container), in `in`.
   void value_in(const Frame& in) {
     switch (in.scope) {
       case S::kRoot:
@@ -143,7 +135,7 @@ class TokenListHandler
         tokens_ = TokenField::kBad;
         break;
       case S::kPiece:
-        if (in.key == K::kId) piece_id_ = TokenField::kBad;
+        if (in.key == K::kId) piece_id_.reset();
         break;
       default:
         break;
@@ -161,8 +153,7 @@ class TokenListHandler
   int64_t token_count_ = 0;
   TokenField count_ = TokenField::kAbsent;
   int64_t count_value_ = 0;
-  TokenField piece_id_ = TokenField::kAbsent;  // of the piece being read
-  int64_t piece_id_value_ = 0;
+  std::optional<int64_t> piece_id_;  // of the piece being read, when its last "id" is usable
 };
 
 std::optional<Json> parse(std::string_view body) {
