@@ -128,12 +128,11 @@ TEST_F(HistoryPageTest, PageRendersInChromium) {
   }
   const fs::path html = dir_ / "history.html";
   const fs::path png = dir_ / "history.png";
-  testing::run_chromium(html, "--screenshot=" + png.string(), dir_ / "profile0");
+  const std::string dom = testing::run_chromium(html, png, dir_ / "profile");
   ASSERT_TRUE(fs::exists(png)) << "Chromium wrote no screenshot of " << html;
   const std::string bytes = history_page_read(png);
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
   EXPECT_GT(bytes.size(), 30'000U) << png;  // a blank page compresses to a few KB
-  const std::string dom = testing::run_chromium(html, "--dump-dom", dir_ / "profile1");
   for (const char* text : {"Run history", "ttft.p99 (ms)", "output_throughput (tok/s)",
                            "rolling median", "SLO limit", "run-11", "&lt;b&gt;smoke&lt;/b&gt;"}) {
     EXPECT_NE(dom.find(text), std::string::npos) << text;
