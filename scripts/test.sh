@@ -13,7 +13,11 @@
 #      interruption).
 # The whole suite runs once, under ASan+UBSan, which checks more than a plain build does, but for
 # the three capacity tests, which measure a server, and the docs' runnable commands, which check
-# the docs: those run in step 1's Release build. QUICK=1,
+# the docs: those run in step 1's Release build. There, the tune tests run step 1's llmperf
+# (LLMPERF_TEST_TUNE_BIN, tests/CMakeLists.txt): their time goes to the servers, Optuna's Python
+# and PostgreSQL, which no sanitizer checks, and a sanitized llmperf doubled it. Tune's code is
+# still checked under the sanitizers by its unit tests and by the TuneSlots tests, which run under
+# ThreadSanitizer only (their slots are threads). QUICK=1,
 # the developers' loop, instead builds the suite with g++ at -O1 into build-quick/ and runs it
 # there, and stops: no package, deploy recipes, sanitizers or fuzzing.
 # Every build is a unity build (fewer, larger translation units: less than half the compile time),
@@ -48,7 +52,9 @@ quick="${QUICK:-0}"
 # 100 CPU s less to compile (736 instead of 834), for 40 more in its suite.
 # Each unit-test executable is one ctest test there (LLMPERF_TEST_PER_EXECUTABLE, tests/CMakeLists.txt):
 # a sanitized process costs 30 ms of CPU to start and end, and the 1,347 unit tests took 87 CPU s
-# under ASan+UBSan one process each, 43 in one process per executable.
+# under ASan+UBSan one process each, 43 in one process per executable. The integration tests run
+# in a few processes per executable there (GoogleTest's shards), not one each: 250 CPU s for the
+# ASan+UBSan suite instead of 368, with the tune tests' llmperf above.
 # ThreadSanitizer builds at -O0: 135 CPU s less to compile (190 instead of 320), for 23 more in its
 # suite, which mostly waits on servers and timers (and unoptimised code keeps every memory access
 # for it to check).
@@ -78,6 +84,7 @@ if [ "$quick" != "1" ]; then
     $(declare -f clang_build); jobs=$jobs
     if clang_build build-sanitize '-O1 -fsanitize-address-outline-instrumentation' '' \
       -DLLMPERF_FUZZ=ON -DLLMPERF_FUZZ_COVERAGE=edges -DCMAKE_UNITY_BUILD=ON \
+      -DLLMPERF_TEST_TUNE_BIN='$PWD/build/llmperf' \
       >build-sanitize/build.log 2>&1; then
       touch build-sanitize/.test-build-ok
     else
@@ -171,8 +178,10 @@ wait_for_build build-sanitize
 # second. A smoke test that the targets build and their seeds stay clean; `scripts/fuzz.sh 600` is
 # the search for new bugs.
 FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-1}"
-# The capacity and docs tests ran in build/ above.
-(cd build-sanitize && ctest -LE 'capacity|docs' --output-on-failure --timeout 600 -j "$test_jobs")
+# The capacity and docs tests ran in build/ above; the TuneSlots tests run under ThreadSanitizer
+# below (the other tune tests run build/'s llmperf here: LLMPERF_TEST_TUNE_BIN).
+(cd build-sanitize && ctest -LE 'capacity|docs|tune_slots' --output-on-failure --timeout 600 \
+  -j "$test_jobs")
 
 step "clang ThreadSanitizer build and the multi-threaded tests (build-tsan/)"
 wait_for_build build-tsan

@@ -4,10 +4,20 @@
 
 #include <sys/types.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+// The llmperf binary the integration tests run: LLMPERF_TEST_BIN when the environment sets it
+// (tests/CMakeLists.txt: LLMPERF_TEST_TUNE_BIN), else this build's.
+#define LLMPERF_BIN ::llmperf::testing::llmperf_bin()
+
 namespace llmperf::testing {
+
+inline const char* llmperf_bin() {
+  const char* bin = std::getenv("LLMPERF_TEST_BIN");
+  return bin != nullptr && *bin != '\0' ? bin : LLMPERF_BIN_PATH;
+}
 
 struct ProcessResult {
   int exit_code = -1;      // exit status, or 128 + signal number
