@@ -121,6 +121,15 @@ wait_for_build() {
   done
 }
 
+# The tests GoogleTest skipped in a suite of `dir`, each with its reason: ctest names only its own
+# tests, and in the sanitizer suites most of those are processes running many (whole unit-test
+# executables, shards of the integration tests), which pass when their tests pass or skip.
+show_skipped() {
+  awk '/: Skipped$/ {getline reason}
+       /^\[  SKIPPED \] [^ ]+ \([0-9]+ ms\)$/ {print "== test: skipped " $4 ": " reason}' \
+    "$1/Testing/Temporary/LastTest.log" | sort -u
+}
+
 # QUICK=1: the suite with g++ at -O1, in build-quick/ (build/ stays the Release build). -O1
 # compiles llmperf in about two thirds of the time -O3 takes; the full command still builds the
 # Release code with warnings as errors (some of g++'s warnings need -O2's analyses) and runs the
@@ -182,12 +191,14 @@ FUZZ_BUILD_DIR=build-sanitize bash scripts/fuzz.sh "${FUZZ_SECONDS:-1}"
 # below (the other tune tests run build/'s llmperf here: LLMPERF_TEST_TUNE_BIN).
 (cd build-sanitize && ctest -LE 'capacity|docs|tune_slots' --output-on-failure --timeout 600 \
   -j "$test_jobs")
+show_skipped build-sanitize
 
 step "clang ThreadSanitizer build and the multi-threaded tests (build-tsan/)"
 wait_for_build build-tsan
 # A race report makes llmperf (and so the test that ran it) fail.
 (cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest -L threads --output-on-failure --timeout 600 -j "$test_jobs")
+show_skipped build-tsan
 
 step "every source of src/ and mock/ compiles on its own (scripts/check_standalone.py)"
 # The builds above are unity builds, where a source missing an #include can lean on a neighbour's;
