@@ -53,8 +53,9 @@ quick="${QUICK:-0}"
 # Each unit-test executable is one ctest test there (LLMPERF_TEST_PER_EXECUTABLE, tests/CMakeLists.txt):
 # a sanitized process costs 30 ms of CPU to start and end, and the 1,347 unit tests took 87 CPU s
 # under ASan+UBSan one process each, 43 in one process per executable. The integration tests run
-# in a few processes per executable there (GoogleTest's shards), not one each: 250 CPU s for the
-# ASan+UBSan suite instead of 368, with the tune tests' llmperf above.
+# in a few processes per executable there (GoogleTest's shards), not one each: with the tune tests'
+# llmperf above and the TuneSlots tests under ThreadSanitizer only, the ASan+UBSan suite took 212
+# CPU s instead of 368.
 # ThreadSanitizer builds at -O0: 135 CPU s less to compile (190 instead of 320), for 23 more in its
 # suite, which mostly waits on servers and timers (and unoptimised code keeps every memory access
 # for it to check).
