@@ -86,18 +86,13 @@ class ReportHtmlTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // Runs Chromium headless on `html` once: its screenshot into `png`, its rendered DOM returned.
-  std::string chromium(const fs::path& html, const fs::path& png) {
-    return testing::run_chromium(html, png, dir_ / ("profile" + std::to_string(runs_++)));
-  }
-
   void expect_renders(const fs::path& html, const std::vector<std::string>& titles) {
     if (!fs::exists(testing::kChromium)) {
       GTEST_SKIP() << "SKIPPED: " << testing::kChromium << " is not installed (bash scripts/setup.sh "
                    << "installs it); report.html was not rendered";
     }
     const fs::path png = dir_ / (html.parent_path().filename().string() + ".png");
-    const std::string dom = chromium(html, png);
+    const std::string dom = testing::run_chromium(html, png, dir_ / "profile");
     ASSERT_TRUE(fs::exists(png)) << "Chromium wrote no screenshot of " << html;
     const std::string bytes = read(png);
     EXPECT_EQ(bytes.substr(1, 3), "PNG");
@@ -112,7 +107,6 @@ class ReportHtmlTest : public ::testing::Test {
 
   Config config_;
   fs::path dir_;
-  int runs_ = 0;
 };
 
 TEST_F(ReportHtmlTest, RunPageIsSelfContainedAndEscaped) {

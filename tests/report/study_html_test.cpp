@@ -113,14 +113,8 @@ class StudyHtmlTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // Runs Chromium headless on `html` once: its screenshot into `png`, its rendered DOM returned.
-  std::string chromium(const fs::path& html, const fs::path& png) {
-    return testing::run_chromium(html, png, dir_ / ("profile" + std::to_string(runs_++)));
-  }
-
   fs::path dir_;
   std::string html_;
-  int runs_ = 0;
 };
 
 TEST_F(StudyHtmlTest, PageIsSelfContainedAndEscaped) {
@@ -222,7 +216,7 @@ TEST_F(StudyHtmlTest, StudyPageRendersInChromium) {
   }
   const fs::path html = dir_ / "study.html";
   const fs::path png = dir_ / "study.png";
-  const std::string dom = chromium(html, png);
+  const std::string dom = testing::run_chromium(html, png, dir_ / "profile");
   ASSERT_TRUE(fs::exists(png)) << "Chromium wrote no screenshot of " << html;
   const std::string bytes = study_html_read(png);
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
